@@ -1,0 +1,6 @@
+"""The built-in hook library. Importing this package registers every built-in hook."""
+
+from paiqi_core.hooks import flow, scoring_covering, scoring_simple
+from paiqi_core.hooks.registry import hooks, lookup, register
+
+__all__ = ["flow", "hooks", "lookup", "register", "scoring_covering", "scoring_simple"]

@@ -1,0 +1,70 @@
+"""Registries of named behaviours (hooks) that profiles choose by name.
+
+A hook is registered for a *slot* (``opening``, ``stuck``, ``ending``, ``scoring``) under a
+name, with the parameters of its section that it reads. Compiling a profile looks the name
+up here and calls the factory once with those parameters; the engine then only calls the
+returned function. Plugins register their own hooks the same way.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Factory = Callable[[Mapping[str, Any]], Any]
+
+SLOTS = {
+    "opening": "opening.method",
+    "stuck": "turn.stuck",
+    "ending": "ending.method",
+    "scoring": "scoring.method",
+}
+
+
+@dataclass(frozen=True)
+class Hook:
+    slot: str
+    name: str
+    factory: Factory
+    params: tuple[str, ...]  # keys of the hook's section that it reads
+    summary: str
+    requires: Mapping[str, Any] = field(default_factory=dict)  # other rules it needs
+
+
+_REGISTRY: dict[str, dict[str, Hook]] = {slot: {} for slot in SLOTS}
+
+
+def register(
+    slot: str,
+    name: str,
+    *,
+    params: tuple[str, ...] = (),
+    summary: str,
+    requires: Mapping[str, Any] | None = None,
+) -> Callable[[Factory], Factory]:
+    """Decorator: register ``factory`` as hook ``name`` of ``slot``."""
+    if slot not in _REGISTRY:
+        raise ValueError(f"unknown hook slot {slot!r}; slots: {', '.join(SLOTS)}")
+
+    def deco(factory: Factory) -> Factory:
+        _REGISTRY[slot][name] = Hook(slot, name, factory, params, summary, dict(requires or {}))
+        return factory
+
+    return deco
+
+
+def hooks(slot: str) -> dict[str, Hook]:
+    return _REGISTRY[slot]
+
+
+def lookup(slot: str, name: str) -> Hook:
+    return _REGISTRY[slot][name]
+
+
+def unknown_message(slot: str, name: str) -> str:
+    known = sorted(_REGISTRY[slot])
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown {slot} hook '{name}'{hint} (known: {', '.join(known)})"

@@ -1,0 +1,48 @@
+"""Scoring hooks for families that end at the first player out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from paiqi_core.hooks.registry import register
+from paiqi_core.outcome import PlayerOutcome, Result
+
+Scorer = Callable[[Sequence[PlayerOutcome]], Result]
+
+
+def _places(outcomes: Sequence[PlayerOutcome]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ranks by finishing order; players still holding cards share the next rank."""
+    finishers = sorted((o.finish, s) for s, o in enumerate(outcomes) if o.finish is not None)
+    rank = [len(finishers) + 1] * len(outcomes)
+    for place, (_, seat) in enumerate(finishers, start=1):
+        rank[seat] = place
+    winners = tuple(s for s, r in enumerate(rank) if r == 1)
+    return tuple(rank), winners
+
+
+@register("scoring", "first_out", summary="the first player out wins; nobody else is ranked")
+def first_out(p: Mapping[str, Any]) -> Scorer:
+    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
+        rank, winners = _places(outcomes)
+        return Result(rank=rank, winners=winners, money=tuple(Fraction(0) for _ in outcomes))
+
+    return score
+
+
+@register("scoring", "chips", params=("ante", "pass_cost"),
+          summary="each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot")
+def chips(p: Mapping[str, Any]) -> Scorer:
+    ante, pass_cost = int(p["ante"]), int(p["pass_cost"])
+
+    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
+        rank, winners = _places(outcomes)
+        paid = [Fraction(ante + o.passes * pass_cost) for o in outcomes]
+        pot = sum(paid, Fraction(0))
+        money = [-x for x in paid]
+        for w in winners:
+            money[w] += pot / len(winners)
+        return Result(rank=rank, winners=winners, money=tuple(money))
+
+    return score

@@ -1,0 +1,61 @@
+"""What scoring reads: per-player facts at the end of a game, and the scored result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class PlayerOutcome:
+    """End-of-game facts of one seat, read from the game log (or stated by an example)."""
+
+    covered: tuple[int, ...] = ()  # covered cards, in the order covered
+    played: int = 0  # number of cards this player played
+    last_play: int | None = None  # the card whose play emptied the hand, if any
+    completions: tuple[int, ...] = ()  # suits completed by this player (suit numbers)
+    finish: int | None = None  # 0 for the first player out, 1 for the next, ...
+    passes: int = 0
+    hand_left: int = 0  # cards still held when the game ended
+    hand_size: int = 13  # cards dealt to this player
+
+    @property
+    def covered_points(self) -> int:
+        return sum(c % 13 + 1 for c in self.covered if c < 52)
+
+    @property
+    def all_covered(self) -> bool:
+        return self.played == 0 and len(self.covered) == self.hand_size
+
+    @property
+    def clean(self) -> bool:
+        """Emptied the hand by playing only (全脫手)."""
+        return not self.covered and self.hand_left == 0 and self.played > 0
+
+
+@dataclass(frozen=True)
+class Result:
+    rank: tuple[int, ...]
+    winners: tuple[int, ...]
+    money: tuple[Fraction, ...]
+    total: tuple[int, ...] | None = None
+    labels: tuple[str, ...] | None = None
+
+    def as_record(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if self.total is not None:
+            out["total"] = list(self.total)
+        out["rank"] = list(self.rank)
+        out["money"] = [money_json(m) for m in self.money]
+        if self.labels is not None:
+            out["labels"] = list(self.labels)
+        return out
+
+
+def money_json(m: Fraction) -> int | str:
+    return int(m) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"
+
+
+def competition_ranks(keys: list[tuple[object, ...]]) -> tuple[int, ...]:
+    """Standard competition ranks (1, 1, 3, 4) where a smaller key is better."""
+    return tuple(1 + sum(1 for other in keys if other < k) for k in keys)  # type: ignore[operator]

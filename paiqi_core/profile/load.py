@@ -1,0 +1,300 @@
+"""Load a profile: read YAML → resolve ``extends`` → merge → apply ``--set`` → validate
+with JSON Schema (defaults filled, unknown keys rejected) → semantic checks → Profile.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import networkx as nx
+import yaml
+
+from paiqi_core import resources
+from paiqi_core.hooks import registry
+from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError
+from paiqi_core.profile.model import Origin, Profile, freeze
+from paiqi_core.profile.yamlsrc import Located, load_located
+
+SET_FILE = "--set"
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def find_profile(ref: str, *, beside: Path | None = None) -> Path | None:
+    """A profile file for ``ref``: a path, a file beside ``beside``, or a built-in id."""
+    candidates: list[Path] = []
+    base = beside.parent if beside else Path.cwd()
+    p = Path(ref)
+    if p.suffix in (".yaml", ".yml") or "/" in ref or "\\" in ref:
+        candidates.append(p if p.is_absolute() else base / p)
+    else:
+        candidates += [base / f"{ref}.yaml", base / f"{ref}.yml"]
+        builtin = resources.builtin_profiles().get(ref)
+        if builtin:
+            candidates.append(builtin)
+    for c in candidates:
+        if c.is_file():
+            return c.resolve()
+    return None
+
+
+def _read(path: Path) -> Located:
+    display = _display(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ProfileError([Problem(Location(display, 1, 1), (), f"cannot read: {e}")]) from None
+    doc = load_located(text, display)
+    if doc.data is None:
+        doc.data = {}
+    if not isinstance(doc.data, dict):
+        raise ProfileError([Problem(doc.where(()), (), "a profile must be a mapping of rules")])
+    return doc
+
+
+def _chain(path: Path) -> list[tuple[Path, Located]]:
+    """The profile and its ancestors, child first; cycles and missing parents are errors."""
+    graph: nx.DiGraph = nx.DiGraph()
+    chain: list[tuple[Path, Located]] = []
+    current: Path | None = path
+    while current is not None:
+        doc = _read(current)
+        chain.append((current, doc))
+        graph.add_node(current)
+        ref = doc.data.get("extends")
+        if ref is None:
+            break
+        where = doc.where(("extends",))
+        if not isinstance(ref, str) or not ref:
+            break  # the schema reports the wrong type
+        parent = find_profile(ref, beside=current)
+        if parent is None:
+            known = ", ".join(resources.builtin_profiles())
+            raise ProfileError([Problem(where, ("extends",),
+                f"no profile '{ref}' (not a file beside {_display(current)}, "
+                f"nor a built-in profile: {known})")])
+        graph.add_edge(current, parent)
+        try:
+            cycle = nx.find_cycle(graph, current)
+        except nx.NetworkXNoCycle:
+            cycle = []
+        if cycle:
+            names = [_display(a) for a, _ in cycle] + [_display(cycle[0][0])]
+            raise ProfileError([Problem(where, ("extends",),
+                                        "extends cycle: " + " -> ".join(names))])
+        current = parent
+    return chain
+
+
+def _merge(target: dict[str, Any], source: Mapping[str, Any], origins: dict[Path_, Origin],
+           keys: dict[Path_, Location], doc: Located, origin: Origin, path: Path_ = ()) -> None:
+    for key, value in source.items():
+        p = (*path, key)
+        keys[p] = doc.where(p, key=True)
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            origins[p] = Origin(origin.kind, doc.where(p), origin.profile)
+            _merge(target[key], value, origins, keys, doc, origin, p)
+        else:
+            target[key] = copy.deepcopy(value)
+            for sub, loc in _leaves(value, p, doc):
+                origins[sub] = Origin(origin.kind, loc, origin.profile)
+                keys.setdefault(sub, doc.where(sub, key=True))
+
+
+def _leaves(value: Any, path: Path_, doc: Located) -> Iterator[tuple[Path_, Location]]:
+    yield path, doc.where(path)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, (*path, k), doc)
+
+
+def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
+    """``scoring.stake=2`` → (("scoring", "stake"), 2, location of the value)."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise ProfileError([Problem(Location(SET_FILE, index, 1), (),
+                                    f"'{text}' is not KEY=VALUE (e.g. scoring.stake=2)")])
+    where = Location(SET_FILE, index, len(key) + 2)
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError:
+        value = raw
+    path = tuple(part.strip() for part in key.strip().split("."))
+    return path, value, where
+
+
+def _apply_override(data: dict[str, Any], path: Path_, value: Any, where: Location,
+                    origins: dict[Path_, Origin], keys: dict[Path_, Location]) -> None:
+    node = data
+    for i, part in enumerate(path[:-1]):
+        child = node.setdefault(str(part), {})
+        if not isinstance(child, dict):
+            raise ProfileError([Problem(where, path[: i + 1], "is not a section of rules")])
+        node = child
+    node[str(path[-1])] = value
+    keys[path] = where
+    origins[path] = Origin("set", where)
+
+
+class _DefaultFiller:
+    """A draft 2020-12 validator that fills ``default`` values as it validates."""
+
+    def __init__(self) -> None:
+        base = jsonschema.Draft202012Validator
+        original = base.VALIDATORS["properties"]
+
+        def properties(validator: Any, props: Mapping[str, Any], instance: Any,
+                       schema: Mapping[str, Any]) -> Iterator[Any]:
+            if isinstance(instance, dict):
+                for name, sub in props.items():
+                    if "default" in sub and name not in instance:
+                        instance[name] = copy.deepcopy(sub["default"])
+            yield from original(validator, props, instance, schema)
+
+        self.cls = jsonschema.validators.extend(base, {"properties": properties})
+
+
+_FILLER = _DefaultFiller()
+
+
+def _schema_errors(data: dict[str, Any], schema: Mapping[str, Any], origins: Mapping[Path_, Origin],
+                   keys: Mapping[Path_, Location], fallback: Location) -> list[Problem]:
+    def where(path: Path_, key: bool = False) -> Location:
+        if key and path in keys:
+            return keys[path]
+        p = tuple(path)
+        while p:
+            o = origins.get(p)
+            if o is not None and o.location is not None:
+                return o.location
+            p = p[:-1]
+        return fallback
+
+    problems = []
+    validator = _FILLER.cls(schema)
+    for error in validator.iter_errors(data):
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = list(error.schema.get("properties", {}))
+            for extra in sorted(set(error.instance) - set(allowed), key=str):
+                close = difflib.get_close_matches(str(extra), allowed, n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                known = f" (known: {', '.join(allowed)})" if not close else ""
+                problems.append(Problem(where((*path, extra), key=True), (*path, extra),
+                                        f"unknown key{hint}{known}"))
+            continue
+        best = jsonschema.exceptions.best_match([error])
+        problems.append(Problem(where(path), path, best.message))
+    return problems
+
+
+def _semantic_errors(data: Mapping[str, Any], origins: Mapping[Path_, Origin],
+                     keys: Mapping[Path_, Location], fallback: Location) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def where(path: Path_) -> Location:
+        o = origins.get(path)
+        return o.location if o and o.location else keys.get(path, fallback)
+
+    for slot, dotted in registry.SLOTS.items():
+        section, key = dotted.split(".")
+        name = data[section][key]
+        known = registry.hooks(slot)
+        if name not in known:
+            problems.append(Problem(where((section, key)), (section, key),
+                                    registry.unknown_message(slot, name)))
+            continue
+        hook = known[name]
+        params_of_slot = {p for h in known.values() for p in h.params}
+        for param in data[section]:
+            o = origins.get((section, param))
+            if (param in params_of_slot and param not in hook.params and o is not None
+                    and o.kind in ("profile", "set")):
+                problems.append(Problem(where((section, param)), (section, param),
+                    f"not a rule of {section} {key} '{name}' "
+                    f"(it reads: {', '.join(hook.params) or 'nothing'})"))
+        for need, value in hook.requires.items():
+            s, k = need.split(".")
+            if data[s][k] != value:
+                problems.append(Problem(where((section, key)), (section, key),
+                    f"{section} {key} '{name}' needs {need}: {value} (this profile has "
+                    f"{data[s][k]})"))
+    return problems
+
+
+def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Profile:
+    """Load, merge, validate and freeze a profile; raises ProfileError with every problem."""
+    ref_text = str(ref)
+    path = find_profile(ref_text)
+    if path is None:
+        known = ", ".join(resources.builtin_profiles())
+        raise ProfileError([Problem(Location(ref_text, 1, 1), (),
+                                    f"no such profile file or built-in profile (built-ins: {known})")])
+    chain = _chain(path)
+    data: dict[str, Any] = {}
+    origins: dict[Path_, Origin] = {}
+    keys: dict[Path_, Location] = {}
+    for depth, (p, doc) in reversed(list(enumerate(chain))):
+        pid = str(doc.data.get("id", p.stem))
+        origin = Origin("profile" if depth == 0 else "parent", None, pid)
+        _merge(data, doc.data, origins, keys, doc, origin)
+    top_id = str(chain[0][1].data.get("id", path.stem))
+    data["id"] = top_id
+    data.pop("extends", None)
+    applied: dict[str, Any] = {}
+    for index, (opath, value, where) in enumerate(_overrides(overrides), start=1):
+        _apply_override(data, opath, value, where, origins, keys)
+        applied[".".join(map(str, opath))] = value
+        del index
+    fallback = Location(_display(path), 1, 1)
+    problems = _schema_errors(data, resources.schema("profile"), origins, keys, fallback)
+    if not problems:
+        problems = _semantic_errors(data, origins, keys, fallback)
+    if problems:
+        note = ""
+        if len(chain) > 1:
+            note = "extends chain: " + " -> ".join(_display(p) for p, _ in chain)
+        raise ProfileError([Problem(p.location, p.path, p.message,
+                                    note if p.location.file != fallback.file
+                                    and p.location.file != SET_FILE else "")
+                            for p in problems])
+    for path_ in _all_paths(data):
+        origins.setdefault(path_, Origin("default"))
+    return Profile(
+        id=top_id,
+        data=freeze(data),
+        origins=freeze_origins(origins),
+        source=_display(path),
+        chain=tuple(str(d.data.get("id", p.stem)) for p, d in chain),
+        overrides=freeze(applied),
+    )
+
+
+def freeze_origins(origins: Mapping[Path_, Origin]) -> Mapping[Path_, Origin]:
+    return dict(origins)
+
+
+def _overrides(overrides: Sequence[str] | Mapping[str, Any]) -> Iterable[tuple[Path_, Any, Location]]:
+    if isinstance(overrides, Mapping):
+        for i, (k, v) in enumerate(overrides.items(), start=1):
+            yield tuple(k.split(".")), v, Location(SET_FILE, i, len(k) + 2)
+    else:
+        for i, text in enumerate(overrides, start=1):
+            yield parse_override(text, i)
+
+
+def _all_paths(value: Any, path: Path_ = ()) -> Iterator[Path_]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield (*path, k)
+            yield from _all_paths(v, (*path, k))
