@@ -241,6 +241,32 @@ class State:
                 return
         self.over = True
 
+    def play_random(self, rng: random.Random) -> None:
+        """Play to the end with every seat choosing uniformly among its sorted legal
+        actions (the same choices as ``RandomAgent`` sharing ``rng``), without building
+        observations or action lists for plays."""
+        game = self.game
+        first = game.opening.first_card
+        stuck = game.stuck.actions
+        voluntary = not game.must_play
+        randrange = rng.randrange
+        hands = self.hands
+        while not self.over:
+            hand = hands[self.turn]
+            if not self.started and first is not None:
+                plays = hand & (1 << first)
+            else:
+                plays = hand & self.frontier
+            if plays and not voluntary:
+                k = randrange(plays.bit_count())
+                while k:
+                    plays &= plays - 1
+                    k -= 1
+                self.apply_unchecked((plays & -plays).bit_length() - 1)
+            else:
+                acts = [*bits(plays), *stuck(hand)]
+                self.apply_unchecked(acts[randrange(len(acts))])
+
     # -- results -------------------------------------------------------------------
     def outcomes(self) -> list[PlayerOutcome]:
         finish = {seat: i for i, seat in enumerate(self.finished)}

@@ -5,8 +5,9 @@ with JSON Schema (defaults filled, unknown keys rejected) â†’ semantic checks â†
 from __future__ import annotations
 
 import copy
+import re
 import difflib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from paiqi_core.profile.model import Origin, Profile, freeze
 from paiqi_core.profile.yamlsrc import Located, load_located
 
 SET_FILE = "--set"
+Locator = Callable[..., Location]
 
 
 def _display(path: Path) -> str:
@@ -63,7 +65,10 @@ def _read(path: Path) -> Located:
 
 
 def _chain(path: Path) -> list[tuple[Path, Located]]:
-    """The profile and its ancestors, child first; cycles and missing parents are errors."""
+    """The profile and its ancestors, child first; cycles and missing parents are errors.
+
+    A cycle is reported at the ``extends`` that closes it, named from ``path``.
+    """
     graph: nx.DiGraph = nx.DiGraph()
     chain: list[tuple[Path, Located]] = []
     current: Path | None = path
@@ -85,7 +90,7 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
                 f"nor a built-in profile: {known})")])
         graph.add_edge(current, parent)
         try:
-            cycle = nx.find_cycle(graph, current)
+            cycle = nx.find_cycle(graph, path)
         except nx.NetworkXNoCycle:
             cycle = []
         if cycle:
@@ -167,8 +172,8 @@ class _DefaultFiller:
 _FILLER = _DefaultFiller()
 
 
-def _schema_errors(data: dict[str, Any], schema: Mapping[str, Any], origins: Mapping[Path_, Origin],
-                   keys: Mapping[Path_, Location], fallback: Location) -> list[Problem]:
+def _origin_locator(origins: Mapping[Path_, Origin], keys: Mapping[Path_, Location],
+                    fallback: Location) -> Locator:
     def where(path: Path_, key: bool = False) -> Location:
         if key and path in keys:
             return keys[path]
@@ -180,8 +185,15 @@ def _schema_errors(data: dict[str, Any], schema: Mapping[str, Any], origins: Map
             p = p[:-1]
         return fallback
 
+    return where
+
+
+def schema_errors(data: Any, schema: Mapping[str, Any], where: Locator,
+                  *, fill_defaults: bool = True) -> list[Problem]:
+    """Every schema violation of ``data``, located with ``where(path, key)``."""
     problems = []
-    validator = _FILLER.cls(schema)
+    cls = _FILLER.cls if fill_defaults else jsonschema.Draft202012Validator
+    validator = cls(schema)
     for error in validator.iter_errors(data):
         path = tuple(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
@@ -193,8 +205,16 @@ def _schema_errors(data: dict[str, Any], schema: Mapping[str, Any], origins: Map
                 problems.append(Problem(where((*path, extra), key=True), (*path, extra),
                                         f"unknown key{hint}{known}"))
             continue
+        if error.validator == "unevaluatedProperties" and isinstance(error.instance, dict):
+            for extra in re.findall(r"'([^']+)'", error.message.split("(")[-1]):
+                problems.append(Problem(where((*path, extra), key=True), (*path, extra),
+                                        "unknown key"))
+            continue
         best = jsonschema.exceptions.best_match([error])
-        problems.append(Problem(where(path), path, best.message))
+        message = best.message
+        if best.validator == "pattern" and "x-expected" in best.schema:
+            message = f"{best.instance!r} is not {best.schema['x-expected']}"
+        problems.append(Problem(where(path), path, message))
     return problems
 
 
@@ -252,12 +272,12 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
     data["id"] = top_id
     data.pop("extends", None)
     applied: dict[str, Any] = {}
-    for index, (opath, value, where) in enumerate(_overrides(overrides), start=1):
+    for opath, value, where in _overrides(overrides):
         _apply_override(data, opath, value, where, origins, keys)
         applied[".".join(map(str, opath))] = value
-        del index
     fallback = Location(_display(path), 1, 1)
-    problems = _schema_errors(data, resources.schema("profile"), origins, keys, fallback)
+    problems = schema_errors(data, resources.schema("profile"),
+                             _origin_locator(origins, keys, fallback))
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
     if problems:

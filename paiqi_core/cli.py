@@ -1,0 +1,258 @@
+"""The ``paiqi`` command line.
+
+Exit status: 0 success, 1 a check failed (verify, replay), 2 bad input (with the located
+error on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from paiqi_core import resources
+from paiqi_core.engine import Game
+from paiqi_core.profile import ProfileError, load_profile
+from paiqi_core.profile.explain import explain_text, rules_in_effect
+from paiqi_core.textui import Progress, table
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class BadInput(Exception):
+    """Input that cannot be used; the message is already located."""
+
+
+def _err(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+# -- list / explain / validate --------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = []
+    for pid in resources.builtin_profiles():
+        p = load_profile(pid)
+        rows.append({"id": pid, "name": p.name, "players": p.get("players"),
+                     "extends": p.chain[1] if len(p.chain) > 1 else ""})
+    if args.json:
+        _print_json(rows)
+    else:
+        print(table(["id", "name", "players", "extends"],
+                    [[r["id"], r["name"], r["players"], r["extends"]] for r in rows]))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    profile = load_profile(args.profile, args.set)
+    if args.json:
+        _print_json({"id": profile.id, "name": profile.name, "chain": list(profile.chain),
+                     "rules": list(rules_in_effect(profile))})
+    else:
+        print(explain_text(profile))
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    for ref in args.files:
+        try:
+            profile = load_profile(ref, args.set)
+            Game(profile)
+            if not args.quiet:
+                print(f"ok {ref} ({profile.id}: {profile.name})")
+        except ProfileError as e:
+            _err(str(e))
+            status = EXIT_BAD_INPUT
+    return status
+
+
+# -- verify ------------------------------------------------------------------------
+def cmd_verify(args: argparse.Namespace) -> int:
+    from paiqi_core.verify import verify_paths
+
+    paths = [Path(p) for p in args.paths]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise BadInput("\n".join(f"{m}:1:1: (root): no such file or folder" for m in missing))
+    report = verify_paths(paths, out=sys.stdout, quiet=args.quiet)
+    if args.json:
+        _print_json(report.as_dict())
+    if report.errors:
+        return EXIT_BAD_INPUT
+    return EXIT_FAILED if report.failed else EXIT_OK
+
+
+# -- simulate / replay / bench ---------------------------------------------------------
+def _profiles(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
+    return [Game(load_profile(n, overrides)) for n in (names or list(resources.builtin_profiles()))]
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from paiqi_core.simulate import simulate
+
+    if args.games < 1:
+        raise BadInput(f"--games: {args.games} is not a positive number of games")
+    games = _profiles(args.profiles, args.set)
+    agents = [a.strip() for a in args.agents.split(",")] if args.agents else []
+    from paiqi_core.agents import AGENTS
+
+    for a in agents:
+        if a not in AGENTS:
+            raise BadInput(f"--agents: unknown agent '{a}' (known: {', '.join(AGENTS)})")
+    out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
+    summaries = []
+    try:
+        for game in games:
+            if agents and len(agents) != game.players:
+                raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
+            with Progress(args.games, f"{game.id}", enabled=not args.quiet) as bar:
+                summaries.append(simulate(game, args.games, args.seed, agents=agents,
+                                          records=out, progress=bar.update))
+    finally:
+        if out is not None:
+            out.close()
+    if args.json:
+        _print_json([s.as_dict() for s in summaries])
+        return EXIT_OK
+    for s in summaries:
+        d = s.as_dict()
+        print(f"\n{s.profile}: {s.games} games, seed {args.seed}, "
+              f"{d['mean_actions']} actions a game")
+        head = ["seat", "win rate"] + (["mean total"] if s.has_total else []) + ["mean money"]
+        rows = []
+        for seat in range(s.players):
+            row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
+            if s.has_total:
+                row.append(f"{d['mean_total'][seat]:+.2f}")
+            row.append(f"{d['mean_money'][seat]:+.2f}")
+            rows.append(row)
+        print(table(head, rows))
+    if args.records:
+        print(f"\nrecords: {args.records}")
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from paiqi_core.records import read_records, replay
+
+    bad = failed = ok = 0
+    for path in args.files:
+        if not Path(path).is_file():
+            raise BadInput(f"{path}:1:1: (root): no such file")
+        for item in read_records(Path(path)):
+            if isinstance(item, ProfileError):
+                _err(str(item))
+                bad += 1
+                continue
+            try:
+                problems = replay(item.data)
+            except ProfileError as e:
+                _err(f"{path}:{item.line}:1: profile: {e}")
+                bad += 1
+                continue
+            if problems:
+                failed += 1
+                print(f"FAIL {path}:{item.line}")
+                for p in problems:
+                    print(f"    {p}")
+            else:
+                ok += 1
+    print(f"{ok} replayed exactly, {failed} disagreed, {bad} malformed")
+    if bad:
+        return EXIT_BAD_INPUT
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from paiqi_core.simulate import simulate
+
+    rows = []
+    for game in _profiles(args.profiles, args.set):
+        best = 0.0
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            simulate(game, args.games, args.seed)
+            best = max(best, args.games / (time.perf_counter() - t0))
+        rows.append({"profile": game.id, "games": args.games, "games_per_second": round(best)})
+    if args.json:
+        _print_json(rows)
+    else:
+        print(table(["profile", "games", "games/s (best of %d)" % args.repeat],
+                    [[r["profile"], r["games"], r["games_per_second"]] for r in rows]))
+    return EXIT_OK
+
+
+# -- parser ------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paiqi", description="Rule profiles for 排七 / Sevens / Fan Tan: explain, "
+        "validate, verify documented examples, simulate and replay games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def add(name: str, func: Callable[[argparse.Namespace], int], help_: str,
+            *, json_: bool = True, sets: bool = True) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.set_defaults(func=func)
+        if json_:
+            p.add_argument("--json", action="store_true", help="print data as JSON")
+        if sets:
+            p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                           help="override a rule, e.g. --set scoring.stake=2 (repeatable)")
+        return p
+
+    add("list", cmd_list, "list the built-in profiles", sets=False)
+    p = add("explain", cmd_explain, "every rule in effect, in plain language, and where it came from")
+    p.add_argument("profile", help="built-in profile id or a profile file")
+    p = add("validate", cmd_validate, "check profile files; located errors, exit 2 if any",
+            json_=False)
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+    p = add("verify", cmd_verify, "run the examples in Markdown files and scenario files",
+            sets=False)
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.md, .yaml)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    p = add("simulate", cmd_simulate, "play games with agents and summarise them per seat")
+    p.add_argument("profiles", nargs="*", metavar="PROFILE",
+                   help="profile ids or files (default: every built-in profile)")
+    p.add_argument("--games", type=int, default=1000, help="games per profile (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")
+    p.add_argument("--records", metavar="FILE.jsonl", help="write every game as a record")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p = add("replay", cmd_replay, "re-run game records and report any disagreement",
+            json_=False, sets=False)
+    p.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    p = add("bench", cmd_bench, "games per second of random play, per profile")
+    p.add_argument("profiles", nargs="*", metavar="PROFILE")
+    p.add_argument("--games", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--repeat", type=int, default=3)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except (ProfileError, BadInput) as e:
+        _err(str(e))
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""Every rule in effect, in plain language, with where it came from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from paiqi_core import resources
+from paiqi_core.hooks import registry
+from paiqi_core.profile.errors import format_path
+from paiqi_core.profile.model import Profile
+
+_META = ("id", "name", "description", "extends")
+
+
+def _hook_params(profile: Profile) -> dict[str, tuple[set[str], set[str]]]:
+    """section -> (params the chosen hooks read, params any hook of the slot reads)."""
+    out: dict[str, tuple[set[str], set[str]]] = {}
+    for slot, dotted in registry.SLOTS.items():
+        section, key = dotted.split(".")
+        chosen = registry.lookup(slot, profile.get(dotted))
+        reads, known = out.setdefault(section, (set(), set()))
+        reads.update(chosen.params)
+        known.update(p for h in registry.hooks(slot).values() for p in h.params)
+    return out
+
+
+def rules_in_effect(profile: Profile) -> Iterator[dict[str, Any]]:
+    """One entry per rule: path, value, description, origin (skips unused hook params)."""
+    schema = resources.schema("profile")
+    params = _hook_params(profile)
+
+    def walk(node: Mapping[str, Any], data: Mapping[str, Any], path: tuple[str, ...]) -> Iterator[dict[str, Any]]:
+        for key, sub in node.get("properties", {}).items():
+            if not path and key in _META:
+                continue
+            p = (*path, key)
+            if len(p) >= 2 and p[0] in params:
+                reads, known = params[p[0]]
+                if p[1] in known and p[1] not in reads:
+                    continue
+            value = data.get(key)
+            if sub.get("type") == "object" and "properties" in sub:
+                yield from walk(sub, value or {}, p)
+                continue
+            summary = ""
+            slot = next((s for s, d in registry.SLOTS.items() if d == ".".join(p)), None)
+            if slot is not None:
+                summary = registry.lookup(slot, value).summary.format_map(
+                    _Flat(profile.section(p[0])))
+            yield {
+                "rule": format_path(p),
+                "value": value,
+                "means": summary or sub.get("description", ""),
+                "from": profile.origin(p).describe(),
+            }
+
+    yield from walk(schema, profile.data, ())
+
+
+class _Flat(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def explain_text(profile: Profile) -> str:
+    lines = [f"{profile.name} ({profile.id})"]
+    if len(profile.chain) > 1:
+        lines.append("extends: " + " -> ".join(profile.chain))
+    if profile.data.get("description"):
+        lines.append(" ".join(str(profile.data["description"]).split()))
+    lines.append("")
+    for r in rules_in_effect(profile):
+        value = r["value"]
+        shown = ("yes" if value else "no") if isinstance(value, bool) else value
+        lines.append(f"{r['rule']} = {shown}")
+        lines.append(f"    {r['means']}")
+        lines.append(f"    from: {r['from']}")
+    return "\n".join(lines)

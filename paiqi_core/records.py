@@ -1,0 +1,118 @@
+"""Game records (JSON Lines) and their replay.
+
+One JSON object per game: profile, options (overrides), seed, players, hands as dealt,
+door_card, every action and automatic event in order, and the result. ``replay`` re-runs a
+record through the engine and lists every disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from paiqi_core import resources
+from paiqi_core.actions import COVER, PASS, record_action
+from paiqi_core.cards import bits, card_text, parse_card
+from paiqi_core.engine import Game, State
+from paiqi_core.profile import Location, Problem, ProfileError
+
+
+def state_record(state: State) -> dict[str, Any]:
+    game = state.game
+    return {
+        "profile": game.profile.id,
+        "options": dict(game.profile.overrides),
+        "seed": state.seed,
+        "players": game.players,
+        "hands": [[card_text(c) for c in bits(h)] for h in state.dealt],
+        "door_card": None,
+        "actions": [record_action(s, a) for s, a in state.log],
+        "result": state.result().as_record() if state.over else None,
+    }
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    line: int
+    data: dict[str, Any]
+
+
+def read_records(path: Path) -> Iterator[RecordLine | ProfileError]:
+    """Records of a JSON Lines file; a malformed line yields its located error."""
+    validator = jsonschema.Draft202012Validator(resources.schema("record"))
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as e:
+                yield ProfileError([Problem(Location(str(path), number, e.colno), (),
+                                            f"not JSON: {e.msg}")])
+                continue
+            errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+            if errors:
+                yield ProfileError([Problem(Location(str(path), number, 1),
+                                            tuple(e.absolute_path), e.message) for e in errors])
+                continue
+            yield RecordLine(number, data)
+
+
+_GAMES: dict[tuple[str, str], Game] = {}
+
+
+def game_for(record: Mapping[str, Any]) -> Game:
+    key = (record["profile"], json.dumps(record.get("options", {}), sort_keys=True))
+    if key not in _GAMES:
+        _GAMES[key] = Game(record["profile"], dict(record.get("options", {})))
+    return _GAMES[key]
+
+
+def _action_int(entry: Mapping[str, Any]) -> int:
+    t = entry["type"]
+    if t == "pass":
+        return PASS
+    c = parse_card(entry["card"])
+    return COVER + c if t == "cover" else c
+
+
+def replay(record: Mapping[str, Any]) -> list[str]:
+    """Re-run a record; the list of disagreements (empty when it replays exactly)."""
+    game = game_for(record)
+    problems: list[str] = []
+    if record["players"] != game.players:
+        return [f"players: record has {record['players']}, profile {game.id} has {game.players}"]
+    hands = [[parse_card(c) for c in hand] for hand in record["hands"]]
+    seed = record.get("seed")
+    if seed is not None and [sorted(h) for h in hands] != game.deal(seed):
+        problems.append(f"hands: not the deal of seed {seed}")
+    state = game.new_state(seed=seed, hands=hands)
+    for i, entry in enumerate(record["actions"]):
+        action = _action_int(entry)
+        reason = state.why_illegal(action, entry["seat"])
+        if reason is not None:
+            problems.append(f"actions[{i}] ({entry['seat']} {entry['type']} "
+                            f"{entry.get('card', '')}): {reason}".replace(" )", ")"))
+            return problems
+        state.apply_unchecked(action)
+    if not state.over:
+        problems.append("the actions end before the game is over")
+        return problems
+    expected = record.get("result")
+    if expected is not None:
+        actual = state.result().as_record()
+        for key, want in expected.items():
+            got = actual.get(key)
+            if key == "money":
+                same = [Fraction(str(x)) for x in want] == [Fraction(str(x)) for x in got or []]
+            else:
+                same = want == got
+            if not same:
+                problems.append(f"result.{key}: record says {want}, the engine gives {got}")
+    return problems

@@ -1,0 +1,83 @@
+"""Batches of games with agents, and per-seat summaries."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import IO, Any
+
+from paiqi_core.agents import AGENTS, Agent
+from paiqi_core.engine import Game, State
+from paiqi_core.outcome import Result
+from paiqi_core.records import state_record
+from paiqi_core.seeds import agent_rng, game_seed
+
+
+def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
+    """Deal from ``seed`` and play to the end; all-random tables take the fast path."""
+    state = game.new_state(seed)
+    rng = agent_rng(seed)
+    names = list(agent_names) or ["random"] * game.players
+    if all(n == "random" for n in names):
+        state.play_random(rng)
+        return state
+    agents: list[Agent] = [AGENTS[n](rng) for n in names]
+    while not state.over:
+        seat = state.turn
+        state.apply_unchecked(agents[seat].act(state.observation(seat)))
+    return state
+
+
+@dataclass
+class Summary:
+    profile: str
+    players: int
+    games: int = 0
+    wins: list[Fraction] = field(default_factory=list)
+    total: list[int] = field(default_factory=list)
+    money: list[Fraction] = field(default_factory=list)
+    actions: int = 0
+    has_total: bool = False
+
+    def add(self, result: Result, actions: int) -> None:
+        if not self.wins:
+            n = self.players
+            self.wins, self.total, self.money = [Fraction(0)] * n, [0] * n, [Fraction(0)] * n
+        self.games += 1
+        self.actions += actions
+        for w in result.winners:
+            self.wins[w] += Fraction(1, len(result.winners))
+        if result.total is not None:
+            self.has_total = True
+            for s, t in enumerate(result.total):
+                self.total[s] += t
+        for s, m in enumerate(result.money):
+            self.money[s] += m
+
+    def as_dict(self) -> dict[str, Any]:
+        g = max(self.games, 1)
+        out: dict[str, Any] = {
+            "profile": self.profile, "games": self.games, "players": self.players,
+            "mean_actions": round(self.actions / g, 2),
+            "win_rate": [round(float(w) / g, 4) for w in self.wins],
+            "mean_money": [round(float(m) / g, 4) for m in self.money],
+        }
+        if self.has_total:
+            out["mean_total"] = [round(t / g, 3) for t in self.total]
+        return out
+
+
+def simulate(game: Game, games: int, seed: int, *, agents: Sequence[str] = (),
+             records: IO[str] | None = None,
+             progress: Callable[[int], None] | None = None) -> Summary:
+    summary = Summary(game.profile.id, game.players)
+    for i in range(games):
+        state = play_game(game, game_seed(seed, i), agents)
+        summary.add(state.result(), len(state.log))
+        if records is not None:
+            records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
+        if progress is not None:
+            progress(i + 1)
+    return summary

@@ -1,0 +1,66 @@
+"""``paiqi verify``: run the executable examples of Markdown docs and scenario files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from paiqi_core.profile import ProfileError
+from paiqi_core.verify.check import GameCache, Outcome, run_example
+from paiqi_core.verify.extract import find_files, load_examples
+
+
+@dataclass
+class Report:
+    outcomes: list[Outcome] = field(default_factory=list)
+    errors: list[ProfileError] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(o.passed for o in self.outcomes)
+
+    @property
+    def failed(self) -> int:
+        return len(self.outcomes) - self.passed
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "failed": self.failed,
+            "errors": [str(e) for e in self.errors],
+            "examples": [
+                {"location": str(o.example.location), "name": o.example.name,
+                 "profiles": o.profiles, "passed": o.passed, "failures": o.failures}
+                for o in self.outcomes
+            ],
+        }
+
+
+def verify_paths(paths: Sequence[Path], out: IO[str] | None = None, *, quiet: bool = False) -> Report:
+    report = Report()
+    games = GameCache()
+    for path in find_files(list(paths)):
+        for item in load_examples(path):
+            if isinstance(item, ProfileError):
+                report.errors.append(item)
+                if out:
+                    for problem in item.problems:
+                        out.write(f"ERROR {problem}\n")
+                continue
+            outcome = run_example(item, games)
+            report.outcomes.append(outcome)
+            if out and (not quiet or not outcome.passed):
+                status = "PASS" if outcome.passed else "FAIL"
+                out.write(f"{status} {item.location.file}:{item.location.line}  {item.name}"
+                          f"  [{', '.join(outcome.profiles)}]\n")
+                for failure in outcome.failures:
+                    out.write("".join(f"    {line}\n" for line in failure.splitlines()))
+    if out:
+        errors = f", {len(report.errors)} malformed" if report.errors else ""
+        out.write(f"{report.passed} passed, {report.failed} failed{errors}\n")
+    return report
+
+
+__all__ = ["Report", "verify_paths"]

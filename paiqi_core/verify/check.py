@@ -1,0 +1,190 @@
+"""Run examples against the engine and report each difference."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from paiqi_core.actions import ActionError, action_text, parse_action
+from paiqi_core.cards import CardError, bits, card_text, parse_cards
+from paiqi_core.engine import Game, State
+from paiqi_core.outcome import Result
+from paiqi_core.profile import ProfileError
+from paiqi_core.profile.load import find_profile
+from paiqi_core.verify.extract import Example
+from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
+
+RESULT_KEYS = ("total", "rank", "labels", "money", "winners")
+
+
+@dataclass
+class Outcome:
+    """The verdict on one example: failures per profile (empty when it passed)."""
+
+    example: Example
+    profiles: list[str]
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+class GameCache:
+    """Compiled games by (profile file, overrides), shared across examples."""
+
+    def __init__(self) -> None:
+        self._games: dict[tuple[str, tuple[tuple[str, str], ...]], Game] = {}
+
+    def get(self, ref: str, beside: Path, overrides: Mapping[str, Any]) -> Game:
+        path = find_profile(ref, beside=beside)
+        key = (str(path or ref), tuple(sorted((k, repr(v)) for k, v in overrides.items())))
+        if key not in self._games:
+            self._games[key] = Game(str(path) if path else ref, dict(overrides))
+        return self._games[key]
+
+
+class Mismatch(Exception):
+    pass
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _money(value: Any) -> Fraction:
+    return Fraction(str(value))
+
+
+def _money_text(m: Fraction) -> str:
+    return str(m.numerator) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"
+
+
+def _compare(key: str, expected: Any, actual: Any, failures: list[str], where: str) -> None:
+    if expected != actual:
+        failures.append(f"{where}{key}\n  - expected: {_fmt(expected)}\n  + actual:   {_fmt(actual)}")
+
+
+def _card_set(cards: Iterable[str]) -> list[str]:
+    return [card_text(c) for c in sorted(set(parse_cards(list(cards))))]
+
+
+def _check_state(state: State, seats: Seats, expect: Mapping[str, Any], failures: list[str],
+                 where: str) -> None:
+    for key, want in expect.items():
+        if key == "legal":
+            want_acts = sorted({parse_action(a) for a in want})
+            _compare(key, [action_text(a) for a in want_acts],
+                     [action_text(a) for a in sorted(state.legal_actions())], failures, where)
+        elif key == "counts":
+            _compare(key, list(want), state.hand_counts(), failures, where)
+        elif key == "covered_counts":
+            _compare(key, list(want), [c.bit_count() for c in state.covered], failures, where)
+        elif key == "table":
+            _compare(key, _card_set(want), [card_text(c) for c in bits(state.table)], failures, where)
+        elif key == "turn":
+            actual = seats.name(state.turn) if not state.over else "(game over)"
+            _compare(key, seats.name(seats.index(want)), actual, failures, where)
+        elif key == "terminal":
+            _compare(key, bool(want), state.over, failures, where)
+        elif key in RESULT_KEYS:
+            if not state.over:
+                failures.append(f"{where}{key}: the game is not over, so there is no result yet")
+                continue
+            _check_result(state.result(), seats, {key: want}, failures, where)
+
+
+def _check_result(result: Result, seats: Seats, expect: Mapping[str, Any], failures: list[str],
+                  where: str) -> None:
+    for key, want in expect.items():
+        if key == "money":
+            _compare(key, [_money_text(_money(m)) for m in want],
+                     [_money_text(m) for m in result.money], failures, where)
+        elif key == "winners":
+            _compare(key, sorted(seats.name(seats.index(w)) for w in want),
+                     sorted(seats.name(w) for w in result.winners), failures, where)
+        elif key == "total":
+            _compare(key, list(want), list(result.total) if result.total is not None else None,
+                     failures, where)
+        elif key == "rank":
+            _compare(key, list(want), list(result.rank), failures, where)
+        elif key == "labels":
+            _compare(key, list(want), list(result.labels) if result.labels else None, failures, where)
+
+
+def _run_moves(state: State, seats: Seats, moves: list[Any], failures: list[str], where: str) -> bool:
+    for i, move in enumerate(moves, start=1):
+        if isinstance(move, Mapping) and "expect" in move:
+            _check_state(state, seats, move["expect"], failures, f"{where}after move {i - 1}: ")
+            continue
+        text = move["move"] if isinstance(move, Mapping) else move
+        seat_text, _, action_text_ = str(text).strip().partition(" ")
+        seat = seats.index(seat_text)
+        action = parse_action(action_text_)
+        reason = state.why_illegal(action, seat)
+        if isinstance(move, Mapping):
+            want = str(move["rejected"])
+            if reason is None:
+                failures.append(f"{where}move {i} ({text}): expected to be rejected "
+                                f"({want!r}) but it is legal")
+            elif want.lower() not in reason.lower():
+                failures.append(f"{where}move {i} ({text}): rejected for another reason\n"
+                                f"  - expected: {want}\n  + actual:   {reason}")
+            continue
+        if reason is not None:
+            failures.append(f"{where}move {i} ({text}) was refused: {reason}")
+            return False
+        state.apply_unchecked(action)
+    return True
+
+
+def run_example(example: Example, games: GameCache) -> Outcome:
+    data = example.data
+    names = [data["profile"]] if "profile" in data else list(data["profiles"])
+    outcome = Outcome(example, names)
+    overrides = data.get("set", {})
+    by_profile = data.get("by_profile", {})
+    unknown = set(by_profile) - set(names)
+    if unknown:
+        outcome.failures.append(f"by_profile names profiles not in this example: {sorted(unknown)}")
+    for name in names:
+        where = f"{name}: " if len(names) > 1 else ""
+        expect = {**data.get("expect", {}), **by_profile.get(name, {})}
+        try:
+            game = games.get(name, example.file, overrides)
+            seats = Seats(data.get("players"), game.players)
+            _run_one(game, seats, data, expect, outcome.failures, where)
+        except ProfileError as e:
+            outcome.failures.append(f"{where}profile: {e}")
+        except (SetupError, CardError, ActionError) as e:
+            outcome.failures.append(f"{where}setup: {e}")
+    return outcome
+
+
+def _run_one(game: Game, seats: Seats, data: Mapping[str, Any], expect: Mapping[str, Any],
+             failures: list[str], where: str) -> None:
+    if "settlement" in data:
+        result = game.scorer(outcomes_from_facts(game, seats, data["settlement"]))
+        _check_result(result, seats, expect, failures, where)
+        return
+    if not expect and "game" not in data:
+        failures.append(f"{where}nothing to check: add 'expect:'")
+        return
+    if "position" in data:
+        state = build_state(game, seats, data["position"], dealt=False)
+        _check_state(state, seats, expect, failures, where)
+        return
+    setup = data["game"]
+    state = build_state(game, seats, setup, dealt=True)
+    if _run_moves(state, seats, list(setup.get("moves", [])), failures, where):
+        _check_state(state, seats, expect, failures, where)
+
+
+Reporter = Callable[[Outcome], None]

@@ -1,0 +1,125 @@
+"""Build game states and outcomes from the setups that examples describe."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paiqi_core.cards import JOKER, card_text, mask_of, parse_card, parse_cards, suit_of
+from paiqi_core.engine import Game, State
+from paiqi_core.outcome import PlayerOutcome
+
+
+class SetupError(ValueError):
+    """An example whose setup is impossible (duplicate cards, unknown seat, ...)."""
+
+
+class Seats:
+    """Seat names of an example: ``players: [甲, 乙, 丙, 丁]`` or plain numbers."""
+
+    def __init__(self, names: Sequence[Any] | None, count: int) -> None:
+        self.names = [str(n) for n in names] if names else [str(i) for i in range(count)]
+        if len(self.names) != count:
+            raise SetupError(f"players names {len(self.names)} seats, the profile has {count}")
+
+    def index(self, seat: Any) -> int:
+        text = str(seat)
+        if text in self.names:
+            return self.names.index(text)
+        if isinstance(seat, int) or text.isdigit():
+            i = int(text)
+            if 0 <= i < len(self.names):
+                return i
+        raise SetupError(f"no seat '{seat}' (seats: {', '.join(self.names)})")
+
+    def name(self, index: int) -> str:
+        return self.names[index]
+
+
+def _seat_cards(seats: Seats, mapping: Mapping[Any, Sequence[str]] | None) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for seat, cards in (mapping or {}).items():
+        out[seats.index(seat)] = parse_cards(cards)
+    return out
+
+
+def _no_duplicates(groups: Sequence[Sequence[int]]) -> None:
+    seen: set[int] = set()
+    for group in groups:
+        for c in group:
+            if c in seen and c != JOKER:
+                raise SetupError(f"{card_text(c)} is placed twice")
+            seen.add(c)
+
+
+def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bool) -> State:
+    """A state from an example's ``position`` or ``game`` setup.
+
+    With an empty table (``dealt``) the hands are completed to full deal sizes with the
+    remaining cards, shuffled by ``fill_seed``; mid-game, unlisted cards are spread over the
+    seats whose hands were not given.
+    """
+    n = game.players
+    table = parse_cards(setup.get("table", []))
+    hands = _seat_cards(seats, setup.get("hands"))
+    turn = seats.index(setup["turn"]) if "turn" in setup else None
+    if "hand" in setup:
+        mover = turn if turn is not None else 0
+        if mover in hands:
+            raise SetupError(f"seat {seats.name(mover)} has both 'hand' and 'hands'")
+        hands[mover] = parse_cards(setup["hand"])
+        turn = mover
+    covered = _seat_cards(seats, setup.get("covered"))
+    _no_duplicates([table, *hands.values(), *covered.values()])
+    used = set(table) | {c for h in hands.values() for c in h} | {c for h in covered.values() for c in h}
+    rest = [c for c in game.deck if c not in used]
+    full: list[list[int]] = [list(hands.get(s, [])) for s in range(n)]
+    if dealt and not table:
+        sizes = [len(game.deck) // n + (1 if s < len(game.deck) % n else 0) for s in range(n)]
+        random.Random(int(setup.get("fill_seed", 0))).shuffle(rest)
+        for s in range(n):
+            need = sizes[s] - len(full[s]) - len(covered.get(s, []))
+            if need < 0:
+                raise SetupError(f"seat {seats.name(s)} holds more than {sizes[s]} cards")
+            full[s] += rest[:need]
+            rest = rest[need:]
+    else:
+        open_seats = [s for s in range(n) if s not in hands]
+        for i, c in enumerate(rest):
+            if open_seats:
+                full[open_seats[i % len(open_seats)]].append(c)
+    state = State(game, [mask_of(h) for h in full], table=mask_of(table), turn=turn)
+    for s, cards in covered.items():
+        state.covered[s] = mask_of(cards)
+        state.hand_sizes[s] += len(cards)
+    return state
+
+
+def outcomes_from_facts(game: Game, seats: Seats, facts: Mapping[Any, Any] | Sequence[Any],
+                        ) -> list[PlayerOutcome]:
+    """PlayerOutcomes from an example's ``settlement`` facts (by seat)."""
+    n = game.players
+    by_seat: dict[int, Mapping[str, Any]] = {}
+    items = facts.items() if isinstance(facts, Mapping) else enumerate(facts)
+    for seat, f in items:
+        by_seat[seats.index(seat)] = f or {}
+    hand_size = len(game.deck) // n
+    out = []
+    finish_order = [s for s in range(n) if by_seat.get(s, {}).get("out")]
+    for s in range(n):
+        f = by_seat.get(s, {})
+        covered = tuple(parse_cards(f.get("covered", [])))
+        last = parse_card(f["last"]) if "last" in f else None
+        played = int(f.get("played", hand_size - len(covered)))
+        suits = tuple("SHDC".index(x) for x in f.get("completed", []))
+        if last is not None and suit_of(last) > 3:
+            raise SetupError("the last card must be a suited card")
+        out.append(PlayerOutcome(
+            covered=covered, played=played, last_play=last, completions=suits,
+            finish=finish_order.index(s) if s in finish_order else None,
+            passes=int(f.get("passes", 0)),
+            hand_left=max(0, hand_size - played - len(covered)) if "played" in f else 0,
+            hand_size=hand_size,
+        ))
+    return out
