@@ -48,7 +48,9 @@ def parse_action(text: str) -> int:
             t = t[4:].strip()
         return parse_card(t)
     except CardError as e:
-        raise ActionError(f"'{text}' is not an action (write a card like H7, 'cover HK' or 'pass'): {e}") from None
+        raise ActionError(
+            f"'{text}' is not an action (write a card like H7, 'cover HK' or 'pass'): {e}"
+        ) from None
 
 
 def record_action(seat: int, action: int) -> dict[str, object]:

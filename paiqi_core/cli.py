@@ -40,21 +40,37 @@ def cmd_list(args: argparse.Namespace) -> int:
     rows = []
     for pid in resources.builtin_profiles():
         p = load_profile(pid)
-        rows.append({"id": pid, "name": p.name, "players": p.get("players"),
-                     "extends": p.chain[1] if len(p.chain) > 1 else ""})
+        rows.append(
+            {
+                "id": pid,
+                "name": p.name,
+                "players": p.get("players"),
+                "extends": p.chain[1] if len(p.chain) > 1 else "",
+            }
+        )
     if args.json:
         _print_json(rows)
     else:
-        print(table(["id", "name", "players", "extends"],
-                    [[r["id"], r["name"], r["players"], r["extends"]] for r in rows]))
+        print(
+            table(
+                ["id", "name", "players", "extends"],
+                [[r["id"], r["name"], r["players"], r["extends"]] for r in rows],
+            )
+        )
     return EXIT_OK
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile, args.set)
     if args.json:
-        _print_json({"id": profile.id, "name": profile.name, "chain": list(profile.chain),
-                     "rules": list(rules_in_effect(profile))})
+        _print_json(
+            {
+                "id": profile.id,
+                "name": profile.name,
+                "chain": list(profile.chain),
+                "rules": list(rules_in_effect(profile)),
+            }
+        )
     else:
         print(explain_text(profile))
     return EXIT_OK
@@ -114,8 +130,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             if agents and len(agents) != game.players:
                 raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
             with Progress(args.games, f"{game.id}", enabled=not args.quiet) as bar:
-                summaries.append(simulate(game, args.games, args.seed, agents=agents,
-                                          records=out, progress=bar.update))
+                summaries.append(
+                    simulate(
+                        game, args.games, args.seed, agents=agents, records=out, progress=bar.update
+                    )
+                )
     finally:
         if out is not None:
             out.close()
@@ -124,8 +143,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     for s in summaries:
         d = s.as_dict()
-        print(f"\n{s.profile}: {s.games} games, seed {args.seed}, "
-              f"{d['mean_actions']} actions a game")
+        print(
+            f"\n{s.profile}: {s.games} games, seed {args.seed}, {d['mean_actions']} actions a game"
+        )
         head = ["seat", "win rate"] + (["mean total"] if s.has_total else []) + ["mean money"]
         rows = []
         for seat in range(s.players):
@@ -185,50 +205,80 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(rows)
     else:
-        print(table(["profile", "games", "games/s (best of %d)" % args.repeat],
-                    [[r["profile"], r["games"], r["games_per_second"]] for r in rows]))
+        print(
+            table(
+                ["profile", "games", f"games/s (best of {args.repeat})"],
+                [[r["profile"], r["games"], r["games_per_second"]] for r in rows],
+            )
+        )
     return EXIT_OK
 
 
 # -- parser ------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="paiqi", description="Rule profiles for 排七 / Sevens / Fan Tan: explain, "
-        "validate, verify documented examples, simulate and replay games.")
+        prog="paiqi",
+        description="Rule profiles for 排七 / Sevens / Fan Tan: explain, "
+        "validate, verify documented examples, simulate and replay games.",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def add(name: str, func: Callable[[argparse.Namespace], int], help_: str,
-            *, json_: bool = True, sets: bool = True) -> argparse.ArgumentParser:
+    def add(
+        name: str,
+        func: Callable[[argparse.Namespace], int],
+        help_: str,
+        *,
+        json_: bool = True,
+        sets: bool = True,
+    ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=help_)
         p.set_defaults(func=func)
         if json_:
             p.add_argument("--json", action="store_true", help="print data as JSON")
         if sets:
-            p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                           help="override a rule, e.g. --set scoring.stake=2 (repeatable)")
+            p.add_argument(
+                "--set",
+                action="append",
+                default=[],
+                metavar="KEY=VALUE",
+                help="override a rule, e.g. --set scoring.stake=2 (repeatable)",
+            )
         return p
 
     add("list", cmd_list, "list the built-in profiles", sets=False)
-    p = add("explain", cmd_explain, "every rule in effect, in plain language, and where it came from")
+    p = add(
+        "explain", cmd_explain, "every rule in effect, in plain language, and where it came from"
+    )
     p.add_argument("profile", help="built-in profile id or a profile file")
-    p = add("validate", cmd_validate, "check profile files; located errors, exit 2 if any",
-            json_=False)
+    p = add(
+        "validate", cmd_validate, "check profile files; located errors, exit 2 if any", json_=False
+    )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="print only errors")
-    p = add("verify", cmd_verify, "run the examples in Markdown files and scenario files",
-            sets=False)
+    p = add(
+        "verify", cmd_verify, "run the examples in Markdown files and scenario files", sets=False
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.md, .yaml)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     p = add("simulate", cmd_simulate, "play games with agents and summarise them per seat")
-    p.add_argument("profiles", nargs="*", metavar="PROFILE",
-                   help="profile ids or files (default: every built-in profile)")
+    p.add_argument(
+        "profiles",
+        nargs="*",
+        metavar="PROFILE",
+        help="profile ids or files (default: every built-in profile)",
+    )
     p.add_argument("--games", type=int, default=1000, help="games per profile (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")
     p.add_argument("--records", metavar="FILE.jsonl", help="write every game as a record")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p = add("replay", cmd_replay, "re-run game records and report any disagreement",
-            json_=False, sets=False)
+    p = add(
+        "replay",
+        cmd_replay,
+        "re-run game records and report any disagreement",
+        json_=False,
+        sets=False,
+    )
     p.add_argument("files", nargs="+", metavar="FILE.jsonl")
     p = add("bench", cmd_bench, "games per second of random play, per profile")
     p.add_argument("profiles", nargs="*", metavar="PROFILE")

@@ -60,13 +60,18 @@ class Game:
         topo = compile_topology(profile.get("layout.ace"))
         self.extensions = topo.extensions
         self.opening = hooks.lookup("opening", profile.get("opening.method")).factory(
-            profile.section("opening"))
-        self.stuck = hooks.lookup("stuck", profile.get("turn.stuck")).factory(profile.section("turn"))
+            profile.section("opening")
+        )
+        self.stuck = hooks.lookup("stuck", profile.get("turn.stuck")).factory(
+            profile.section("turn")
+        )
         self.must_play: bool = profile.get("turn.must_play")
         self.ending = hooks.lookup("ending", profile.get("ending.method")).factory(
-            profile.section("ending"))
+            profile.section("ending")
+        )
         self.scorer = hooks.lookup("scoring", profile.get("scoring.method")).factory(
-            profile.section("scoring"))
+            profile.section("scoring")
+        )
 
     @property
     def id(self) -> str:
@@ -79,7 +84,9 @@ class Game:
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
 
-    def new_state(self, seed: int | None = None, hands: Sequence[Sequence[int]] | None = None) -> State:
+    def new_state(
+        self, seed: int | None = None, hands: Sequence[Sequence[int]] | None = None
+    ) -> State:
         if hands is None:
             if seed is None:
                 raise ValueError("give a seed or the hands")
@@ -98,8 +105,15 @@ class State:
         "table", "turn",
     )  # fmt: skip
 
-    def __init__(self, game: Game, hands: list[int], *, seed: int | None = None,
-                 table: int = 0, turn: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        hands: list[int],
+        *,
+        seed: int | None = None,
+        table: int = 0,
+        turn: int | None = None,
+    ) -> None:
         n = game.players
         self.game = game
         self.seed = seed
@@ -169,7 +183,9 @@ class State:
         k = kind(action)
         card = action if k == "play" else action - COVER
         if k != "pass" and not (0 <= card < 52 and hand >> card & 1):
-            return f"{card_text(card) if 0 <= card <= 52 else card} is not in seat {self.turn}'s hand"
+            return (
+                f"{card_text(card) if 0 <= card <= 52 else card} is not in seat {self.turn}'s hand"
+            )
         plays = self.plays()
         if k == "play":
             first = self.game.opening.first_card
@@ -178,7 +194,8 @@ class State:
             return f"{card_text(card)} is not legal: it does not extend a row"
         can = ", ".join(card_text(c) for c in bits(plays))
         if plays and self.game.must_play:
-            return f"must play when able: {action_text(action)} is not allowed while {can} can be played"
+            what = action_text(action)
+            return f"must play when able: {what} is not allowed while {can} can be played"
         return f"{k} is not allowed in this game (a stuck player must {self.game.stuck.name})"
 
     def is_terminal(self) -> bool:
@@ -225,7 +242,9 @@ class State:
         row = (self.table >> shift) & FULL_SUIT
         if card % 13 == SEVEN and suit not in self.opened:
             self.opened.append(suit)
-        self.frontier = (self.frontier & ~(FULL_SUIT << shift)) | (self.game.extensions[row] << shift)
+        self.frontier = (self.frontier & ~(FULL_SUIT << shift)) | (
+            self.game.extensions[row] << shift
+        )
         if row == FULL_SUIT:
             self.completions[seat].append(suit)
         if not self.hands[seat]:
@@ -276,7 +295,9 @@ class State:
                 covered_order[seat].append(action - COVER)
         return [
             PlayerOutcome(
-                covered=tuple(covered_order[s]) if covered_order[s] else tuple(bits(self.covered[s])),
+                covered=tuple(covered_order[s])
+                if covered_order[s]
+                else tuple(bits(self.covered[s])),
                 played=self.played[s],
                 last_play=self.last_play[s],
                 completions=tuple(self.completions[s]),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,8 +43,8 @@ class Result:
     total: tuple[int, ...] | None = None
     labels: tuple[str, ...] | None = None
 
-    def as_record(self) -> dict[str, object]:
-        out: dict[str, object] = {}
+    def as_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         if self.total is not None:
             out["total"] = list(self.total)
         out["rank"] = list(self.rank)
@@ -56,6 +58,6 @@ def money_json(m: Fraction) -> int | str:
     return int(m) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"
 
 
-def competition_ranks(keys: list[tuple[object, ...]]) -> tuple[int, ...]:
+def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
     """Standard competition ranks (1, 1, 3, 4) where a smaller key is better."""
-    return tuple(1 + sum(1 for other in keys if other < k) for k in keys)  # type: ignore[operator]
+    return tuple(1 + sum(1 for other in keys if other < k) for k in keys)

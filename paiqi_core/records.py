@@ -53,13 +53,18 @@ def read_records(path: Path) -> Iterator[RecordLine | ProfileError]:
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as e:
-                yield ProfileError([Problem(Location(str(path), number, e.colno), (),
-                                            f"not JSON: {e.msg}")])
+                yield ProfileError(
+                    [Problem(Location(str(path), number, e.colno), (), f"not JSON: {e.msg}")]
+                )
                 continue
             errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
             if errors:
-                yield ProfileError([Problem(Location(str(path), number, 1),
-                                            tuple(e.absolute_path), e.message) for e in errors])
+                yield ProfileError(
+                    [
+                        Problem(Location(str(path), number, 1), tuple(e.absolute_path), e.message)
+                        for e in errors
+                    ]
+                )
                 continue
             yield RecordLine(number, data)
 
@@ -97,8 +102,10 @@ def replay(record: Mapping[str, Any]) -> list[str]:
         action = _action_int(entry)
         reason = state.why_illegal(action, entry["seat"])
         if reason is not None:
-            problems.append(f"actions[{i}] ({entry['seat']} {entry['type']} "
-                            f"{entry.get('card', '')}): {reason}".replace(" )", ")"))
+            problems.append(
+                f"actions[{i}] ({entry['seat']} {entry['type']} "
+                f"{entry.get('card', '')}): {reason}".replace(" )", ")")
+            )
             return problems
         state.apply_unchecked(action)
     if not state.over:

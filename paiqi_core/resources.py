@@ -7,7 +7,7 @@ checkout keeps them at the top of the repository (``rules/``, ``variants/``).
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ def builtin_profiles() -> dict[str, Path]:
     return {p.stem: p for p in sorted(variants_dir().glob("*.yaml"))}
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(name: str) -> dict[str, Any]:
     with open(data_dir("rules") / f"{name}.schema.json", encoding="utf-8") as f:
         result: dict[str, Any] = json.load(f)

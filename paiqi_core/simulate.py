@@ -59,7 +59,9 @@ class Summary:
     def as_dict(self) -> dict[str, Any]:
         g = max(self.games, 1)
         out: dict[str, Any] = {
-            "profile": self.profile, "games": self.games, "players": self.players,
+            "profile": self.profile,
+            "games": self.games,
+            "players": self.players,
             "mean_actions": round(self.actions / g, 2),
             "win_rate": [round(float(w) / g, 4) for w in self.wins],
             "mean_money": [round(float(m) / g, 4) for m in self.money],
@@ -69,9 +71,15 @@ class Summary:
         return out
 
 
-def simulate(game: Game, games: int, seed: int, *, agents: Sequence[str] = (),
-             records: IO[str] | None = None,
-             progress: Callable[[int], None] | None = None) -> Summary:
+def simulate(
+    game: Game,
+    games: int,
+    seed: int,
+    *,
+    agents: Sequence[str] = (),
+    records: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
     summary = Summary(game.profile.id, game.players)
     for i in range(games):
         state = play_game(game, game_seed(seed, i), agents)

@@ -57,11 +57,17 @@ class Progress:
         rate = done / max(now - self.start, 1e-9)
         eta = (self.total - done) / rate if rate else 0
         filled = int(30 * done / self.total)
-        sys.stderr.write(f"\r{self.label:>12} [{'#' * filled}{'.' * (30 - filled)}] "
-                         f"{done}/{self.total} {rate:,.0f}/s ETA {eta:4.0f}s")
+        sys.stderr.write(
+            f"\r{self.label:>12} [{'#' * filled}{'.' * (30 - filled)}] "
+            f"{done}/{self.total} {rate:,.0f}/s ETA {eta:4.0f}s"
+        )
         sys.stderr.flush()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self.enabled:
             sys.stderr.write("\n")

@@ -12,7 +12,7 @@ so the engine finds a suit's extensions with one list index.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import networkx as nx
 
@@ -43,7 +43,7 @@ class Topology:
     end_ranks: frozenset[int]  # ranks with a single neighbour (the ends of the line)
 
 
-@lru_cache(maxsize=None)
+@cache
 def compile_topology(ace: str) -> Topology:
     g = rank_graph(ace)
     if not nx.is_connected(g):

@@ -29,8 +29,9 @@ def test_every_invalid_file_has_an_expected_message() -> None:
 
 
 @pytest.mark.parametrize(("name", "message"), _expected())
-def test_invalid_profile_message(in_repo: Path, name: str, message: str,
-                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_invalid_profile_message(
+    in_repo: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     status = main(["validate", f"tests/data/invalid/{name}"])
     captured = capsys.readouterr()
     assert status == 2
@@ -39,16 +40,20 @@ def test_invalid_profile_message(in_repo: Path, name: str, message: str,
 
 
 def test_bad_override_is_located(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["explain", "doujue", "--set", "scoring.stake=1", "--set", "scoring.bust_above=-1"])
+    status = main(
+        ["explain", "doujue", "--set", "scoring.stake=1", "--set", "scoring.bust_above=-1"]
+    )
     assert status == 2
     assert capsys.readouterr().err.strip() == (
-        "--set:2:20: scoring.bust_above: -1 is less than the minimum of 0")
+        "--set:2:20: scoring.bust_above: -1 is less than the minimum of 0"
+    )
 
 
 def test_override_of_unknown_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "pagat", "--set", "scoring.stak=2"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "--set:1:14: scoring.stak: unknown key; did you mean 'stake'?")
+        "--set:1:14: scoring.stak: unknown key; did you mean 'stake'?"
+    )
 
 
 def test_valid_house_profile(in_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

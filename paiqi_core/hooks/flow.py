@@ -17,8 +17,12 @@ class Opening:
     first_card: int | None  # the card the first move must play, if fixed
 
 
-@register("opening", "holder_leads", params=("card",),
-          summary="the holder of {card} moves first and must open with it")
+@register(
+    "opening",
+    "holder_leads",
+    params=("card",),
+    summary="the holder of {card} moves first and must open with it",
+)
 def holder_leads(p: Mapping[str, Any]) -> Opening:
     card = parse_card(p["card"])
     bit = 1 << card
@@ -32,8 +36,7 @@ def holder_leads(p: Mapping[str, Any]) -> Opening:
     return Opening(first_seat, card)
 
 
-@register("opening", "first_seat",
-          summary="seat 0 (the dealer's left) moves first; any 7 may open")
+@register("opening", "first_seat", summary="seat 0 (the dealer's left) moves first; any 7 may open")
 def first_seat(p: Mapping[str, Any]) -> Opening:
     return Opening(lambda hands: 0, None)
 
@@ -60,8 +63,11 @@ class Ending:
     at_first_out: bool  # the game ends when a player empties their hand
 
 
-@register("ending", "all_empty",
-          summary="players leave as their hands empty; the game ends when every hand is empty")
+@register(
+    "ending",
+    "all_empty",
+    summary="players leave as their hands empty; the game ends when every hand is empty",
+)
 def all_empty(p: Mapping[str, Any]) -> Ending:
     return Ending(at_first_out=False)
 

@@ -48,18 +48,27 @@ def _seat_of(totals: Mapping[int, int], value: int) -> int:
     return next(s for s, t in totals.items() if t == value)
 
 
-@register("scoring", "covering", params=PARAMS, requires={"ending.method": "all_empty"},
-          summary="鬥雀 covering: bonuses minus covered points, ranks, heads, bust and winner "
-                  "multipliers, stake {stake}")
+@register(
+    "scoring",
+    "covering",
+    params=PARAMS,
+    requires={"ending.method": "all_empty"},
+    summary="鬥雀 covering: bonuses minus covered points, ranks, heads, bust and winner "
+    "multipliers, stake {stake}",
+)
 def covering(p: Mapping[str, Any]) -> Scorer:
     stake = Fraction(str(p["stake"]))
     bust_above = int(p["bust_above"])
-    last_seven, completion, clean = (int(p[k]) for k in
-                                     ("last_seven_bonus", "completion_bonus", "clean_bonus"))
+    last_seven, completion, clean = (
+        int(p[k]) for k in ("last_seven_bonus", "completion_bonus", "clean_bonus")
+    )
     big, middle, bust_mult = int(p["big_head"]), int(p["middle_head"]), int(p["bust_multiplier"])
     wm = p["winner_multiplier"]
     mult_last_seven, mult_all_covered, mult_clean = (
-        int(wm["last_seven"]), int(wm["all_covered"]), int(wm["clean"]))
+        int(wm["last_seven"]),
+        int(wm["all_covered"]),
+        int(wm["clean"]),
+    )
 
     def achievement(o: PlayerOutcome) -> int:
         """尾張7 > 全脫手 > 接龍 > none, compared only between players who covered nothing."""
@@ -91,8 +100,13 @@ def covering(p: Mapping[str, Any]) -> Scorer:
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         totals = [total(o) for o in outcomes]
         keys: list[tuple[object, ...]] = [
-            (not o.all_covered, -t, len(o.covered),
-             sum(abs(c % 13 + 1 - 7) for c in o.covered), -achievement(o))
+            (
+                not o.all_covered,
+                -t,
+                len(o.covered),
+                sum(abs(c % 13 + 1 - 7) for c in o.covered),
+                -achievement(o),
+            )
             for o, t in zip(outcomes, totals, strict=True)
         ]
         rank = competition_ranks(keys)
@@ -113,8 +127,13 @@ def covering(p: Mapping[str, Any]) -> Scorer:
                 money[w] += amount
                 money[seat] -= amount
             labels[seat] = heads[seat]
-        return Result(rank=rank, winners=winners, money=tuple(money), total=tuple(totals),
-                      labels=tuple(labels))
+        return Result(
+            rank=rank,
+            winners=winners,
+            money=tuple(money),
+            total=tuple(totals),
+            labels=tuple(labels),
+        )
 
     return score
 

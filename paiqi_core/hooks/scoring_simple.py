@@ -31,8 +31,12 @@ def first_out(p: Mapping[str, Any]) -> Scorer:
     return score
 
 
-@register("scoring", "chips", params=("ante", "pass_cost"),
-          summary="each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot")
+@register(
+    "scoring",
+    "chips",
+    params=("ante", "pass_cost"),
+    summary="each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot",
+)
 def chips(p: Mapping[str, Any]) -> Scorer:
     ante, pass_cost = int(p["ante"]), int(p["pass_cost"])
 

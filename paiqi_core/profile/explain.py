@@ -17,7 +17,7 @@ def _hook_params(profile: Profile) -> dict[str, tuple[set[str], set[str]]]:
     """section -> (params the chosen hooks read, params any hook of the slot reads)."""
     out: dict[str, tuple[set[str], set[str]]] = {}
     for slot, dotted in registry.SLOTS.items():
-        section, key = dotted.split(".")
+        section = dotted.split(".")[0]
         chosen = registry.lookup(slot, profile.get(dotted))
         reads, known = out.setdefault(section, (set(), set()))
         reads.update(chosen.params)
@@ -30,7 +30,9 @@ def rules_in_effect(profile: Profile) -> Iterator[dict[str, Any]]:
     schema = resources.schema("profile")
     params = _hook_params(profile)
 
-    def walk(node: Mapping[str, Any], data: Mapping[str, Any], path: tuple[str, ...]) -> Iterator[dict[str, Any]]:
+    def walk(
+        node: Mapping[str, Any], data: Mapping[str, Any], path: tuple[str, ...]
+    ) -> Iterator[dict[str, Any]]:
         for key, sub in node.get("properties", {}).items():
             if not path and key in _META:
                 continue
@@ -46,8 +48,9 @@ def rules_in_effect(profile: Profile) -> Iterator[dict[str, Any]]:
             summary = ""
             slot = next((s for s, d in registry.SLOTS.items() if d == ".".join(p)), None)
             if slot is not None:
-                summary = registry.lookup(slot, value).summary.format_map(
-                    _Flat(profile.section(p[0])))
+                summary = registry.lookup(slot, str(value)).summary.format_map(
+                    _Flat(profile.section(p[0]))
+                )
             yield {
                 "rule": format_path(p),
                 "value": value,

@@ -5,8 +5,8 @@ with JSON Schema (defaults filled, unknown keys rejected) → semantic checks �
 from __future__ import annotations
 
 import copy
-import re
 import difflib
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -85,9 +85,16 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
         parent = find_profile(ref, beside=current)
         if parent is None:
             known = ", ".join(resources.builtin_profiles())
-            raise ProfileError([Problem(where, ("extends",),
-                f"no profile '{ref}' (not a file beside {_display(current)}, "
-                f"nor a built-in profile: {known})")])
+            raise ProfileError(
+                [
+                    Problem(
+                        where,
+                        ("extends",),
+                        f"no profile '{ref}' (not a file beside {_display(current)}, "
+                        f"nor a built-in profile: {known})",
+                    )
+                ]
+            )
         graph.add_edge(current, parent)
         try:
             cycle = nx.find_cycle(graph, path)
@@ -95,14 +102,22 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
             cycle = []
         if cycle:
             names = [_display(a) for a, _ in cycle] + [_display(cycle[0][0])]
-            raise ProfileError([Problem(where, ("extends",),
-                                        "extends cycle: " + " -> ".join(names))])
+            raise ProfileError(
+                [Problem(where, ("extends",), "extends cycle: " + " -> ".join(names))]
+            )
         current = parent
     return chain
 
 
-def _merge(target: dict[str, Any], source: Mapping[str, Any], origins: dict[Path_, Origin],
-           keys: dict[Path_, Location], doc: Located, origin: Origin, path: Path_ = ()) -> None:
+def _merge(
+    target: dict[str, Any],
+    source: Mapping[str, Any],
+    origins: dict[Path_, Origin],
+    keys: dict[Path_, Location],
+    doc: Located,
+    origin: Origin,
+    path: Path_ = (),
+) -> None:
     for key, value in source.items():
         p = (*path, key)
         keys[p] = doc.where(p, key=True)
@@ -127,8 +142,15 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
     """``scoring.stake=2`` → (("scoring", "stake"), 2, location of the value)."""
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
-        raise ProfileError([Problem(Location(SET_FILE, index, 1), (),
-                                    f"'{text}' is not KEY=VALUE (e.g. scoring.stake=2)")])
+        raise ProfileError(
+            [
+                Problem(
+                    Location(SET_FILE, index, 1),
+                    (),
+                    f"'{text}' is not KEY=VALUE (e.g. scoring.stake=2)",
+                )
+            ]
+        )
     where = Location(SET_FILE, index, len(key) + 2)
     try:
         value = yaml.safe_load(raw) if raw.strip() else ""
@@ -138,8 +160,14 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
     return path, value, where
 
 
-def _apply_override(data: dict[str, Any], path: Path_, value: Any, where: Location,
-                    origins: dict[Path_, Origin], keys: dict[Path_, Location]) -> None:
+def _apply_override(
+    data: dict[str, Any],
+    path: Path_,
+    value: Any,
+    where: Location,
+    origins: dict[Path_, Origin],
+    keys: dict[Path_, Location],
+) -> None:
     node = data
     for i, part in enumerate(path[:-1]):
         child = node.setdefault(str(part), {})
@@ -158,8 +186,9 @@ class _DefaultFiller:
         base = jsonschema.Draft202012Validator
         original = base.VALIDATORS["properties"]
 
-        def properties(validator: Any, props: Mapping[str, Any], instance: Any,
-                       schema: Mapping[str, Any]) -> Iterator[Any]:
+        def properties(
+            validator: Any, props: Mapping[str, Any], instance: Any, schema: Mapping[str, Any]
+        ) -> Iterator[Any]:
             if isinstance(instance, dict):
                 for name, sub in props.items():
                     if "default" in sub and name not in instance:
@@ -172,8 +201,9 @@ class _DefaultFiller:
 _FILLER = _DefaultFiller()
 
 
-def _origin_locator(origins: Mapping[Path_, Origin], keys: Mapping[Path_, Location],
-                    fallback: Location) -> Locator:
+def _origin_locator(
+    origins: Mapping[Path_, Origin], keys: Mapping[Path_, Location], fallback: Location
+) -> Locator:
     def where(path: Path_, key: bool = False) -> Location:
         if key and path in keys:
             return keys[path]
@@ -188,8 +218,9 @@ def _origin_locator(origins: Mapping[Path_, Origin], keys: Mapping[Path_, Locati
     return where
 
 
-def schema_errors(data: Any, schema: Mapping[str, Any], where: Locator,
-                  *, fill_defaults: bool = True) -> list[Problem]:
+def schema_errors(
+    data: Any, schema: Mapping[str, Any], where: Locator, *, fill_defaults: bool = True
+) -> list[Problem]:
     """Every schema violation of ``data``, located with ``where(path, key)``."""
     problems = []
     cls = _FILLER.cls if fill_defaults else jsonschema.Draft202012Validator
@@ -202,13 +233,17 @@ def schema_errors(data: Any, schema: Mapping[str, Any], where: Locator,
                 close = difflib.get_close_matches(str(extra), allowed, n=1)
                 hint = f"; did you mean '{close[0]}'?" if close else ""
                 known = f" (known: {', '.join(allowed)})" if not close else ""
-                problems.append(Problem(where((*path, extra), key=True), (*path, extra),
-                                        f"unknown key{hint}{known}"))
+                problems.append(
+                    Problem(
+                        where((*path, extra), key=True), (*path, extra), f"unknown key{hint}{known}"
+                    )
+                )
             continue
         if error.validator == "unevaluatedProperties" and isinstance(error.instance, dict):
             for extra in re.findall(r"'([^']+)'", error.message.split("(")[-1]):
-                problems.append(Problem(where((*path, extra), key=True), (*path, extra),
-                                        "unknown key"))
+                problems.append(
+                    Problem(where((*path, extra), key=True), (*path, extra), "unknown key")
+                )
             continue
         best = jsonschema.exceptions.best_match([error])
         message = best.message
@@ -218,8 +253,12 @@ def schema_errors(data: Any, schema: Mapping[str, Any], where: Locator,
     return problems
 
 
-def _semantic_errors(data: Mapping[str, Any], origins: Mapping[Path_, Origin],
-                     keys: Mapping[Path_, Location], fallback: Location) -> list[Problem]:
+def _semantic_errors(
+    data: Mapping[str, Any],
+    origins: Mapping[Path_, Origin],
+    keys: Mapping[Path_, Location],
+    fallback: Location,
+) -> list[Problem]:
     problems: list[Problem] = []
 
     def where(path: Path_) -> Location:
@@ -231,24 +270,39 @@ def _semantic_errors(data: Mapping[str, Any], origins: Mapping[Path_, Origin],
         name = data[section][key]
         known = registry.hooks(slot)
         if name not in known:
-            problems.append(Problem(where((section, key)), (section, key),
-                                    registry.unknown_message(slot, name)))
+            problems.append(
+                Problem(where((section, key)), (section, key), registry.unknown_message(slot, name))
+            )
             continue
         hook = known[name]
         params_of_slot = {p for h in known.values() for p in h.params}
         for param in data[section]:
             o = origins.get((section, param))
-            if (param in params_of_slot and param not in hook.params and o is not None
-                    and o.kind in ("profile", "set")):
-                problems.append(Problem(where((section, param)), (section, param),
-                    f"not a rule of {section} {key} '{name}' "
-                    f"(it reads: {', '.join(hook.params) or 'nothing'})"))
+            if (
+                param in params_of_slot
+                and param not in hook.params
+                and o is not None
+                and o.kind in ("profile", "set")
+            ):
+                problems.append(
+                    Problem(
+                        where((section, param)),
+                        (section, param),
+                        f"not a rule of {section} {key} '{name}' "
+                        f"(it reads: {', '.join(hook.params) or 'nothing'})",
+                    )
+                )
         for need, value in hook.requires.items():
             s, k = need.split(".")
             if data[s][k] != value:
-                problems.append(Problem(where((section, key)), (section, key),
-                    f"{section} {key} '{name}' needs {need}: {value} (this profile has "
-                    f"{data[s][k]})"))
+                problems.append(
+                    Problem(
+                        where((section, key)),
+                        (section, key),
+                        f"{section} {key} '{name}' needs {need}: {value} (this profile has "
+                        f"{data[s][k]})",
+                    )
+                )
     return problems
 
 
@@ -258,8 +312,15 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
     path = find_profile(ref_text)
     if path is None:
         known = ", ".join(resources.builtin_profiles())
-        raise ProfileError([Problem(Location(ref_text, 1, 1), (),
-                                    f"no such profile file or built-in profile (built-ins: {known})")])
+        raise ProfileError(
+            [
+                Problem(
+                    Location(ref_text, 1, 1),
+                    (),
+                    f"no such profile file or built-in profile (built-ins: {known})",
+                )
+            ]
+        )
     chain = _chain(path)
     data: dict[str, Any] = {}
     origins: dict[Path_, Origin] = {}
@@ -276,18 +337,28 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
         _apply_override(data, opath, value, where, origins, keys)
         applied[".".join(map(str, opath))] = value
     fallback = Location(_display(path), 1, 1)
-    problems = schema_errors(data, resources.schema("profile"),
-                             _origin_locator(origins, keys, fallback))
+    problems = schema_errors(
+        data, resources.schema("profile"), _origin_locator(origins, keys, fallback)
+    )
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
     if problems:
         note = ""
         if len(chain) > 1:
             note = "extends chain: " + " -> ".join(_display(p) for p, _ in chain)
-        raise ProfileError([Problem(p.location, p.path, p.message,
-                                    note if p.location.file != fallback.file
-                                    and p.location.file != SET_FILE else "")
-                            for p in problems])
+        raise ProfileError(
+            [
+                Problem(
+                    p.location,
+                    p.path,
+                    p.message,
+                    note
+                    if p.location.file != fallback.file and p.location.file != SET_FILE
+                    else "",
+                )
+                for p in problems
+            ]
+        )
     for path_ in _all_paths(data):
         origins.setdefault(path_, Origin("default"))
     return Profile(
@@ -304,7 +375,9 @@ def freeze_origins(origins: Mapping[Path_, Origin]) -> Mapping[Path_, Origin]:
     return dict(origins)
 
 
-def _overrides(overrides: Sequence[str] | Mapping[str, Any]) -> Iterable[tuple[Path_, Any, Location]]:
+def _overrides(
+    overrides: Sequence[str] | Mapping[str, Any],
+) -> Iterable[tuple[Path_, Any, Location]]:
     if isinstance(overrides, Mapping):
         for i, (k, v) in enumerate(overrides.items(), start=1):
             yield tuple(k.split(".")), v, Location(SET_FILE, i, len(k) + 2)

@@ -55,7 +55,9 @@ def load_located(text: str, file: str, *, line_offset: int = 0) -> Located:
             msg = e.problem or e.context or "cannot be read"
             raise ProfileError([Problem(where, (), f"malformed YAML: {msg}")]) from None
         except yaml.YAMLError as e:
-            raise ProfileError([Problem(Location(file, 1, 1), (), f"malformed YAML: {e}")]) from None
+            raise ProfileError(
+                [Problem(Location(file, 1, 1), (), f"malformed YAML: {e}")]
+            ) from None
         out = Located(None, file)
         if node is None:
             return out
@@ -65,23 +67,38 @@ def load_located(text: str, file: str, *, line_offset: int = 0) -> Located:
         def walk(n: yaml.Node, path: Path_) -> Any:
             count[0] += 1
             if count[0] > MAX_NODES:
-                raise ProfileError([Problem(_loc(file, n.start_mark, line_offset), path,
-                                            f"more than {MAX_NODES} YAML nodes")])
+                raise ProfileError(
+                    [
+                        Problem(
+                            _loc(file, n.start_mark, line_offset),
+                            path,
+                            f"more than {MAX_NODES} YAML nodes",
+                        )
+                    ]
+                )
             out.values[path] = _loc(file, n.start_mark, line_offset)
             if isinstance(n, yaml.MappingNode):
                 result: dict[Any, Any] = {}
                 for k_node, v_node in n.value:
                     if k_node.tag == "tag:yaml.org,2002:merge":
-                        problems.append(Problem(_loc(file, k_node.start_mark, line_offset),
-                                                path, "merge keys (<<) are not supported"))
+                        problems.append(
+                            Problem(
+                                _loc(file, k_node.start_mark, line_offset),
+                                path,
+                                "merge keys (<<) are not supported",
+                            )
+                        )
                         continue
                     key = loader.construct_object(k_node, deep=True)
                     if not isinstance(key, str | int) or isinstance(key, bool):
                         key = str(key)
                     kpath = (*path, key)
                     if key in result:
-                        problems.append(Problem(_loc(file, k_node.start_mark, line_offset),
-                                                kpath, "duplicate key"))
+                        problems.append(
+                            Problem(
+                                _loc(file, k_node.start_mark, line_offset), kpath, "duplicate key"
+                            )
+                        )
                         continue
                     out.keys[kpath] = _loc(file, k_node.start_mark, line_offset)
                     result[key] = walk(v_node, kpath)
@@ -109,8 +126,15 @@ def _refuse_aliases(root: yaml.Node, file: str, line_offset: int) -> None:
     while stack:
         n = stack.pop()
         if id(n) in seen:
-            raise ProfileError([Problem(_loc(file, n.start_mark, line_offset), (),
-                                        "YAML anchors and aliases are not allowed")])
+            raise ProfileError(
+                [
+                    Problem(
+                        _loc(file, n.start_mark, line_offset),
+                        (),
+                        "YAML anchors and aliases are not allowed",
+                    )
+                ]
+            )
         seen.add(id(n))
         if isinstance(n, yaml.MappingNode):
             for k, v in n.value:

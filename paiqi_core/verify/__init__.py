@@ -31,14 +31,21 @@ class Report:
             "failed": self.failed,
             "errors": [str(e) for e in self.errors],
             "examples": [
-                {"location": str(o.example.location), "name": o.example.name,
-                 "profiles": o.profiles, "passed": o.passed, "failures": o.failures}
+                {
+                    "location": str(o.example.location),
+                    "name": o.example.name,
+                    "profiles": o.profiles,
+                    "passed": o.passed,
+                    "failures": o.failures,
+                }
                 for o in self.outcomes
             ],
         }
 
 
-def verify_paths(paths: Sequence[Path], out: IO[str] | None = None, *, quiet: bool = False) -> Report:
+def verify_paths(
+    paths: Sequence[Path], out: IO[str] | None = None, *, quiet: bool = False
+) -> Report:
     report = Report()
     games = GameCache()
     for path in find_files(list(paths)):
@@ -53,8 +60,10 @@ def verify_paths(paths: Sequence[Path], out: IO[str] | None = None, *, quiet: bo
             report.outcomes.append(outcome)
             if out and (not quiet or not outcome.passed):
                 status = "PASS" if outcome.passed else "FAIL"
-                out.write(f"{status} {item.location.file}:{item.location.line}  {item.name}"
-                          f"  [{', '.join(outcome.profiles)}]\n")
+                out.write(
+                    f"{status} {item.location.file}:{item.location.line}  {item.name}"
+                    f"  [{', '.join(outcome.profiles)}]\n"
+                )
                 for failure in outcome.failures:
                     out.write("".join(f"    {line}\n" for line in failure.splitlines()))
     if out:

@@ -69,26 +69,36 @@ def _money_text(m: Fraction) -> str:
 
 def _compare(key: str, expected: Any, actual: Any, failures: list[str], where: str) -> None:
     if expected != actual:
-        failures.append(f"{where}{key}\n  - expected: {_fmt(expected)}\n  + actual:   {_fmt(actual)}")
+        failures.append(
+            f"{where}{key}\n  - expected: {_fmt(expected)}\n  + actual:   {_fmt(actual)}"
+        )
 
 
 def _card_set(cards: Iterable[str]) -> list[str]:
     return [card_text(c) for c in sorted(set(parse_cards(list(cards))))]
 
 
-def _check_state(state: State, seats: Seats, expect: Mapping[str, Any], failures: list[str],
-                 where: str) -> None:
+def _check_state(
+    state: State, seats: Seats, expect: Mapping[str, Any], failures: list[str], where: str
+) -> None:
     for key, want in expect.items():
         if key == "legal":
             want_acts = sorted({parse_action(a) for a in want})
-            _compare(key, [action_text(a) for a in want_acts],
-                     [action_text(a) for a in sorted(state.legal_actions())], failures, where)
+            _compare(
+                key,
+                [action_text(a) for a in want_acts],
+                [action_text(a) for a in sorted(state.legal_actions())],
+                failures,
+                where,
+            )
         elif key == "counts":
             _compare(key, list(want), state.hand_counts(), failures, where)
         elif key == "covered_counts":
             _compare(key, list(want), [c.bit_count() for c in state.covered], failures, where)
         elif key == "table":
-            _compare(key, _card_set(want), [card_text(c) for c in bits(state.table)], failures, where)
+            _compare(
+                key, _card_set(want), [card_text(c) for c in bits(state.table)], failures, where
+            )
         elif key == "turn":
             actual = seats.name(state.turn) if not state.over else "(game over)"
             _compare(key, seats.name(seats.index(want)), actual, failures, where)
@@ -101,25 +111,45 @@ def _check_state(state: State, seats: Seats, expect: Mapping[str, Any], failures
             _check_result(state.result(), seats, {key: want}, failures, where)
 
 
-def _check_result(result: Result, seats: Seats, expect: Mapping[str, Any], failures: list[str],
-                  where: str) -> None:
+def _check_result(
+    result: Result, seats: Seats, expect: Mapping[str, Any], failures: list[str], where: str
+) -> None:
     for key, want in expect.items():
         if key == "money":
-            _compare(key, [_money_text(_money(m)) for m in want],
-                     [_money_text(m) for m in result.money], failures, where)
+            _compare(
+                key,
+                [_money_text(_money(m)) for m in want],
+                [_money_text(m) for m in result.money],
+                failures,
+                where,
+            )
         elif key == "winners":
-            _compare(key, sorted(seats.name(seats.index(w)) for w in want),
-                     sorted(seats.name(w) for w in result.winners), failures, where)
+            _compare(
+                key,
+                sorted(seats.name(seats.index(w)) for w in want),
+                sorted(seats.name(w) for w in result.winners),
+                failures,
+                where,
+            )
         elif key == "total":
-            _compare(key, list(want), list(result.total) if result.total is not None else None,
-                     failures, where)
+            _compare(
+                key,
+                list(want),
+                list(result.total) if result.total is not None else None,
+                failures,
+                where,
+            )
         elif key == "rank":
             _compare(key, list(want), list(result.rank), failures, where)
         elif key == "labels":
-            _compare(key, list(want), list(result.labels) if result.labels else None, failures, where)
+            _compare(
+                key, list(want), list(result.labels) if result.labels else None, failures, where
+            )
 
 
-def _run_moves(state: State, seats: Seats, moves: list[Any], failures: list[str], where: str) -> bool:
+def _run_moves(
+    state: State, seats: Seats, moves: list[Any], failures: list[str], where: str
+) -> bool:
     for i, move in enumerate(moves, start=1):
         if isinstance(move, Mapping) and "expect" in move:
             _check_state(state, seats, move["expect"], failures, f"{where}after move {i - 1}: ")
@@ -132,11 +162,14 @@ def _run_moves(state: State, seats: Seats, moves: list[Any], failures: list[str]
         if isinstance(move, Mapping):
             want = str(move["rejected"])
             if reason is None:
-                failures.append(f"{where}move {i} ({text}): expected to be rejected "
-                                f"({want!r}) but it is legal")
+                failures.append(
+                    f"{where}move {i} ({text}): expected to be rejected ({want!r}) but it is legal"
+                )
             elif want.lower() not in reason.lower():
-                failures.append(f"{where}move {i} ({text}): rejected for another reason\n"
-                                f"  - expected: {want}\n  + actual:   {reason}")
+                failures.append(
+                    f"{where}move {i} ({text}): rejected for another reason\n"
+                    f"  - expected: {want}\n  + actual:   {reason}"
+                )
             continue
         if reason is not None:
             failures.append(f"{where}move {i} ({text}) was refused: {reason}")
@@ -168,8 +201,14 @@ def run_example(example: Example, games: GameCache) -> Outcome:
     return outcome
 
 
-def _run_one(game: Game, seats: Seats, data: Mapping[str, Any], expect: Mapping[str, Any],
-             failures: list[str], where: str) -> None:
+def _run_one(
+    game: Game,
+    seats: Seats,
+    data: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    failures: list[str],
+    where: str,
+) -> None:
     if "settlement" in data:
         result = game.scorer(outcomes_from_facts(game, seats, data["settlement"]))
         _check_result(result, seats, expect, failures, where)

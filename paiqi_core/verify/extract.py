@@ -89,8 +89,16 @@ def load_examples(path: Path) -> Iterator[Example | ProfileError]:
     base: tuple[str | int, ...] = ("examples",) if isinstance(data, dict) else ()
     items = data["examples"] if isinstance(data, dict) else data
     if not isinstance(items, list):
-        yield ProfileError([Problem(doc.where(base), base, "a scenario file holds an example "
-                                    "mapping, a list of examples, or 'examples:' with a list")])
+        yield ProfileError(
+            [
+                Problem(
+                    doc.where(base),
+                    base,
+                    "a scenario file holds an example "
+                    "mapping, a list of examples, or 'examples:' with a list",
+                )
+            ]
+        )
         return
     for i, item in enumerate(items):
         yield _check(doc, (*base, i), item, path)
@@ -104,7 +112,9 @@ def _example(block: str, display: str, start: int, path: Path) -> Example | Prof
     return _check(doc, (), doc.data, path)
 
 
-def _check(doc: Located, path: tuple[str | int, ...], data: Any, file: Path) -> Example | ProfileError:
+def _check(
+    doc: Located, path: tuple[str | int, ...], data: Any, file: Path
+) -> Example | ProfileError:
     loc = doc.where(path)
 
     def where(p: tuple[str | int, ...], key: bool = False) -> Location:
@@ -114,7 +124,9 @@ def _check(doc: Located, path: tuple[str | int, ...], data: Any, file: Path) -> 
         return ProfileError([Problem(loc, path, "an example must be a mapping")])
     problems = schema_errors(data, resources.schema("example"), where, fill_defaults=False)
     if not problems and "profile" not in data and "profiles" not in data:
-        problems.append(Problem(loc, path, "name the profile(s): 'profile: ID' or 'profiles: [..]'"))
+        problems.append(
+            Problem(loc, path, "name the profile(s): 'profile: ID' or 'profiles: [..]'")
+        )
     if problems:
         return ProfileError(problems)
     return Example(data, _Sub(doc, path), loc, file)

@@ -72,7 +72,11 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         turn = mover
     covered = _seat_cards(seats, setup.get("covered"))
     _no_duplicates([table, *hands.values(), *covered.values()])
-    used = set(table) | {c for h in hands.values() for c in h} | {c for h in covered.values() for c in h}
+    used = (
+        set(table)
+        | {c for h in hands.values() for c in h}
+        | {c for h in covered.values() for c in h}
+    )
     rest = [c for c in game.deck if c not in used]
     full: list[list[int]] = [list(hands.get(s, [])) for s in range(n)]
     if dealt and not table:
@@ -96,8 +100,11 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     return state
 
 
-def outcomes_from_facts(game: Game, seats: Seats, facts: Mapping[Any, Any] | Sequence[Any],
-                        ) -> list[PlayerOutcome]:
+def outcomes_from_facts(
+    game: Game,
+    seats: Seats,
+    facts: Mapping[Any, Any] | Sequence[Any],
+) -> list[PlayerOutcome]:
     """PlayerOutcomes from an example's ``settlement`` facts (by seat)."""
     n = game.players
     by_seat: dict[int, Mapping[str, Any]] = {}
@@ -115,11 +122,16 @@ def outcomes_from_facts(game: Game, seats: Seats, facts: Mapping[Any, Any] | Seq
         suits = tuple("SHDC".index(x) for x in f.get("completed", []))
         if last is not None and suit_of(last) > 3:
             raise SetupError("the last card must be a suited card")
-        out.append(PlayerOutcome(
-            covered=covered, played=played, last_play=last, completions=suits,
-            finish=finish_order.index(s) if s in finish_order else None,
-            passes=int(f.get("passes", 0)),
-            hand_left=max(0, hand_size - played - len(covered)) if "played" in f else 0,
-            hand_size=hand_size,
-        ))
+        out.append(
+            PlayerOutcome(
+                covered=covered,
+                played=played,
+                last_play=last,
+                completions=suits,
+                finish=finish_order.index(s) if s in finish_order else None,
+                passes=int(f.get("passes", 0)),
+                hand_left=max(0, hand_size - played - len(covered)) if "played" in f else 0,
+                hand_size=hand_size,
+            )
+        )
     return out
