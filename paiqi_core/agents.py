@@ -6,6 +6,7 @@ import random
 from typing import Protocol
 
 from paiqi_core.engine import Observation
+from paiqi_core.playout import below
 
 
 class Agent(Protocol):
@@ -24,7 +25,7 @@ class RandomAgent:
 
     def act(self, observation: Observation) -> int:
         legal = observation.legal
-        return legal[self.rng.randrange(len(legal))]
+        return legal[below(self.rng, len(legal))]
 
 
 AGENTS = {"random": RandomAgent}

@@ -15,9 +15,11 @@ from typing import Any
 
 from paiqi_core import hooks
 from paiqi_core.actions import COVER, PASS, action_text, kind, parse_action
-from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text, full_deck
+from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text, full_deck, mask_of
 from paiqi_core.outcome import PlayerOutcome, Result
+from paiqi_core.playout import compile_playout
 from paiqi_core.profile import Profile, load_profile
+from paiqi_core.seeds import shuffled
 from paiqi_core.topology import compile_topology
 
 FULL_SUIT = SUIT_MASK
@@ -59,6 +61,7 @@ class Game:
         self.deck: tuple[int, ...] = tuple(full_deck())
         topo = compile_topology(profile.get("layout.ace"))
         self.extensions = topo.extensions
+        self.empty_frontier = sum(topo.extensions[0] << (13 * suit) for suit in range(4))
         self.opening = hooks.lookup("opening", profile.get("opening.method")).factory(
             profile.section("opening")
         )
@@ -69,6 +72,7 @@ class Game:
         self.ending = hooks.lookup("ending", profile.get("ending.method")).factory(
             profile.section("ending")
         )
+        self.playout = compile_playout(self)
         self.scorer = hooks.lookup("scoring", profile.get("scoring.method")).factory(
             profile.section("scoring")
         )
@@ -79,21 +83,25 @@ class Game:
 
     def deal(self, seed: int) -> list[list[int]]:
         """Shuffle with ``seed`` and deal round-robin from seat 0 (the dealer's left)."""
-        deck = list(self.deck)
-        random.Random(seed).shuffle(deck)
+        deck = shuffled(self.deck, seed)
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
 
     def new_state(
         self, seed: int | None = None, hands: Sequence[Sequence[int]] | None = None
     ) -> State:
+        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat)."""
+        n = self.players
         if hands is None:
             if seed is None:
                 raise ValueError("give a seed or the hands")
-            hands = self.deal(seed)
-        if len(hands) != self.players:
-            raise ValueError(f"{self.profile.id} is played by {self.players}, not {len(hands)}")
-        return State(self, [sum(1 << c for c in h) for h in hands], seed=seed)
+            masks = [0] * n
+            for i, c in enumerate(shuffled(self.deck, seed)):
+                masks[i % n] |= 1 << c
+            return State(self, masks, seed=seed)
+        if len(hands) != n:
+            raise ValueError(f"{self.profile.id} is played by {n}, not {len(hands)}")
+        return State(self, [mask_of(h) for h in hands], seed=seed)
 
 
 class State:
@@ -132,12 +140,12 @@ class State:
         self.log: list[tuple[int, int]] = []
         self.over = False
         self.started = table != 0
-        self._set_table(table)
+        if table:
+            self._set_table(table)
+        else:
+            self.table, self.frontier = 0, game.empty_frontier
         self.turn = game.opening.first_seat(self.hands) if turn is None else turn
-        for seat in range(n):
-            if not self.hands[seat] and seat not in self.finished and self.hand_sizes[seat]:
-                self.finished.append(seat)
-        if not self.hands[self.turn] and not self.over:
+        if not self.hands[self.turn]:
             self._advance()
 
     def _set_table(self, table: int) -> None:
@@ -262,42 +270,15 @@ class State:
 
     def play_random(self, rng: random.Random) -> None:
         """Play to the end with every seat choosing uniformly among its sorted legal
-        actions (the same choices as ``RandomAgent`` sharing ``rng``), without building
-        observations or action lists for plays."""
-        game = self.game
-        first = game.opening.first_card
-        stuck = game.stuck.actions
-        voluntary = not game.must_play
-        randrange = rng.randrange
-        hands = self.hands
-        while not self.over:
-            hand = hands[self.turn]
-            if not self.started and first is not None:
-                plays = hand & (1 << first)
-            else:
-                plays = hand & self.frontier
-            if plays and not voluntary:
-                k = randrange(plays.bit_count())
-                while k:
-                    plays &= plays - 1
-                    k -= 1
-                self.apply_unchecked((plays & -plays).bit_length() - 1)
-            else:
-                acts = [*bits(plays), *stuck(hand)]
-                self.apply_unchecked(acts[randrange(len(acts))])
+        actions: the same choices as ``RandomAgent`` sharing ``rng``, only faster."""
+        self.game.playout(self, rng)
 
     # -- results -------------------------------------------------------------------
     def outcomes(self) -> list[PlayerOutcome]:
         finish = {seat: i for i, seat in enumerate(self.finished)}
-        covered_order: list[list[int]] = [[] for _ in range(self.game.players)]
-        for seat, action in self.log:
-            if COVER <= action < PASS:
-                covered_order[seat].append(action - COVER)
         return [
             PlayerOutcome(
-                covered=tuple(covered_order[s])
-                if covered_order[s]
-                else tuple(bits(self.covered[s])),
+                covered=tuple(bits(self.covered[s])),
                 played=self.played[s],
                 last_play=self.last_play[s],
                 completions=tuple(self.completions[s]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 
@@ -12,7 +13,7 @@ from typing import Any
 class PlayerOutcome:
     """End-of-game facts of one seat, read from the game log (or stated by an example)."""
 
-    covered: tuple[int, ...] = ()  # covered cards, in the order covered
+    covered: tuple[int, ...] = ()  # covered cards, in card order
     played: int = 0  # number of cards this player played
     last_play: int | None = None  # the card whose play emptied the hand, if any
     completions: tuple[int, ...] = ()  # suits completed by this player (suit numbers)
@@ -21,7 +22,7 @@ class PlayerOutcome:
     hand_left: int = 0  # cards still held when the game ended
     hand_size: int = 13  # cards dealt to this player
 
-    @property
+    @cached_property
     def covered_points(self) -> int:
         return sum(c % 13 + 1 for c in self.covered if c < 52)
 
@@ -35,11 +36,19 @@ class PlayerOutcome:
         return not self.covered and self.hand_left == 0 and self.played > 0
 
 
+Money = int | Fraction  # exact: an int when whole
+
+
+def exact(value: Fraction) -> Money:
+    """An int when the fraction is whole (cheaper to add up), else the fraction."""
+    return value.numerator if value.denominator == 1 else value
+
+
 @dataclass(frozen=True)
 class Result:
     rank: tuple[int, ...]
     winners: tuple[int, ...]
-    money: tuple[Fraction, ...]
+    money: tuple[Money, ...]
     total: tuple[int, ...] | None = None
     labels: tuple[str, ...] | None = None
 
@@ -54,7 +63,7 @@ class Result:
         return out
 
 
-def money_json(m: Fraction) -> int | str:
+def money_json(m: Money) -> int | str:
     return int(m) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"
 
 

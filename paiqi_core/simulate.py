@@ -10,7 +10,7 @@ from typing import IO, Any
 
 from paiqi_core.agents import AGENTS, Agent
 from paiqi_core.engine import Game, State
-from paiqi_core.outcome import Result
+from paiqi_core.outcome import Money, Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import agent_rng, game_seed
 
@@ -35,26 +35,27 @@ class Summary:
     profile: str
     players: int
     games: int = 0
-    wins: list[Fraction] = field(default_factory=list)
+    wins: list[Money] = field(default_factory=list)
     total: list[int] = field(default_factory=list)
-    money: list[Fraction] = field(default_factory=list)
+    money: list[Money] = field(default_factory=list)
     actions: int = 0
     has_total: bool = False
 
     def add(self, result: Result, actions: int) -> None:
         if not self.wins:
             n = self.players
-            self.wins, self.total, self.money = [Fraction(0)] * n, [0] * n, [Fraction(0)] * n
+            self.wins, self.total, self.money = [0] * n, [0] * n, [0] * n
         self.games += 1
         self.actions += actions
-        for w in result.winners:
-            self.wins[w] += Fraction(1, len(result.winners))
+        if len(result.winners) == 1:
+            self.wins[result.winners[0]] += 1
+        else:
+            for w in result.winners:
+                self.wins[w] += Fraction(1, len(result.winners))
         if result.total is not None:
             self.has_total = True
-            for s, t in enumerate(result.total):
-                self.total[s] += t
-        for s, m in enumerate(result.money):
-            self.money[s] += m
+            self.total = [a + b for a, b in zip(self.total, result.total, strict=True)]
+        self.money = [a + b for a, b in zip(self.money, result.money, strict=True)]
 
     def as_dict(self) -> dict[str, Any]:
         g = max(self.games, 1)

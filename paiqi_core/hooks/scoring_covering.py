@@ -10,7 +10,7 @@ from typing import Any
 from paiqi_core.cards import SEVEN
 from paiqi_core.hooks.registry import register
 from paiqi_core.hooks.scoring_simple import Scorer
-from paiqi_core.outcome import PlayerOutcome, Result, competition_ranks
+from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 
 PARAMS = (
     "stake", "bust_above", "last_seven_bonus", "completion_bonus", "clean_bonus",
@@ -57,7 +57,7 @@ def _seat_of(totals: Mapping[int, int], value: int) -> int:
     "multipliers, stake {stake}",
 )
 def covering(p: Mapping[str, Any]) -> Scorer:
-    stake = Fraction(str(p["stake"]))
+    stake = exact(Fraction(str(p["stake"])))
     bust_above = int(p["bust_above"])
     last_seven, completion, clean = (
         int(p[k]) for k in ("last_seven_bonus", "completion_bonus", "clean_bonus")
@@ -70,60 +70,54 @@ def covering(p: Mapping[str, Any]) -> Scorer:
         int(wm["clean"]),
     )
 
-    def achievement(o: PlayerOutcome) -> int:
-        """尾張7 > 全脫手 > 接龍 > none, compared only between players who covered nothing."""
-        if o.covered:
-            return 0
-        if is_last_seven(o):
-            return 3
-        if o.clean:
-            return 2
-        return 1 if o.completions else 0
-
-    def total(o: PlayerOutcome) -> int:
-        if o.all_covered:
-            return 0
-        bonus = completion * len(o.completions)
-        if is_last_seven(o):
-            bonus += last_seven
-        if o.clean:
-            bonus += clean
-        return bonus - o.covered_points
-
-    def winner_multiplier(o: PlayerOutcome) -> int:
-        if o.all_covered:
-            return mult_all_covered
-        if is_last_seven(o):
-            return mult_last_seven
-        return mult_clean if o.clean else 1
-
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
-        totals = [total(o) for o in outcomes]
-        keys: list[tuple[object, ...]] = [
-            (
-                not o.all_covered,
-                -t,
-                len(o.covered),
-                sum(abs(c % 13 + 1 - 7) for c in o.covered),
-                -achievement(o),
+        totals: list[int] = []
+        keys: list[tuple[bool, int, int, int, int]] = []
+        multipliers: list[int] = []
+        for o in outcomes:
+            covered, seven, clean_hand, all_covered = (
+                o.covered,
+                is_last_seven(o),
+                o.clean,
+                o.all_covered,
             )
-            for o, t in zip(outcomes, totals, strict=True)
-        ]
+            if all_covered:  # 全蓋: covered points do not count
+                t = 0
+            else:
+                t = completion * len(o.completions) - o.covered_points
+                t += (last_seven if seven else 0) + (clean if clean_hand else 0)
+            totals.append(t)
+            # 尾張7 > 全脫手 > 接龍 > none, compared only between players who covered nothing
+            achievement = (
+                0 if covered else 3 if seven else 2 if clean_hand else (1 if o.completions else 0)
+            )
+            deviation = sum(abs(c % 13 - SEVEN) for c in covered) if covered else 0
+            keys.append((not all_covered, -t, len(covered), deviation, -achievement))
+            multipliers.append(
+                mult_all_covered
+                if all_covered
+                else mult_last_seven
+                if seven
+                else mult_clean
+                if clean_hand
+                else 1
+            )
         rank = competition_ranks(keys)
         winners = tuple(s for s, r in enumerate(rank) if r == 1)
         payers = {s: t for s, t in enumerate(totals) if t < 0 and s not in winners}
         heads = head_labels(payers)
         head_mult = {BIG: big, MIDDLE: middle, "": 1}
-        money = [Fraction(0)] * len(outcomes)
+        money: list[Money] = [0] * len(outcomes)
+        split = len(winners)
         labels = [""] * len(outcomes)
         for w in winners:
             labels[w] = "winner"
         for seat, t in payers.items():
             bust = bust_mult if outcomes[seat].covered_points > bust_above else 1
-            base = Fraction(-t) * head_mult[heads[seat]] * bust * stake
-            share = base / len(winners)
+            base = -t * head_mult[heads[seat]] * bust * stake
+            share = base if split == 1 else exact(Fraction(base) / split)
             for w in winners:
-                amount = share * winner_multiplier(outcomes[w])
+                amount = share * multipliers[w]
                 money[w] += amount
                 money[seat] -= amount
             labels[seat] = heads[seat]

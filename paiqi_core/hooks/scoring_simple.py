@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from paiqi_core.hooks.registry import register
-from paiqi_core.outcome import PlayerOutcome, Result
+from paiqi_core.outcome import PlayerOutcome, Result, exact
 
 Scorer = Callable[[Sequence[PlayerOutcome]], Result]
 
@@ -26,7 +26,7 @@ def _places(outcomes: Sequence[PlayerOutcome]) -> tuple[tuple[int, ...], tuple[i
 def first_out(p: Mapping[str, Any]) -> Scorer:
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         rank, winners = _places(outcomes)
-        return Result(rank=rank, winners=winners, money=tuple(Fraction(0) for _ in outcomes))
+        return Result(rank=rank, winners=winners, money=(0,) * len(outcomes))
 
     return score
 
@@ -47,6 +47,6 @@ def chips(p: Mapping[str, Any]) -> Scorer:
         money = [-x for x in paid]
         for w in winners:
             money[w] += pot / len(winners)
-        return Result(rank=rank, winners=winners, money=tuple(money))
+        return Result(rank=rank, winners=winners, money=tuple(exact(m) for m in money))
 
     return score

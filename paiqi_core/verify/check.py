@@ -119,7 +119,7 @@ def _check_result(
             _compare(
                 key,
                 [_money_text(_money(m)) for m in want],
-                [_money_text(m) for m in result.money],
+                [_money_text(Fraction(m)) for m in result.money],
                 failures,
                 where,
             )
