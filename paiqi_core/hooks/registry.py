@@ -8,7 +8,9 @@ returned function. Plugins register their own hooks the same way.
 
 from __future__ import annotations
 
+import copy
 import difflib
+import importlib.metadata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +33,7 @@ class Hook:
     params: tuple[str, ...]  # keys of the hook's section that it reads
     summary: str
     requires: Mapping[str, Any] = field(default_factory=dict)  # other rules it needs
+    schema: Mapping[str, Any] = field(default_factory=dict)  # JSON Schemas of new params
 
 
 _REGISTRY: dict[str, dict[str, Hook]] = {slot: {} for slot in SLOTS}
@@ -43,16 +46,47 @@ def register(
     params: tuple[str, ...] = (),
     summary: str,
     requires: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | None = None,
 ) -> Callable[[Factory], Factory]:
-    """Decorator: register ``factory`` as hook ``name`` of ``slot``."""
+    """Decorator: register ``factory`` as hook ``name`` of ``slot``.
+
+    ``params`` names the keys of the slot's section that the hook reads; a parameter that
+    the profile schema does not define yet needs its JSON Schema (with a ``default`` and a
+    ``description``) in ``schema``. ``requires`` states other rules the hook needs, e.g.
+    ``{"ending.method": "all_empty"}``.
+    """
     if slot not in _REGISTRY:
         raise ValueError(f"unknown hook slot {slot!r}; slots: {', '.join(SLOTS)}")
+    for param, sub in (schema or {}).items():
+        if param not in params or "default" not in sub:
+            raise ValueError(f"schema for {param!r}: list it in params and give a default")
 
     def deco(factory: Factory) -> Factory:
-        _REGISTRY[slot][name] = Hook(slot, name, factory, params, summary, dict(requires or {}))
+        _REGISTRY[slot][name] = Hook(
+            slot, name, factory, params, summary, dict(requires or {}), dict(schema or {})
+        )
         return factory
 
     return deco
+
+
+def extend_schema(base: Mapping[str, Any]) -> dict[str, Any]:
+    """The profile schema with the parameters that registered hooks add to their section."""
+    schema = copy.deepcopy(dict(base))
+    for slot, dotted in SLOTS.items():
+        section = dotted.split(".")[0]
+        props = schema["properties"][section]["properties"]
+        for hook in _REGISTRY[slot].values():
+            for param, sub in hook.schema.items():
+                props.setdefault(param, dict(sub))
+    return schema
+
+
+def load_plugins() -> None:
+    """Import the modules that installed packages declare under the ``paiqi.hooks``
+    entry-point group; importing them registers their hooks."""
+    for entry in importlib.metadata.entry_points(group="paiqi.hooks"):
+        entry.load()
 
 
 def hooks(slot: str) -> dict[str, Hook]:

@@ -27,7 +27,7 @@ def _hook_params(profile: Profile) -> dict[str, tuple[set[str], set[str]]]:
 
 def rules_in_effect(profile: Profile) -> Iterator[dict[str, Any]]:
     """One entry per rule: path, value, description, origin (skips unused hook params)."""
-    schema = resources.schema("profile")
+    schema = registry.extend_schema(resources.schema("profile"))
     params = _hook_params(profile)
 
     def walk(

@@ -337,9 +337,8 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
         _apply_override(data, opath, value, where, origins, keys)
         applied[".".join(map(str, opath))] = value
     fallback = Location(_display(path), 1, 1)
-    problems = schema_errors(
-        data, resources.schema("profile"), _origin_locator(origins, keys, fallback)
-    )
+    schema = registry.extend_schema(resources.schema("profile"))
+    problems = schema_errors(data, schema, _origin_locator(origins, keys, fallback))
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
     if problems:
