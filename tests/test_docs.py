@@ -1,0 +1,63 @@
+"""Every example in docs/ is verified against the engine, as `paiqi verify docs/` does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paiqi_core.cli import main
+from paiqi_core.verify import verify_paths
+from paiqi_core.verify.extract import load_examples
+
+from .conftest import ROOT
+
+DOCS = ROOT / "docs"
+
+
+def test_paiqi_verify_docs_passes(in_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "docs"]) == 0
+    out = capsys.readouterr().out
+    assert "FAIL" not in out and "ERROR" not in out
+    assert out.strip().splitlines()[-1].endswith("passed, 0 failed")
+
+
+@pytest.mark.parametrize(
+    ("doc", "at_least"),
+    [
+        ("variants/doujue.md", 30),
+        ("variants/pagat.md", 15),
+        ("verifying.md", 5),
+        ("authoring.md", 1),
+    ],
+)
+def test_documents_hold_their_examples(doc: str, at_least: int) -> None:
+    report = verify_paths([DOCS / doc])
+    assert report.errors == []
+    assert report.failed == 0
+    assert report.passed >= at_least
+
+
+def test_cross_variant_examples_name_several_profiles() -> None:
+    examples = [
+        e for e in load_examples(DOCS / "variants" / "pagat.md") if not isinstance(e, Exception)
+    ]
+    multi = [e for e in examples if len(e.data.get("profiles", [])) >= 3]
+    assert len(multi) >= 2
+    assert all("by_profile" in e.data for e in multi)
+
+
+def test_a_wrong_expectation_is_caught(tmp_path: Path) -> None:
+    """The worked settlement with one figure changed must fail, with a diff."""
+    text = (DOCS / "variants" / "doujue.md").read_text(encoding="utf-8")
+    assert "money: [800, 0, -80, -720]" in text
+    broken = tmp_path / "broken.md"
+    broken.write_text(
+        text.replace("money: [800, 0, -80, -720]", "money: [800, 0, -80, -700]"), encoding="utf-8"
+    )
+    report = verify_paths([broken])
+    failing = [o for o in report.outcomes if not o.passed]
+    assert len(failing) == 1
+    (failure,) = failing[0].failures
+    assert "- expected: [800, 0, -80, -700]" in failure
+    assert "+ actual:   [800, 0, -80, -720]" in failure
