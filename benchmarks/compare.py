@@ -1,11 +1,13 @@
 """Random-play speed of paiqi against the hand-written reference simulator.
 
-Runs the two alternately (so machine load hits both alike) and prints the median games per
-second of each and their ratio. "engine" is what ``paiqi simulate`` does per game (deal,
-random play, full scoring with ranks and money, summary); "reference" deals, plays and
-computes totals only.
+The two run alternately, so machine load hits both alike; the table gives the median games
+per second of each over the rounds and their ratio. "engine" is what ``paiqi simulate``
+does for a game: deal, random play, totals, ranks and money, and the per-seat summary.
+The doujue reference deals, plays and settles (totals, ranks, money); the pagat reference
+deals, plays and names the winner.
 
     python benchmarks/compare.py --games 5000 --rounds 5
+    python benchmarks/compare.py --check 5000   # reference and engine agree on settlement
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference
 
 from paiqi_core import Game
+from paiqi_core.cards import bits
+from paiqi_core.outcome import PlayerOutcome
 from paiqi_core.simulate import simulate
 
 
@@ -31,14 +35,46 @@ def rate(run: Callable[[], object], games: int) -> float:
     return games / (time.perf_counter() - t0)
 
 
+def check(games: int) -> int:
+    """Score each reference game's end facts with the engine's doujue scorer."""
+    scorer = Game("doujue").scorer
+    disagreements = 0
+    for seed in range(games):
+        totals, covered, last7 = reference._play_doujue(seed)
+        outcomes = []
+        for p in range(4):
+            cov = tuple(bits(covered[p]))
+            points = sum(c % 13 + 1 for c in cov)
+            clean = 10 if not cov else 0
+            completions = 0 if len(cov) == 13 else (totals[p] + points - clean - 20 * last7[p]) // 5
+            outcomes.append(
+                PlayerOutcome(
+                    covered=cov,
+                    played=13 - len(cov),
+                    last_play=6 if last7[p] else None,
+                    completions=tuple(range(completions)),
+                )
+            )
+        result = scorer(outcomes)
+        money = reference.settle_doujue(totals, covered, last7)
+        if list(result.total or ()) != totals or list(result.money) != money:
+            disagreements += 1
+            print(f"seed {seed}: reference {totals} {money}, engine {result}")
+    print(f"{games} games, {disagreements} disagreements")
+    return 1 if disagreements else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--check", type=int, metavar="GAMES", help="cross-check settlement")
     args = parser.parse_args()
+    if args.check:
+        return check(args.check)
     n = args.games
     cases = {
-        "doujue": lambda: [reference.play_doujue(s) for s in range(n)],
+        "doujue": lambda: [reference.play_and_settle_doujue(s) for s in range(n)],
         "pagat": lambda: [reference.play_pagat(s) for s in range(n)],
     }
     print(f"{'profile':8} {'reference/s':>12} {'engine/s':>10} {'ratio':>6}")

@@ -43,6 +43,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
 
 N_CARDS = 52
 N_RANKS = 13
@@ -115,6 +116,16 @@ def _deal(rng: random.Random) -> tuple[int, int, int, int]:
 
 def play_doujue(seed: int) -> list[int]:
     """Play one random doujue game; return the four per-seat totals."""
+    return _play_doujue(seed)[0]
+
+
+def play_and_settle_doujue(seed: int) -> tuple[list[int], list[int | Fraction]]:
+    """Play one random doujue game; return the totals and the money (stake 1)."""
+    totals, covered, last7 = _play_doujue(seed)
+    return totals, settle_doujue(totals, covered, last7)
+
+
+def _play_doujue(seed: int) -> tuple[list[int], list[int], list[int]]:
     rng = random.Random(seed)
     getrandbits = rng.getrandbits
     bitlen = _BITLEN
@@ -126,6 +137,8 @@ def play_doujue(seed: int) -> list[int]:
     n_covered = [0, 0, 0, 0]
     bonus = [0, 0, 0, 0]
     on_table = [0, 0, 0, 0]
+    covered = [0, 0, 0, 0]
+    last7 = [0, 0, 0, 0]
 
     # Forced opening: the S7 holder plays S7 (a one-action decision).
     seat = 0
@@ -165,6 +178,7 @@ def play_doujue(seed: int) -> list[int]:
                 bonus[seat] += 5
             if not h and c % 13 == 6:  # emptied the hand with a played 7
                 bonus[seat] += 20
+                last7[seat] = 1
         else:
             m = h
             n = m.bit_count()
@@ -178,6 +192,7 @@ def play_doujue(seed: int) -> list[int]:
             b = m & -m
             c = b.bit_length() - 1
             hands[seat] = h ^ b
+            covered[seat] |= b
             penalty[seat] += points[c]
             n_covered[seat] += 1
         left -= 1
@@ -191,7 +206,61 @@ def play_doujue(seed: int) -> list[int]:
             totals.append(bonus[p] - penalty[p])
         else:
             totals.append(bonus[p] + 10)
-    return totals
+    return totals, covered, last7
+
+
+def settle_doujue(totals: list[int], covered: list[int], last7: list[int]) -> list[int | Fraction]:
+    """Money of a doujue game (stake 1): ranks with every tie-break, 大頭/中頭, bust above
+    55 and the winner multipliers. Between two players who covered nothing, the achievement
+    tie-break can only be 尾張7 against 全脫手 (both have 全脫手)."""
+    keys = []
+    mult = []
+    points = [0, 0, 0, 0]
+    for p in range(4):
+        cov = covered[p]
+        n = cov.bit_count()
+        dev = 0
+        pts = 0
+        while cov:
+            b = cov & -cov
+            r = (b.bit_length() - 1) % 13
+            dev += abs(r - 6)
+            pts += r + 1
+            cov ^= b
+        t = totals[p]
+        if n == 13:
+            keys.append((0, 0, 13, dev, 0))
+            mult.append(4)
+        elif n == 0:
+            keys.append((1, -t, 0, 0, -3 if last7[p] else -2))
+            mult.append(8 if last7[p] else 2)
+        else:
+            keys.append((1, -t, n, dev, 0))
+            mult.append(1)
+        points[p] = pts
+    best = min(keys)
+    winners = [p for p in range(4) if keys[p] == best]
+    payers = [p for p in range(4) if totals[p] < 0 and keys[p] != best]
+    money: list[int | Fraction] = [0, 0, 0, 0]
+    if not payers:
+        return money
+    low = sorted(totals[p] for p in payers)
+    lowest = low[0]
+    n_low = low.count(lowest)
+    for p in payers:
+        t = totals[p]
+        if n_low == 1:
+            head = (
+                3 if t == lowest else 2 if len(low) > 1 and t == low[1] and low.count(t) == 1 else 1
+            )
+        else:
+            head = 2 if n_low == 2 and t == lowest else 1
+        base = -t * head * (2 if points[p] > 55 else 1)
+        for w in winners:
+            share = base * mult[w] if len(winners) == 1 else Fraction(base * mult[w], len(winners))
+            money[w] += share
+            money[p] -= share
+    return money
 
 
 def play_pagat(seed: int) -> int:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class PlayerOutcome:
-    """End-of-game facts of one seat, read from the game log (or stated by an example)."""
+class PlayerOutcome(NamedTuple):
+    """End-of-game facts of one seat, read from the game state (or stated by an example).
+
+    A named tuple rather than a frozen dataclass: one is built per seat per game, and
+    simulations build millions.
+    """
 
     covered: tuple[int, ...] = ()  # covered cards, in card order
     played: int = 0  # number of cards this player played
@@ -22,7 +25,7 @@ class PlayerOutcome:
     hand_left: int = 0  # cards still held when the game ended
     hand_size: int = 13  # cards dealt to this player
 
-    @cached_property
+    @property
     def covered_points(self) -> int:
         return sum(c % 13 + 1 for c in self.covered if c < 52)
 
@@ -69,4 +72,5 @@ def money_json(m: Money) -> int | str:
 
 def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
     """Standard competition ranks (1, 1, 3, 4) where a smaller key is better."""
-    return tuple(1 + sum(1 for other in keys if other < k) for k in keys)
+    ordered = sorted(keys)
+    return tuple(bisect_left(ordered, k) + 1 for k in keys)

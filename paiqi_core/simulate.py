@@ -10,7 +10,7 @@ from typing import IO, Any
 
 from paiqi_core.agents import AGENTS, Agent
 from paiqi_core.engine import Game, State
-from paiqi_core.outcome import Money, Result
+from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import agent_rng, game_seed
 
@@ -35,27 +35,60 @@ class Summary:
     profile: str
     players: int
     games: int = 0
-    wins: list[Money] = field(default_factory=list)
-    total: list[int] = field(default_factory=list)
-    money: list[Money] = field(default_factory=list)
     actions: int = 0
     has_total: bool = False
+    # Exact sums kept as ints, with the rare fractional parts (shared wins, split pots) on
+    # the side, so that one split pot does not turn every later addition into a Fraction.
+    _wins: list[int] = field(default_factory=list)
+    _total: list[int] = field(default_factory=list)
+    _money: list[int] = field(default_factory=list)
+    _fractions: dict[tuple[str, int], Fraction] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self._wins, self._total, self._money = [0] * n, [0] * n, [0] * n
 
     def add(self, result: Result, actions: int) -> None:
-        if not self.wins:
-            n = self.players
-            self.wins, self.total, self.money = [0] * n, [0] * n, [0] * n
         self.games += 1
         self.actions += actions
-        if len(result.winners) == 1:
-            self.wins[result.winners[0]] += 1
+        winners = result.winners
+        if len(winners) == 1:
+            self._wins[winners[0]] += 1
         else:
-            for w in result.winners:
-                self.wins[w] += Fraction(1, len(result.winners))
-        if result.total is not None:
+            for w in winners:
+                self._add_fraction("wins", w, Fraction(1, len(winners)))
+        total = result.total
+        if total is not None:
             self.has_total = True
-            self.total = [a + b for a, b in zip(self.total, result.total, strict=True)]
-        self.money = [a + b for a, b in zip(self.money, result.money, strict=True)]
+            acc = self._total
+            for s in range(self.players):
+                acc[s] += total[s]
+        money, acc = result.money, self._money
+        for s in range(self.players):
+            m = money[s]
+            if type(m) is int:
+                acc[s] += m
+            else:
+                self._add_fraction("money", s, Fraction(m))
+
+    def _add_fraction(self, what: str, seat: int, value: Fraction) -> None:
+        key = (what, seat)
+        self._fractions[key] = self._fractions.get(key, Fraction(0)) + value
+
+    def _exact(self, what: str, ints: list[int]) -> list[Fraction]:
+        return [ints[s] + self._fractions.get((what, s), Fraction(0)) for s in range(self.players)]
+
+    @property
+    def wins(self) -> list[Fraction]:
+        return self._exact("wins", self._wins)
+
+    @property
+    def money(self) -> list[Fraction]:
+        return self._exact("money", self._money)
+
+    @property
+    def total(self) -> list[int]:
+        return list(self._total)
 
     def as_dict(self) -> dict[str, Any]:
         g = max(self.games, 1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -27,17 +26,17 @@ def head_labels(totals: Mapping[int, int]) -> dict[int, str]:
     Lowest unique: 大頭; second lowest unique as well: 中頭. Lowest shared by exactly two:
     both 中頭, no 大頭. Lowest shared by three or more: neither. A lone payer is 大頭.
     """
-    heads = {seat: "" for seat in totals}
+    heads = dict.fromkeys(totals, "")
     if not totals:
         return heads
-    counts = Counter(totals.values())
-    levels = sorted(counts)
-    lowest = levels[0]
-    if counts[lowest] == 1:
+    values = sorted(totals.values())
+    lowest = values[0]
+    shared = values.count(lowest)
+    if shared == 1:
         heads[_seat_of(totals, lowest)] = BIG
-        if len(levels) > 1 and counts[levels[1]] == 1:
-            heads[_seat_of(totals, levels[1])] = MIDDLE
-    elif counts[lowest] == 2:
+        if len(values) > 1 and values.count(values[1]) == 1:
+            heads[_seat_of(totals, values[1])] = MIDDLE
+    elif shared == 2:
         for seat, t in totals.items():
             if t == lowest:
                 heads[seat] = MIDDLE
