@@ -98,7 +98,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise BadInput("\n".join(f"{m}:1:1: (root): no such file or folder" for m in missing))
-    report = verify_paths(paths, out=sys.stdout, quiet=args.quiet)
+    out = None if args.json else sys.stdout
+    report = verify_paths(paths, out=out, quiet=args.quiet, err=sys.stderr)
     if args.json:
         _print_json(report.as_dict())
     if report.errors:

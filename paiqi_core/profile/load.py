@@ -245,6 +245,15 @@ def schema_errors(
                     Problem(where((*path, extra), key=True), (*path, extra), "unknown key")
                 )
             continue
+        alternatives = error.schema.get(error.validator) if error.validator == "oneOf" else None
+        if alternatives and all(set(a) == {"required"} for a in alternatives):
+            names = [k for a in alternatives for k in a["required"]]
+            given = [k for k in names if isinstance(error.instance, dict) and k in error.instance]
+            message = f"needs exactly one of {', '.join(names)}" + (
+                f" (has {', '.join(given)})" if given else ""
+            )
+            problems.append(Problem(where(path), path, message))
+            continue
         best = jsonschema.exceptions.best_match([error])
         message = best.message
         if best.validator == "pattern" and "x-expected" in best.schema:

@@ -44,17 +44,24 @@ class Report:
 
 
 def verify_paths(
-    paths: Sequence[Path], out: IO[str] | None = None, *, quiet: bool = False
+    paths: Sequence[Path],
+    out: IO[str] | None = None,
+    *,
+    quiet: bool = False,
+    err: IO[str] | None = None,
 ) -> Report:
+    """Run every example under ``paths``; verdicts go to ``out``, malformed examples
+    (located errors) to ``err`` (default: ``out``)."""
+    err = err or out
     report = Report()
     games = GameCache()
     for path in find_files(list(paths)):
         for item in load_examples(path):
             if isinstance(item, ProfileError):
                 report.errors.append(item)
-                if out:
+                if err:
                     for problem in item.problems:
-                        out.write(f"ERROR {problem}\n")
+                        err.write(f"ERROR {problem}\n")
                 continue
             outcome = run_example(item, games)
             report.outcomes.append(outcome)
