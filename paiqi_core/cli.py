@@ -147,13 +147,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(
             f"\n{s.profile}: {s.games} games, seed {args.seed}, {d['mean_actions']} actions a game"
         )
-        head = ["seat", "win rate"] + (["mean total"] if s.has_total else []) + ["mean money"]
+        head = ["seat", "win rate"] + (["mean total"] if s.has_total else [])
+        head += (["mean money"] if s.has_money else []) + ["stuck/game"]
         rows = []
         for seat in range(s.players):
             row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
             if s.has_total:
                 row.append(f"{d['mean_total'][seat]:+.2f}")
-            row.append(f"{d['mean_money'][seat]:+.2f}")
+            if s.has_money:
+                row.append(f"{d['mean_money'][seat]:+.2f}")
+            row.append(f"{d['mean_stuck'][seat]:.2f}")
             rows.append(row)
         print(table(head, rows))
     if args.records:

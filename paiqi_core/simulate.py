@@ -37,19 +37,24 @@ class Summary:
     games: int = 0
     actions: int = 0
     has_total: bool = False
+    has_money: bool = False
     # Exact sums kept as ints, with the rare fractional parts (shared wins, split pots) on
     # the side, so that one split pot does not turn every later addition into a Fraction.
     _wins: list[int] = field(default_factory=list)
     _total: list[int] = field(default_factory=list)
     _money: list[int] = field(default_factory=list)
+    _stuck: list[int] = field(default_factory=list)  # covers and passes
     _fractions: dict[tuple[str, int], Fraction] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = self.players
-        self._wins, self._total, self._money = [0] * n, [0] * n, [0] * n
+        self._wins, self._total, self._money, self._stuck = [0] * n, [0] * n, [0] * n, [0] * n
 
-    def add(self, result: Result, actions: int) -> None:
+    def add(self, result: Result, actions: int, stuck: Sequence[int] = ()) -> None:
+        """Count one game: its result, number of actions, and covers + passes by seat."""
         self.games += 1
+        for s, k in enumerate(stuck):
+            self._stuck[s] += k
         self.actions += actions
         winners = result.winners
         if len(winners) == 1:
@@ -66,6 +71,8 @@ class Summary:
         money, acc = result.money, self._money
         for s in range(self.players):
             m = money[s]
+            if m:
+                self.has_money = True
             if type(m) is int:
                 acc[s] += m
             else:
@@ -99,6 +106,7 @@ class Summary:
             "mean_actions": round(self.actions / g, 2),
             "win_rate": [round(float(w) / g, 4) for w in self.wins],
             "mean_money": [round(float(m) / g, 4) for m in self.money],
+            "mean_stuck": [round(k / g, 3) for k in self._stuck],
         }
         if self.has_total:
             out["mean_total"] = [round(t / g, 3) for t in self.total]
@@ -117,7 +125,8 @@ def simulate(
     summary = Summary(game.profile.id, game.players)
     for i in range(games):
         state = play_game(game, game_seed(seed, i), agents)
-        summary.add(state.result(), len(state.log))
+        stuck = [c.bit_count() + p for c, p in zip(state.covered, state.passes, strict=True)]
+        summary.add(state.result(), len(state.log), stuck)
         if records is not None:
             records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
         if progress is not None:

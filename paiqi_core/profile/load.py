@@ -26,8 +26,13 @@ Locator = Callable[..., Location]
 
 
 def _display(path: Path) -> str:
+    """How a profile file is named in messages: built-ins as ``variants/ID.yaml`` wherever
+    they are installed, other files relative to the working directory when inside it."""
+    resolved = path.resolve()
+    if resolved.parent == resources.variants_dir().resolve():
+        return f"variants/{resolved.name}"
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(resolved.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
