@@ -23,6 +23,7 @@ from paiqi_core.seeds import shuffled
 from paiqi_core.topology import compile_topology
 
 FULL_SUIT = SUIT_MASK
+BITS = tuple(1 << c for c in range(53))
 
 
 class IllegalAction(ValueError):
@@ -83,22 +84,27 @@ class Game:
 
     def deal(self, seed: int) -> list[list[int]]:
         """Shuffle with ``seed`` and deal round-robin from seat 0 (the dealer's left)."""
-        deck = shuffled(self.deck, seed)
+        deck = shuffled(self.deck, random.Random(seed))
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
 
     def new_state(
         self, seed: int | None = None, hands: Sequence[Sequence[int]] | None = None
     ) -> State:
-        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat)."""
+        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
+
+        A dealt state keeps the deal's random stream, past the shuffle, as ``state.rng``:
+        the stream its simulated agents draw from."""
         n = self.players
         if hands is None:
             if seed is None:
                 raise ValueError("give a seed or the hands")
-            masks = [0] * n
-            for i, c in enumerate(shuffled(self.deck, seed)):
-                masks[i % n] |= 1 << c
-            return State(self, masks, seed=seed)
+            rng = random.Random(seed)
+            deck = shuffled(self.deck, rng)
+            bit = BITS.__getitem__
+            state = State(self, [sum(map(bit, deck[s::n])) for s in range(n)], seed=seed)
+            state.rng = rng
+            return state
         if len(hands) != n:
             raise ValueError(f"{self.profile.id} is played by {n}, not {len(hands)}")
         return State(self, [mask_of(h) for h in hands], seed=seed)
@@ -109,7 +115,8 @@ class State:
 
     __slots__ = (
         "completions", "covered", "dealt", "finished", "frontier", "game", "hand_sizes",
-        "hands", "last_play", "log", "opened", "over", "passes", "played", "seed", "started",
+        "hands", "last_play", "log", "opened", "over", "passes", "played", "rng", "seed",
+        "started",
         "table", "turn",
     )  # fmt: skip
 
@@ -125,6 +132,7 @@ class State:
         n = game.players
         self.game = game
         self.seed = seed
+        self.rng: random.Random | None = None
         self.hands = list(hands)
         self.dealt = tuple(hands)
         self.hand_sizes = [h.bit_count() for h in hands]

@@ -1,6 +1,7 @@
 """Seeds: game ``i`` of a run seeded ``S`` is dealt from ``game_seed(S, i)``, whatever the
 profile, so the same run seed gives the same deals under every profile with the same number
-of players."""
+of players. The deal shuffles with ``random.Random(seed)``; the random agents of a simulated
+game then continue drawing from that same stream."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ def game_seed(run_seed: int, index: int) -> int:
     return run_seed * GAME_STRIDE + index
 
 
-def shuffled(deck: Sequence[int], seed: int) -> list[int]:
-    """The deck shuffled by ``seed``: Fisher-Yates drawing from ``random.Random(seed)``,
-    the same permutation as ``Random(seed).shuffle``, spelled out so that deals stay the same
-    whatever the Python version does to ``shuffle``."""
+def shuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
+    """The deck shuffled with ``rng``: Fisher-Yates, the same permutation as
+    ``rng.shuffle``, spelled out so that deals stay the same whatever a Python version
+    does to ``shuffle``."""
     x = list(deck)
-    getrandbits = random.Random(seed).getrandbits
+    getrandbits = rng.getrandbits
     for i in range(len(x) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
@@ -28,11 +29,3 @@ def shuffled(deck: Sequence[int], seed: int) -> list[int]:
             r = getrandbits(k)
         x[i], x[r] = x[r], x[i]
     return x
-
-
-AGENT_SALT = 0xA6E475 << 96  # keeps agent streams apart from every deal seed below 2**96
-
-
-def agent_rng(seed: int) -> random.Random:
-    """The random stream of the agents of the game dealt from ``seed``."""
-    return random.Random(AGENT_SALT ^ seed)

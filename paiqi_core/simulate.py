@@ -12,13 +12,14 @@ from paiqi_core.agents import AGENTS, Agent
 from paiqi_core.engine import Game, State
 from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
-from paiqi_core.seeds import agent_rng, game_seed
+from paiqi_core.seeds import game_seed
 
 
 def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
     """Deal from ``seed`` and play to the end; all-random tables take the fast path."""
     state = game.new_state(seed)
-    rng = agent_rng(seed)
+    rng = state.rng
+    assert rng is not None
     names = list(agent_names) or ["random"] * game.players
     if all(n == "random" for n in names):
         state.play_random(rng)
