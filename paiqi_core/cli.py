@@ -113,28 +113,30 @@ def _profiles(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from paiqi_core.simulate import simulate
+    from paiqi_core.agents import AGENTS
+    from paiqi_core.simulate import simulate, simulate_sessions
 
     if args.games < 1:
         raise BadInput(f"--games: {args.games} is not a positive number of games")
+    if args.sessions is not None and args.sessions < 1:
+        raise BadInput(f"--sessions: {args.sessions} is not a positive number of sessions")
     games = _profiles(args.profiles, args.set)
     agents = [a.strip() for a in args.agents.split(",")] if args.agents else []
-    from paiqi_core.agents import AGENTS
-
     for a in agents:
         if a not in AGENTS:
             raise BadInput(f"--agents: unknown agent '{a}' (known: {', '.join(AGENTS)})")
+    for game in games:
+        if agents and len(agents) != game.players:
+            raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
     out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
-    summaries = []
+    summaries: list[Any] = []
+    count = args.sessions or args.games
     try:
         for game in games:
-            if agents and len(agents) != game.players:
-                raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
-            with Progress(args.games, f"{game.id}", enabled=not args.quiet) as bar:
+            with Progress(count, game.id, enabled=not args.quiet) as bar:
+                run = simulate_sessions if args.sessions else simulate
                 summaries.append(
-                    simulate(
-                        game, args.games, args.seed, agents=agents, records=out, progress=bar.update
-                    )
+                    run(game, count, args.seed, agents=agents, records=out, progress=bar.update)
                 )
     finally:
         if out is not None:
@@ -142,26 +144,46 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         _print_json([s.as_dict() for s in summaries])
         return EXIT_OK
-    for s in summaries:
-        d = s.as_dict()
+    for summary in summaries:
+        print()
         print(
-            f"\n{s.profile}: {s.games} games, seed {args.seed}, {d['mean_actions']} actions a game"
+            _sessions_text(summary, args.seed) if args.sessions else _games_text(summary, args.seed)
         )
-        head = ["seat", "win rate"] + (["mean total"] if s.has_total else [])
-        head += (["mean money"] if s.has_money else []) + ["stuck/game"]
-        rows = []
-        for seat in range(s.players):
-            row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
-            if s.has_total:
-                row.append(f"{d['mean_total'][seat]:+.2f}")
-            if s.has_money:
-                row.append(f"{d['mean_money'][seat]:+.2f}")
-            row.append(f"{d['mean_stuck'][seat]:.2f}")
-            rows.append(row)
-        print(table(head, rows))
     if args.records:
         print(f"\nrecords: {args.records}")
     return EXIT_OK
+
+
+def _games_text(s: Any, seed: int) -> str:
+    d = s.as_dict()
+    head = ["seat", "win rate"] + (["mean total"] if s.has_total else [])
+    head += (["mean money"] if s.has_money else []) + ["stuck/game"]
+    rows = []
+    for seat in range(s.players):
+        row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
+        if s.has_total:
+            row.append(f"{d['mean_total'][seat]:+.2f}")
+        if s.has_money:
+            row.append(f"{d['mean_money'][seat]:+.2f}")
+        row.append(f"{d['mean_stuck'][seat]:.2f}")
+        rows.append(row)
+    title = f"{s.profile}: {s.games} games, seed {seed}, {d['mean_actions']} actions a game"
+    return title + "\n" + table(head, rows)
+
+
+def _sessions_text(s: Any, seed: int) -> str:
+    d = s.as_dict()
+    bankroll = f", bankroll {s.bankroll}" if s.bankroll is not None else ""
+    title = (
+        f"{s.profile}: {s.sessions} sessions of {s.hands} hands{bankroll}, seed {seed}; "
+        f"{d['mean_hands_played']} hands played on average, {s.ended_early} ended early "
+        "(a player could not pay)"
+    )
+    rows = [
+        [seat, f"{d['session_win_rate'][seat]:.3f}", f"{d['mean_session_money'][seat]:+.2f}"]
+        for seat in range(s.players)
+    ]
+    return title + "\n" + table(["seat", "session win rate", "mean session money"], rows)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -272,6 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="profile ids or files (default: every built-in profile)",
     )
     p.add_argument("--games", type=int, default=1000, help="games per profile (default 1000)")
+    p.add_argument("--sessions", type=int, metavar="N",
+                   help="play N whole sessions (session.hands hands each, running money) "
+                   "instead of single games")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")
     p.add_argument("--records", metavar="FILE.jsonl", help="write every game as a record")

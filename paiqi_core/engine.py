@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiqi_core import hooks
-from paiqi_core.actions import COVER, PASS, action_text, kind, parse_action
+from paiqi_core.actions import COVER, CUT, PASS, action_text, is_event, kind, parse_action
 from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text, full_deck, mask_of
 from paiqi_core.outcome import PlayerOutcome, Result
-from paiqi_core.playout import compile_playout
+from paiqi_core.playout import below, compile_playout
 from paiqi_core.profile import Profile, load_profile
 from paiqi_core.seeds import shuffled
 from paiqi_core.topology import compile_topology
@@ -60,7 +60,7 @@ class Game:
         self.profile = profile
         self.players: int = profile.get("players")
         self.deck: tuple[int, ...] = tuple(full_deck())
-        topo = compile_topology(profile.get("layout.ace"))
+        topo = compile_topology(profile.get("layout.ace"), profile.get("layout.ends"))
         self.extensions = topo.extensions
         self.empty_frontier = sum(topo.extensions[0] << (13 * suit) for suit in range(4))
         self.opening = hooks.lookup("opening", profile.get("opening.method")).factory(
@@ -89,35 +89,45 @@ class Game:
         return [sorted(deck[i::n]) for i in range(n)]
 
     def new_state(
-        self, seed: int | None = None, hands: Sequence[Sequence[int]] | None = None
+        self,
+        seed: int | None = None,
+        hands: Sequence[Sequence[int]] | None = None,
+        door_card: int | None = None,
     ) -> State:
         """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
 
-        A dealt state keeps the deal's random stream, past the shuffle, as ``state.rng``:
-        the stream its simulated agents draw from."""
+        Profiles that cut a door card before play draw it from the deal's stream, after the
+        shuffle, unless ``door_card`` is given. A dealt state keeps that stream as
+        ``state.rng``: the stream its simulated agents draw from."""
         n = self.players
         if hands is None:
             if seed is None:
                 raise ValueError("give a seed or the hands")
             rng = random.Random(seed)
             deck = shuffled(self.deck, rng)
+            if self.opening.uses_door_card and door_card is None:
+                door_card = deck[below(rng, len(deck))]
             bit = BITS.__getitem__
-            state = State(self, [sum(map(bit, deck[s::n])) for s in range(n)], seed=seed)
+            masks = [sum(map(bit, deck[s::n])) for s in range(n)]
+            state = State(self, masks, seed=seed, door_card=door_card)
             state.rng = rng
             return state
         if len(hands) != n:
             raise ValueError(f"{self.profile.id} is played by {n}, not {len(hands)}")
-        return State(self, [mask_of(h) for h in hands], seed=seed)
+        if self.opening.uses_door_card and door_card is None and seed is not None:
+            rng = random.Random(seed)
+            deck = shuffled(self.deck, rng)
+            door_card = deck[below(rng, len(deck))]
+        return State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
 
 
 class State:
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
-        "completions", "covered", "dealt", "finished", "frontier", "game", "hand_sizes",
-        "hands", "last_play", "log", "opened", "over", "passes", "played", "rng", "seed",
-        "started",
-        "table", "turn",
+        "completions", "covered", "dealt", "door_card", "finished", "first_card", "frontier",
+        "game", "hand_sizes", "hands", "last_play", "log", "opened", "over", "passes",
+        "played", "rng", "seed", "started", "table", "turn",
     )  # fmt: skip
 
     def __init__(
@@ -128,11 +138,14 @@ class State:
         seed: int | None = None,
         table: int = 0,
         turn: int | None = None,
+        door_card: int | None = None,
+        opened: Sequence[int] = (),
     ) -> None:
         n = game.players
         self.game = game
         self.seed = seed
         self.rng: random.Random | None = None
+        self.door_card = door_card
         self.hands = list(hands)
         self.dealt = tuple(hands)
         self.hand_sizes = [h.bit_count() for h in hands]
@@ -149,10 +162,12 @@ class State:
         self.over = False
         self.started = table != 0
         if table:
+            self.opened.extend(opened)
             self._set_table(table)
         else:
             self.table, self.frontier = 0, game.empty_frontier
-        self.turn = game.opening.first_seat(self.hands) if turn is None else turn
+        first_seat, self.first_card = game.opening.start(self.hands, door_card)
+        self.turn = first_seat if turn is None else turn
         if not self.hands[self.turn]:
             self._advance()
 
@@ -171,7 +186,7 @@ class State:
     def plays(self) -> int:
         """Mask of the cards the player to move may play."""
         hand = self.hands[self.turn]
-        first = self.game.opening.first_card
+        first = self.first_card
         if not self.started and first is not None:
             return hand & (1 << first)
         return hand & self.frontier
@@ -195,6 +210,8 @@ class State:
             return f"not your turn: seat {self.turn} is to move"
         if action in self.legal_actions():
             return None
+        if is_event(action):
+            return f"{action_text(action)} is not an action: it happens by itself"
         hand = self.hands[self.turn]
         k = kind(action)
         card = action if k == "play" else action - COVER
@@ -204,7 +221,7 @@ class State:
             )
         plays = self.plays()
         if k == "play":
-            first = self.game.opening.first_card
+            first = self.first_card
             if not self.started and first is not None:
                 return f"not legal: the first card of the game must be {card_text(first)}"
             return f"{card_text(card)} is not legal: it does not extend a row"
@@ -258,11 +275,12 @@ class State:
         row = (self.table >> shift) & FULL_SUIT
         if card % 13 == SEVEN and suit not in self.opened:
             self.opened.append(suit)
-        self.frontier = (self.frontier & ~(FULL_SUIT << shift)) | (
-            self.game.extensions[row] << shift
-        )
-        if row == FULL_SUIT:
-            self.completions[seat].append(suit)
+        ext = self.game.extensions[row]
+        self.frontier = (self.frontier & ~(FULL_SUIT << shift)) | (ext << shift)
+        if not ext:  # the suit is closed: complete, or cut at an end of its line (斬龍)
+            self.completions[seat].append(self.opened.index(suit) + 1)
+            if row != FULL_SUIT:
+                self.log.append((seat, CUT + suit))
         if not self.hands[seat]:
             self.last_play[seat] = card
 

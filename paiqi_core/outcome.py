@@ -19,7 +19,9 @@ class PlayerOutcome(NamedTuple):
     covered: tuple[int, ...] = ()  # covered cards, in card order
     played: int = 0  # number of cards this player played
     last_play: int | None = None  # the card whose play emptied the hand, if any
-    completions: tuple[int, ...] = ()  # suits completed by this player (suit numbers)
+    # suits this player closed (completed, or cut in 斬龍), each as the order in which the
+    # suit's 7 was opened: 1 for the first suit opened
+    completions: tuple[int, ...] = ()
     finish: int | None = None  # 0 for the first player out, 1 for the next, ...
     passes: int = 0
     hand_left: int = 0  # cards still held when the game ended
@@ -54,6 +56,8 @@ class Result:
     money: tuple[Money, ...]
     total: tuple[int, ...] | None = None
     labels: tuple[str, ...] | None = None
+    house: Money = 0  # kept by the house (a fee): money plus house sums to zero
+    exempt: tuple[int, ...] | None = None  # covered points not counted (melds)
 
     def as_record(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -63,6 +67,10 @@ class Result:
         out["money"] = [money_json(m) for m in self.money]
         if self.labels is not None:
             out["labels"] = list(self.labels)
+        if self.house:
+            out["house"] = money_json(self.house)
+        if self.exempt is not None:
+            out["exempt"] = list(self.exempt)
         return out
 
 

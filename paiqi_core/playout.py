@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from paiqi_core.actions import COVER, PASS
+from paiqi_core.actions import COVER, CUT, PASS
 from paiqi_core.cards import SEVEN, SUIT_MASK
 
 if TYPE_CHECKING:
@@ -47,9 +47,8 @@ def compile_playout(game: Game) -> Playout:
         return generic_playout
     ext = game.extensions
     n = game.players
-    first = game.opening.first_card
-    first_bit = 0 if first is None else 1 << first
     covers = game.stuck.name == "cover"
+    coverable = game.stuck.coverable
     at_first_out = game.ending.at_first_out
     full = SUIT_MASK
     shift_of = [13 * (c // 13) for c in range(52)]
@@ -58,6 +57,7 @@ def compile_playout(game: Game) -> Playout:
 
     def playout(state: State, rng: random.Random) -> None:
         getrandbits = rng.getrandbits
+        first_bit = 0 if state.first_card is None else 1 << state.first_card
         hands, covered, played, passes = state.hands, state.covered, state.played, state.passes
         opened, completions, last_play = state.opened, state.completions, state.last_play
         finished = state.finished
@@ -71,7 +71,7 @@ def compile_playout(game: Game) -> Playout:
             if options:
                 choose_from, stuck = options, False
             elif covers:
-                choose_from, stuck = hand, True
+                choose_from, stuck = hand & coverable or hand, True
             else:
                 choose_from, stuck = 0, True
             if choose_from:
@@ -99,10 +99,13 @@ def compile_playout(game: Game) -> Playout:
                     row = (table >> shift) & full
                     if is_seven[card]:
                         opened.append(shift // 13)
-                    frontier = (frontier & ~(full << shift)) | (ext[row] << shift)
-                    if row == full:
-                        completions[seat].append(shift // 13)
+                    e = ext[row]
+                    frontier = (frontier & ~(full << shift)) | (e << shift)
                     append((seat, card))
+                    if not e:  # closed: complete, or cut (斬龍)
+                        completions[seat].append(opened.index(shift // 13) + 1)
+                        if row != full:
+                            append((seat, CUT + shift // 13))
                     if not hand:
                         last_play[seat] = card
             else:

@@ -17,8 +17,8 @@ from typing import Any
 import jsonschema
 
 from paiqi_core import resources
-from paiqi_core.actions import COVER, PASS, record_action
-from paiqi_core.cards import bits, card_text, parse_card
+from paiqi_core.actions import COVER, CUT, PASS, is_event, record_action
+from paiqi_core.cards import SUITS, bits, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.profile import Location, Problem, ProfileError
 
@@ -31,7 +31,7 @@ def state_record(state: State) -> dict[str, Any]:
         "seed": state.seed,
         "players": game.players,
         "hands": [[card_text(c) for c in bits(h)] for h in state.dealt],
-        "door_card": None,
+        "door_card": None if state.door_card is None else card_text(state.door_card),
         "actions": [record_action(s, a) for s, a in state.log],
         "result": state.result().as_record() if state.over else None,
     }
@@ -83,6 +83,8 @@ def _action_int(entry: Mapping[str, Any]) -> int:
     t = entry["type"]
     if t == "pass":
         return PASS
+    if t == "cut":
+        return CUT + SUITS.index(entry["suit"])
     c = parse_card(entry["card"])
     return COVER + c if t == "cover" else c
 
@@ -97,9 +99,20 @@ def replay(record: Mapping[str, Any]) -> list[str]:
     seed = record.get("seed")
     if seed is not None and [sorted(h) for h in hands] != game.deal(seed):
         problems.append(f"hands: not the deal of seed {seed}")
-    state = game.new_state(seed=seed, hands=hands)
+    door = record.get("door_card")
+    state = game.new_state(seed=seed, hands=hands, door_card=parse_card(door) if door else None)
     for i, entry in enumerate(record["actions"]):
         action = _action_int(entry)
+        if is_event(action):
+            if i >= len(state.log) or state.log[i] != (entry["seat"], action):
+                problems.append(f"actions[{i}]: the record has an event the engine did not "
+                                f"produce here: {entry}")  # fmt: skip
+                return problems
+            continue
+        if len(state.log) != i:
+            problems.append(f"actions[{i}]: the engine logged {record_action(*state.log[i])} "
+                            "here, which the record lacks")  # fmt: skip
+            return problems
         reason = state.why_illegal(action, entry["seat"])
         if reason is not None:
             problems.append(
@@ -108,6 +121,11 @@ def replay(record: Mapping[str, Any]) -> list[str]:
             )
             return problems
         state.apply_unchecked(action)
+    if len(state.log) > len(record["actions"]):
+        extra = record_action(*state.log[len(record["actions"])])
+        problems.append(f"actions[{len(record['actions'])}]: the engine logged {extra} here, "
+                        "which the record lacks")  # fmt: skip
+        return problems
     if not state.over:
         problems.append("the actions end before the game is over")
         return problems

@@ -26,7 +26,7 @@ def variants_dir() -> Path:
 
 
 def builtin_profiles() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(variants_dir().glob("*.yaml"))}
+    return {p.stem: p for p in sorted(variants_dir().glob("*.yaml"), key=lambda p: p.stem)}
 
 
 @cache

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO, Any
@@ -13,6 +13,7 @@ from paiqi_core.engine import Game, State
 from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
+from paiqi_core.session import SessionResult, run_session
 
 
 def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
@@ -127,9 +128,79 @@ def simulate(
     for i in range(games):
         state = play_game(game, game_seed(seed, i), agents)
         stuck = [c.bit_count() + p for c, p in zip(state.covered, state.passes, strict=True)]
-        summary.add(state.result(), len(state.log), stuck)
+        summary.add(state.result(), sum(state.played) + sum(stuck), stuck)
         if records is not None:
             records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
         if progress is not None:
             progress(i + 1)
+    return summary
+
+
+@dataclass
+class SessionSummary:
+    """Per-seat results of whole sessions (局)."""
+
+    profile: str
+    players: int
+    hands: int
+    bankroll: int | None
+    sessions: int = 0
+    hands_played: int = 0
+    ended_early: int = 0
+    _wins: list[Fraction] = field(default_factory=list)
+    _money: list[Fraction] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._wins = [Fraction(0)] * self.players
+        self._money = [Fraction(0)] * self.players
+
+    def add(self, result: SessionResult) -> None:
+        self.sessions += 1
+        self.hands_played += result.hands_played
+        self.ended_early += bool(result.broke)
+        for w in result.winners:
+            self._wins[w] += Fraction(1, len(result.winners))
+        start = self.bankroll or 0
+        self._money = [a + (m - start) for a, m in zip(self._money, result.money, strict=True)]
+
+    def as_dict(self) -> dict[str, Any]:
+        n = max(self.sessions, 1)
+        return {
+            "profile": self.profile,
+            "sessions": self.sessions,
+            "hands_per_session": self.hands,
+            "bankroll": self.bankroll,
+            "mean_hands_played": round(self.hands_played / n, 3),
+            "ended_early": self.ended_early,
+            "session_win_rate": [round(float(w) / n, 4) for w in self._wins],
+            "mean_session_money": [round(float(m) / n, 4) for m in self._money],
+        }
+
+
+def simulate_sessions(
+    game: Game,
+    sessions: int,
+    seed: int,
+    *,
+    agents: Sequence[str] = (),
+    records: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SessionSummary:
+    """Play ``sessions`` sessions; hand ``h`` of session ``j`` is dealt from game index
+    ``j * hands + h`` of the run seed, so sessions and plain runs share deals."""
+    rules = game.profile.section("session")
+    hands, bankroll = int(rules["hands"]), rules["bankroll"]
+    summary = SessionSummary(game.profile.id, game.players, hands, bankroll)
+
+    def results(j: int) -> Iterator[Result]:
+        for h in range(hands):
+            state = play_game(game, game_seed(seed, j * hands + h), agents)
+            if records is not None:
+                records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
+            yield state.result()
+
+    for j in range(sessions):
+        summary.add(run_session(results(j), game.players, hands, bankroll))
+        if progress is not None:
+            progress(j + 1)
     return summary

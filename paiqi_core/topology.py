@@ -44,7 +44,11 @@ class Topology:
 
 
 @cache
-def compile_topology(ace: str) -> Topology:
+def compile_topology(ace: str, ends: str = "open") -> Topology:
+    """Lookup table for ``ace`` (low/high) and ``ends``: with ``cut`` (斬龍) a row that
+    holds a card at either end of the line (A or K with the ace low) is closed."""
+    if ends not in ("open", "cut"):
+        raise ValueError(f"unknown row ends {ends!r}")
     g = rank_graph(ace)
     if not nx.is_connected(g):
         raise ValueError(f"rank topology {ace!r} is not connected")
@@ -53,8 +57,11 @@ def compile_topology(ace: str) -> Topology:
         neighbours[a] |= 1 << b
         neighbours[b] |= 1 << a
     seven = 1 << SEVEN
+    ends_mask = sum(1 << n for n in g.nodes if g.degree(n) == 1)
     table = [0] * ROW_STATES
     for mask in range(ROW_STATES):
+        if ends == "cut" and mask & ends_mask:
+            continue  # closed: nothing more of this suit may be played
         if not mask & seven:
             table[mask] = seven if mask == 0 else 0
             continue
@@ -75,5 +82,5 @@ def compile_topology(ace: str) -> Topology:
             reach |= neighbours[low.bit_length() - 1]
             c ^= low
         table[mask] = reach & ~mask
-    ends = frozenset(n for n in g.nodes if g.degree(n) == 1)
-    return Topology(name=f"ace-{ace}", extensions=tuple(table), end_ranks=ends)
+    end_ranks = frozenset(n for n in g.nodes if g.degree(n) == 1)
+    return Topology(name=f"ace-{ace}/{ends}", extensions=tuple(table), end_ranks=end_ranks)

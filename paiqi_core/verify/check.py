@@ -14,10 +14,11 @@ from paiqi_core.engine import Game, State
 from paiqi_core.outcome import Result
 from paiqi_core.profile import ProfileError
 from paiqi_core.profile.load import find_profile
+from paiqi_core.session import run_session
 from paiqi_core.verify.extract import Example
 from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
 
-RESULT_KEYS = ("total", "rank", "labels", "money", "winners")
+RESULT_KEYS = ("total", "rank", "labels", "money", "winners", "house", "exempt")
 
 
 @dataclass
@@ -141,6 +142,12 @@ def _check_result(
             )
         elif key == "rank":
             _compare(key, list(want), list(result.rank), failures, where)
+        elif key == "house":
+            _compare(key, _money_text(_money(want)), _money_text(Fraction(result.house)),
+                     failures, where)  # fmt: skip
+        elif key == "exempt":
+            _compare(key, list(want), list(result.exempt) if result.exempt else None,
+                     failures, where)  # fmt: skip
         elif key == "labels":
             _compare(
                 key, list(want), list(result.labels) if result.labels else None, failures, where
@@ -210,8 +217,11 @@ def _run_one(
     where: str,
 ) -> None:
     if "settlement" in data:
-        result = game.scorer(outcomes_from_facts(game, seats, data["settlement"]))
-        _check_result(result, seats, expect, failures, where)
+        facts = outcomes_from_facts(game, seats, data["settlement"], data.get("opened"))
+        _check_result(game.scorer(facts), seats, expect, failures, where)
+        return
+    if "session" in data:
+        _check_session(game, seats, data, expect, failures, where)
         return
     if not expect and "game" not in data:
         failures.append(f"{where}nothing to check: add 'expect:'")
@@ -224,6 +234,31 @@ def _run_one(
     state = build_state(game, seats, setup, dealt=True)
     if _run_moves(state, seats, list(setup.get("moves", [])), failures, where):
         _check_state(state, seats, expect, failures, where)
+
+
+def _check_session(game: Game, seats: Seats, data: Mapping[str, Any],
+                   expect: Mapping[str, Any], failures: list[str], where: str) -> None:  # fmt: skip
+    hands = data["session"]["hands"]
+    results = [
+        game.scorer(outcomes_from_facts(game, seats, facts, data.get("opened"))) for facts in hands
+    ]
+    rules = game.profile.section("session")
+    session = run_session(results, game.players, int(rules["hands"]), rules["bankroll"])
+    for key, want in expect.items():
+        if key == "money":
+            actual = [_money_text(Fraction(m)) for m in session.money]
+            _compare(key, [_money_text(_money(m)) for m in want], actual, failures, where)
+        elif key == "winners":
+            _compare(key, sorted(seats.name(seats.index(w)) for w in want),
+                     sorted(seats.name(w) for w in session.winners), failures, where)  # fmt: skip
+        elif key == "hands_played":
+            _compare(key, int(want), session.hands_played, failures, where)
+        elif key == "house":
+            _compare(key, _money_text(_money(want)), _money_text(Fraction(session.house)),
+                     failures, where)  # fmt: skip
+        else:
+            failures.append(f"{where}{key}: not something a session has "
+                            "(money, winners, hands_played, house)")  # fmt: skip
 
 
 Reporter = Callable[[Outcome], None]

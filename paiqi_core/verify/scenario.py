@@ -6,7 +6,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paiqi_core.cards import JOKER, card_text, mask_of, parse_card, parse_cards, suit_of
+from paiqi_core.cards import (
+    JOKER,
+    SEVEN,
+    SUITS,
+    card_text,
+    mask_of,
+    parse_card,
+    parse_cards,
+    suit_of,
+)
 from paiqi_core.engine import Game, State
 from paiqi_core.outcome import PlayerOutcome
 
@@ -93,19 +102,39 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         for i, c in enumerate(rest):
             if open_seats:
                 full[open_seats[i % len(open_seats)]].append(c)
-    state = State(game, [mask_of(h) for h in full], table=mask_of(table), turn=turn)
+    opened = suit_order(setup.get("opened"))
+    door = parse_card(setup["door_card"]) if "door_card" in setup else None
+    if door is None and game.opening.uses_door_card:
+        if not table:
+            raise SetupError(f"{game.id} cuts a door card before play: give 'door_card:'")
+        first_suit = (opened or [suit_of(min(table, key=lambda c: suit_of(c)))])[0]
+        door = 13 * first_suit + SEVEN  # mid-game: the door suit is the first one opened
+    state = State(game, [mask_of(h) for h in full], table=mask_of(table), turn=turn,
+                  door_card=door, opened=opened)  # fmt: skip
     for s, cards in covered.items():
         state.covered[s] = mask_of(cards)
         state.hand_sizes[s] += len(cards)
     return state
 
 
+def suit_order(letters: Sequence[str] | None) -> list[int]:
+    """Suit numbers from letters such as ``[C, H, S]`` (an opening order)."""
+    order = [SUITS.index(x) for x in (letters or [])]
+    if len(set(order)) != len(order):
+        raise SetupError(f"a suit is opened twice in {list(letters or [])}")
+    return order
+
+
 def outcomes_from_facts(
     game: Game,
     seats: Seats,
     facts: Mapping[Any, Any] | Sequence[Any],
+    opened: Sequence[str] | None = None,
 ) -> list[PlayerOutcome]:
-    """PlayerOutcomes from an example's ``settlement`` facts (by seat)."""
+    """PlayerOutcomes from an example's ``settlement`` facts (by seat). A completed suit is
+    an opening-order number (1 = the first suit opened) or a suit letter, placed by
+    ``opened`` (default order S H D C)."""
+    order = suit_order(opened) or [0, 1, 2, 3]
     n = game.players
     by_seat: dict[int, Mapping[str, Any]] = {}
     items = facts.items() if isinstance(facts, Mapping) else enumerate(facts)
@@ -119,7 +148,10 @@ def outcomes_from_facts(
         covered = tuple(parse_cards(f.get("covered", [])))
         last = parse_card(f["last"]) if "last" in f else None
         played = int(f.get("played", hand_size - len(covered)))
-        suits = tuple("SHDC".index(x) for x in f.get("completed", []))
+        suits = tuple(
+            x if isinstance(x, int) else _opening_number(order, SUITS.index(x))
+            for x in f.get("completed", [])
+        )
         if last is not None and suit_of(last) > 3:
             raise SetupError("the last card must be a suited card")
         out.append(
@@ -135,3 +167,9 @@ def outcomes_from_facts(
             )
         )
     return out
+
+
+def _opening_number(order: Sequence[int], suit: int) -> int:
+    if suit not in order:
+        raise SetupError(f"suit {SUITS[suit]} is completed but not in 'opened'")
+    return order.index(suit) + 1

@@ -1,0 +1,119 @@
+"""斬龍/點差 platform scoring: totals with meld exemption, labels, two settlements, fee."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from paiqi_core.hooks.registry import register
+from paiqi_core.hooks.scoring_covering import is_last_seven
+from paiqi_core.hooks.scoring_simple import Scorer
+from paiqi_core.melds import exempt_points
+from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
+
+PARAMS = (
+    "settlement", "head_amounts", "rate", "bust_above", "bust_multiplier", "closure_bonus",
+    "all_covered_total", "last_seven_bonus", "clean_bonus", "melds", "fee",
+    "winner_multiplier",
+)  # fmt: skip
+
+WINNER, SMALL, MIDDLE, BIG = "winner", "小頭", "中頭", "大頭"
+MIDDLE_LABELS = (SMALL, MIDDLE)  # by rank from the top, after the winners
+
+
+def labels_of(rank: Sequence[int]) -> list[str]:
+    """winner / 小頭 / 中頭 / 大頭 from competition ranks.
+
+    Rank 1 wins (joint winners when tied, and then 小頭 is unused: rank 3 is 中頭); every
+    player tied at the bottom is 大頭 (中頭 unused when two share it); the rest are named
+    by rank from the top: rank 2 小頭, rank 3 中頭.
+    """
+    bottom = max(rank)
+    out = []
+    for r in rank:
+        if r == 1:
+            out.append(WINNER)
+        elif r == bottom:
+            out.append(BIG)
+        else:
+            out.append(MIDDLE_LABELS[r - 2] if r - 2 < len(MIDDLE_LABELS) else "")
+    return out
+
+
+@register(
+    "scoring",
+    "platform",
+    params=PARAMS,
+    requires={"ending.method": "all_empty"},
+    summary="斬龍/點差 platform: 脫手, 十三蓋, 尾張七 and closure bonuses minus covered points "
+    "outside melds; losers pay by {settlement}",
+)
+def platform(p: Mapping[str, Any]) -> Scorer:
+    method = p["settlement"]
+    amounts = {SMALL: p["head_amounts"]["small"], MIDDLE: p["head_amounts"]["middle"],
+               BIG: p["head_amounts"]["big"]}  # fmt: skip
+    rate, bust_above, bust_mult = int(p["rate"]), int(p["bust_above"]), int(p["bust_multiplier"])
+    closure_bonus = tuple(int(b) for b in p["closure_bonus"])
+    all_covered_total = int(p["all_covered_total"])
+    last_seven, clean = int(p["last_seven_bonus"]), int(p["clean_bonus"])
+    melds = bool(p["melds"])
+    fee = Fraction(str(p["fee"]))
+    wm = p["winner_multiplier"]
+    mult_last_seven, mult_all_covered, mult_clean = (
+        int(wm["last_seven"]), int(wm["all_covered"]), int(wm["clean"]))  # fmt: skip
+
+    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
+        totals: list[int] = []
+        exempt: list[int] = []
+        counted: list[int] = []
+        multipliers: list[int] = []
+        for o in outcomes:
+            seven = is_last_seven(o)
+            if o.all_covered:  # 十三蓋: a fixed total, whatever was covered
+                totals.append(all_covered_total)
+                exempt.append(0)
+                counted.append(0)
+                multipliers.append(mult_all_covered)
+                continue
+            free = exempt_points(o.covered) if melds and len(o.covered) >= 5 else 0
+            points = o.covered_points - free
+            bonus = sum(closure_bonus[k - 1] for k in o.completions)
+            if seven:  # 尾張七 replaces 脫手
+                bonus += last_seven
+            elif o.clean:
+                bonus += clean
+            totals.append(bonus - points)
+            exempt.append(free)
+            counted.append(points)
+            multipliers.append(mult_last_seven if seven else mult_clean if o.clean else 1)
+        rank = competition_ranks(
+            [(-t, len(o.covered)) for t, o in zip(totals, outcomes, strict=True)]
+        )
+        labels = labels_of(rank)
+        winners = tuple(s for s, r in enumerate(rank) if r == 1)
+        money: list[Money] = [0] * len(outcomes)
+        collected: dict[int, Money] = dict.fromkeys(winners, 0)
+        for seat, label in enumerate(labels):
+            if label == WINNER:
+                continue
+            if method == "heads":
+                base = int(amounts[label]) if label in amounts else 0
+            else:  # difference: winners share one total
+                base = (totals[winners[0]] - totals[seat]) * rate
+            if counted[seat] > bust_above:
+                base *= bust_mult
+            for w in winners:
+                share = base if len(winners) == 1 else exact(Fraction(base, len(winners)))
+                amount = share * multipliers[w]
+                money[seat] -= amount
+                collected[w] += amount
+        house: Money = 0
+        for w, amount in collected.items():
+            kept: Money = exact(Fraction(amount) * fee) if fee and totals[w] > 0 else 0
+            money[w] = amount - kept
+            house += kept
+        return Result(rank=rank, winners=winners, money=tuple(money), total=tuple(totals),
+                      labels=tuple(labels), house=house, exempt=tuple(exempt))  # fmt: skip
+
+    return score

@@ -1,0 +1,49 @@
+"""Sessions (局): several hands in a row with running money per player.
+
+A session lasts ``session.hands`` hands. With a ``session.bankroll`` every player starts
+with that much; a player whose money falls below zero could not pay, and the session ends
+after that hand. The session is won by the most money (ties share the win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from paiqi_core.outcome import Money, Result
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    money: tuple[Money, ...]  # at the end: bankroll (or 0) plus every hand's money
+    hands_played: int
+    winners: tuple[int, ...]
+    broke: tuple[int, ...]  # players who could not pay (money below zero), if any
+    house: Money = 0
+
+
+def run_session(results: Iterable[Result], players: int, hands: int,
+                bankroll: int | None) -> SessionResult:  # fmt: skip
+    """Add up hand results until ``hands`` were played or a player cannot pay."""
+    money: list[Money] = [bankroll or 0] * players
+    house: Money = 0
+    played = 0
+    broke: tuple[int, ...] = ()
+    for result in results:
+        if played == hands:
+            break
+        played += 1
+        money = [m + r for m, r in zip(money, result.money, strict=True)]
+        house += result.house
+        if bankroll is not None:
+            broke = tuple(s for s, m in enumerate(money) if m < 0)
+            if broke:
+                break
+    best = max(money)
+    winners = tuple(s for s, m in enumerate(money) if m == best)
+    return SessionResult(tuple(_exact(m) for m in money), played, winners, broke, _exact(house))
+
+
+def _exact(m: Money) -> Money:
+    return m.numerator if isinstance(m, Fraction) and m.denominator == 1 else m
