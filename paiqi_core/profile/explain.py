@@ -75,7 +75,14 @@ def explain_text(profile: Profile) -> str:
     lines.append("")
     for r in rules_in_effect(profile):
         value = r["value"]
-        shown = ("yes" if value else "no") if isinstance(value, bool) else value
+        if isinstance(value, bool):
+            shown = "yes" if value else "no"
+        elif isinstance(value, tuple):
+            shown = "[" + ", ".join(map(str, value)) + "]"
+        elif value is None:
+            shown = "none"
+        else:
+            shown = value
         lines.append(f"{r['rule']} = {shown}")
         lines.append(f"    {r['means']}")
         lines.append(f"    from: {r['from']}")
