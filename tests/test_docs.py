@@ -27,6 +27,7 @@ def test_paiqi_verify_docs_passes(in_repo: Path, capsys: pytest.CaptureFixture[s
     [
         ("variants/doujue.md", 30),
         ("variants/pagat.md", 15),
+        ("variants/platform.md", 40),
         ("verifying.md", 5),
         ("authoring.md", 1),
     ],
@@ -45,6 +46,15 @@ def test_cross_variant_examples_name_several_profiles() -> None:
     multi = [e for e in examples if len(e.data.get("profiles", [])) >= 3]
     assert len(multi) >= 2
     assert all("by_profile" in e.data for e in multi)
+
+
+def test_platform_is_compared_with_doujue_on_the_same_facts() -> None:
+    examples = [
+        e for e in load_examples(DOCS / "variants" / "platform.md") if not isinstance(e, Exception)
+    ]
+    both = [e for e in examples if {"doujue", "platform"} <= set(e.data.get("profiles", []))]
+    assert len(both) >= 5
+    assert all("by_profile" in e.data for e in both)
 
 
 def test_a_wrong_expectation_is_caught(tmp_path: Path) -> None:
