@@ -17,8 +17,8 @@ from typing import Any
 import jsonschema
 
 from paiqi_core import resources
-from paiqi_core.actions import COVER, CUT, PASS, is_event, record_action
-from paiqi_core.cards import SUITS, bits, card_text, parse_card
+from paiqi_core.actions import from_record, is_event, record_action
+from paiqi_core.cards import bits, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.profile import Location, Problem, ProfileError
 
@@ -79,16 +79,6 @@ def game_for(record: Mapping[str, Any]) -> Game:
     return _GAMES[key]
 
 
-def _action_int(entry: Mapping[str, Any]) -> int:
-    t = entry["type"]
-    if t == "pass":
-        return PASS
-    if t == "cut":
-        return CUT + SUITS.index(entry["suit"])
-    c = parse_card(entry["card"])
-    return COVER + c if t == "cover" else c
-
-
 def replay(record: Mapping[str, Any]) -> list[str]:
     """Re-run a record; the list of disagreements (empty when it replays exactly)."""
     game = game_for(record)
@@ -102,7 +92,7 @@ def replay(record: Mapping[str, Any]) -> list[str]:
     door = record.get("door_card")
     state = game.new_state(seed=seed, hands=hands, door_card=parse_card(door) if door else None)
     for i, entry in enumerate(record["actions"]):
-        action = _action_int(entry)
+        action = from_record(entry)
         if is_event(action):
             if i >= len(state.log) or state.log[i] != (entry["seat"], action):
                 problems.append(f"actions[{i}]: the record has an event the engine did not "
