@@ -26,6 +26,8 @@ class PlayerOutcome(NamedTuple):
     passes: int = 0
     hand_left: int = 0  # cards still held when the game ended
     hand_size: int = 13  # cards dealt to this player
+    burst: int | None = None  # 0 for the first player to burst, 1 for the next, ...
+    left_with_joker: bool = False  # left the game holding only the joker
 
     @property
     def covered_points(self) -> int:

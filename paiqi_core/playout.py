@@ -43,7 +43,14 @@ def generic_playout(state: State, rng: random.Random) -> None:
 
 def compile_playout(game: Game) -> Playout:
     """The fastest correct random playout for ``game``'s rules."""
-    if not game.must_play or game.stuck.name not in ("cover", "pass"):
+    simple = (
+        game.must_play
+        and game.stuck.name in ("cover", "pass")
+        and game.stuck.limit is None
+        and game.jokers == 0
+        and game.ending.mode in ("all_empty", "first_out")
+    )
+    if not simple:  # passes with a limit, bursts, the joker: list the legal actions
         return generic_playout
     ext = game.extensions
     n = game.players

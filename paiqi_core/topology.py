@@ -1,9 +1,15 @@
 """The rank topology of a suit, built as a graph once and compiled to a lookup table.
 
 Nodes are rank indices (0=A .. 12=K); an edge joins two ranks that may be laid next to
-each other. A row's legal extensions are the free neighbours of the connected part of the
-row that holds the 7: this also covers cards that lie on the table without being joined
-to their 7 (they extend nothing until the gap is filled). An empty row offers its 7.
+each other: a path A..K with the ace low, 2..K,A with the ace high, and with ``wrap`` the
+ace and king joined into a ring. A row's legal extensions are the free neighbours of the
+connected part of the row that holds the 7: this also covers cards that lie on the table
+without being joined to their 7 (they extend nothing until the gap is filled). An empty row
+offers its 7.
+
+Two options change that per row state: ``tunnel`` (once one side of the 7 has reached its
+end, the other side is closed next to the 7 and is played from its far end instead) and
+``cut`` ends (斬龍: a card at either end of the line closes the row).
 
 The compiled table maps each of the 8192 possible row masks to the mask of playable ranks,
 so the engine finds a suit's extensions with one list index.
@@ -20,19 +26,23 @@ from paiqi_core.cards import SEVEN
 
 RANK_COUNT = 13
 ROW_STATES = 1 << RANK_COUNT
+ACE, KING = 0, 12
 
 
-def rank_graph(ace: str) -> nx.Graph:
-    """The adjacency of ranks: ``low`` puts A below 2, ``high`` puts A above K."""
+def rank_graph(ace: str, ace_king: str = "none") -> nx.Graph:
+    """The adjacency of ranks: ``low`` puts A below 2, ``high`` puts A above K; ``wrap``
+    joins A and K (ace low) into a ring."""
     g = nx.Graph()
     g.add_nodes_from(range(RANK_COUNT))
     nx.add_path(g, range(1, RANK_COUNT))  # 2 .. K
     if ace == "low":
-        g.add_edge(0, 1)
+        g.add_edge(ACE, 1)
     elif ace == "high":
-        g.add_edge(12, 0)
+        g.add_edge(KING, ACE)
     else:
         raise ValueError(f"unknown ace position {ace!r}")
+    if ace_king == "wrap":
+        g.add_edge(ACE, KING)
     return g
 
 
@@ -40,24 +50,33 @@ def rank_graph(ace: str) -> nx.Graph:
 class Topology:
     name: str
     extensions: tuple[int, ...]  # row mask -> mask of playable ranks
-    end_ranks: frozenset[int]  # ranks with a single neighbour (the ends of the line)
+
+
+def _bits_of(mask: int) -> list[int]:
+    return [r for r in range(RANK_COUNT) if mask >> r & 1]
 
 
 @cache
-def compile_topology(ace: str, ends: str = "open") -> Topology:
-    """Lookup table for ``ace`` (low/high) and ``ends``: with ``cut`` (斬龍) a row that
-    holds a card at either end of the line (A or K with the ace low) is closed."""
+def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> Topology:
+    """Lookup table for ``ace`` (low/high), ``ends`` (open/cut) and ``ace_king``
+    (none/wrap/tunnel; wrap and tunnel need the ace low)."""
     if ends not in ("open", "cut"):
         raise ValueError(f"unknown row ends {ends!r}")
-    g = rank_graph(ace)
+    if ace_king not in ("none", "wrap", "tunnel"):
+        raise ValueError(f"unknown ace-king option {ace_king!r}")
+    if ace_king != "none" and ace != "low":
+        raise ValueError(f"{ace_king} needs the ace low")
+    g = rank_graph(ace, ace_king)
     if not nx.is_connected(g):
-        raise ValueError(f"rank topology {ace!r} is not connected")
+        raise ValueError("the rank topology is not connected")
     neighbours = [0] * RANK_COUNT
     for a, b in g.edges:
         neighbours[a] |= 1 << b
         neighbours[b] |= 1 << a
     seven = 1 << SEVEN
     ends_mask = sum(1 << n for n in g.nodes if g.degree(n) == 1)
+    low_side = sum(1 << r for r in range(SEVEN + 1))  # A..7
+    high_side = sum(1 << r for r in range(SEVEN, RANK_COUNT))  # 7..K
     table = [0] * ROW_STATES
     for mask in range(ROW_STATES):
         if ends == "cut" and mask & ends_mask:
@@ -65,22 +84,31 @@ def compile_topology(ace: str, ends: str = "open") -> Topology:
         if not mask & seven:
             table[mask] = seven if mask == 0 else 0
             continue
+        if ace_king == "tunnel" and (mask & high_side == high_side) != (
+            mask & low_side == low_side
+        ):
+            table[mask] = _tunnel(mask, high_complete=mask & high_side == high_side)
+            continue
         component, frontier = seven, seven
         while frontier:
             grown = 0
-            f = frontier
-            while f:
-                low = f & -f
-                grown |= neighbours[low.bit_length() - 1]
-                f ^= low
+            for r in _bits_of(frontier):
+                grown |= neighbours[r]
             frontier = grown & mask & ~component
             component |= frontier
         reach = 0
-        c = component
-        while c:
-            low = c & -c
-            reach |= neighbours[low.bit_length() - 1]
-            c ^= low
+        for r in _bits_of(component):
+            reach |= neighbours[r]
         table[mask] = reach & ~mask
-    end_ranks = frozenset(n for n in g.nodes if g.degree(n) == 1)
-    return Topology(name=f"ace-{ace}/{ends}", extensions=tuple(table), end_ranks=end_ranks)
+    name = f"ace-{ace}/{ends}" + (f"/{ace_king}" if ace_king != "none" else "")
+    return Topology(name=name, extensions=tuple(table))
+
+
+def _tunnel(mask: int, *, high_complete: bool) -> int:
+    """The other side, closed next to the 7, is played from its far end: the first missing
+    rank counting from A upwards (7..K complete) or from K downwards (A..7 complete)."""
+    ranks = range(SEVEN) if high_complete else range(KING, SEVEN, -1)
+    for r in ranks:
+        if not mask >> r & 1:
+            return 1 << r
+    return 0

@@ -1,0 +1,57 @@
+"""Placement scoring (Japanese 七並べ): ranks by how each player left the game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from paiqi_core.hooks.registry import register
+from paiqi_core.hooks.scoring_simple import Scorer
+from paiqi_core.outcome import PlayerOutcome, Result
+
+
+def placement_ranks(outcomes: Sequence[PlayerOutcome]) -> tuple[int, ...]:
+    """Finishers in the order they went out; then the players still holding cards (tied);
+    then a player who left holding only the joker; then the players who burst, the
+    earliest burst ranking lowest."""
+    groups: list[list[int]] = []
+    finishers = sorted((o.finish, s) for s, o in enumerate(outcomes) if o.finish is not None)
+    groups += [[s] for _, s in finishers]
+    holders = [
+        s
+        for s, o in enumerate(outcomes)
+        if o.finish is None and o.burst is None and not o.left_with_joker
+    ]
+    if holders:
+        groups.append(holders)
+    groups += [[s] for s, o in enumerate(outcomes) if o.left_with_joker]
+    bursts = sorted(((o.burst, s) for s, o in enumerate(outcomes) if o.burst is not None),
+                    reverse=True)  # fmt: skip
+    groups += [[s] for _, s in bursts]
+    rank = [0] * len(outcomes)
+    place = 1
+    for group in groups:
+        for s in group:
+            rank[s] = place
+        place += len(group)
+    return tuple(rank)
+
+
+@register(
+    "scoring",
+    "placement",
+    params=("place_points",),
+    summary="ranks: finishers in order, the last holder, a joker-only leaver, then bursts "
+    "(earliest last); rank points for matches",
+)
+def placement(p: Mapping[str, Any]) -> Scorer:
+    fixed = p.get("place_points")
+
+    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
+        rank = placement_ranks(outcomes)
+        points = list(fixed) if fixed else list(range(len(outcomes) - 1, -1, -1))
+        total = tuple(points[r - 1] if r - 1 < len(points) else 0 for r in rank)
+        winners = tuple(s for s, r in enumerate(rank) if r == 1)
+        return Result(rank=rank, winners=winners, money=(0,) * len(outcomes), total=total)
+
+    return score
