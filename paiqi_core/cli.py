@@ -114,12 +114,16 @@ def _profiles(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from paiqi_core.agents import AGENTS
-    from paiqi_core.simulate import simulate, simulate_sessions
+    from paiqi_core.simulate import simulate, simulate_matches, simulate_sessions
 
     if args.games < 1:
         raise BadInput(f"--games: {args.games} is not a positive number of games")
-    if args.sessions is not None and args.sessions < 1:
-        raise BadInput(f"--sessions: {args.sessions} is not a positive number of sessions")
+    for flag in ("sessions", "matches"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            raise BadInput(f"--{flag}: {value} is not a positive number of {flag}")
+    if args.sessions and args.matches:
+        raise BadInput("--sessions and --matches: choose one")
     games = _profiles(args.profiles, args.set)
     agents = [a.strip() for a in args.agents.split(",")] if args.agents else []
     for a in agents:
@@ -130,11 +134,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
     out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
     summaries: list[Any] = []
-    count = args.sessions or args.games
+    count = args.sessions or args.matches or args.games
+    run = simulate_sessions if args.sessions else simulate_matches if args.matches else simulate
     try:
         for game in games:
             with Progress(count, game.id, enabled=not args.quiet) as bar:
-                run = simulate_sessions if args.sessions else simulate
                 summaries.append(
                     run(game, count, args.seed, agents=agents, records=out, progress=bar.update)
                 )
@@ -146,9 +150,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     for summary in summaries:
         print()
-        print(
-            _sessions_text(summary, args.seed) if args.sessions else _games_text(summary, args.seed)
-        )
+        text = _sessions_text if args.sessions else _matches_text if args.matches else _games_text
+        print(text(summary, args.seed))
     if args.records:
         print(f"\nrecords: {args.records}")
     return EXIT_OK
@@ -169,6 +172,16 @@ def _games_text(s: Any, seed: int) -> str:
         rows.append(row)
     title = f"{s.profile}: {s.games} games, seed {seed}, {d['mean_actions']} actions a game"
     return title + "\n" + table(head, rows)
+
+
+def _matches_text(s: Any, seed: int) -> str:
+    d = s.as_dict()
+    title = f"{s.profile}: {s.matches} matches of {s.games} games, seed {seed}"
+    rows = [
+        [seat, f"{d['match_win_rate'][seat]:.3f}", f"{d['mean_match_points'][seat]:.2f}"]
+        for seat in range(s.players)
+    ]
+    return title + "\n" + table(["seat", "match win rate", "mean match points"], rows)
 
 
 def _sessions_text(s: Any, seed: int) -> str:
@@ -296,6 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1000, help="games per profile (default 1000)")
     p.add_argument("--sessions", type=int, metavar="N",
                    help="play N whole sessions (session.hands hands each, running money) "
+                   "instead of single games")  # fmt: skip
+    p.add_argument("--matches", type=int, metavar="N",
+                   help="play N whole matches (match.games games each, rank points) "
                    "instead of single games")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")

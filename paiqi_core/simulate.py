@@ -10,6 +10,7 @@ from typing import IO, Any
 
 from paiqi_core.agents import AGENTS, Agent
 from paiqi_core.engine import Game, State
+from paiqi_core.match import MatchResult, run_match
 from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
@@ -201,6 +202,64 @@ def simulate_sessions(
 
     for j in range(sessions):
         summary.add(run_session(results(j), game.players, hands, bankroll))
+        if progress is not None:
+            progress(j + 1)
+    return summary
+
+
+@dataclass
+class MatchSummary:
+    """Per-seat results of whole matches (several games scored by rank points)."""
+
+    profile: str
+    players: int
+    games: int
+    matches: int = 0
+    _wins: list[Fraction] = field(default_factory=list)
+    _points: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._wins = [Fraction(0)] * self.players
+        self._points = [0] * self.players
+
+    def add(self, result: MatchResult) -> None:
+        self.matches += 1
+        for w in result.winners:
+            self._wins[w] += Fraction(1, len(result.winners))
+        self._points = [a + b for a, b in zip(self._points, result.points, strict=True)]
+
+    def as_dict(self) -> dict[str, Any]:
+        n = max(self.matches, 1)
+        return {
+            "profile": self.profile,
+            "matches": self.matches,
+            "games_per_match": self.games,
+            "match_win_rate": [round(float(w) / n, 4) for w in self._wins],
+            "mean_match_points": [round(p / n, 3) for p in self._points],
+        }
+
+
+def simulate_matches(
+    game: Game,
+    matches: int,
+    seed: int,
+    *,
+    agents: Sequence[str] = (),
+    records: IO[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MatchSummary:
+    """Play ``matches`` matches of ``match.games`` games; game ``g`` of match ``j`` is dealt
+    from game index ``j * games + g`` of the run seed."""
+    games = int(game.profile.get("match.games"))
+    summary = MatchSummary(game.profile.id, game.players, games)
+    for j in range(matches):
+        results = []
+        for g in range(games):
+            state = play_game(game, game_seed(seed, j * games + g), agents)
+            if records is not None:
+                records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
+            results.append(state.result())
+        summary.add(run_match(results))
         if progress is not None:
             progress(j + 1)
     return summary

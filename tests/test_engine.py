@@ -1,4 +1,5 @@
-"""The engine against the rules of RULES.md sections 1 (鬥雀 doujue) and 4 (pagat Fan Tan).
+"""The engine against the rules of RULES.md sections 1 (鬥雀 doujue), 2 (the 斬龍/點差
+platform) and 4 (pagat Fan Tan).
 
 Every expected value below is worked out by hand from the rules; positions are reached by
 dealing chosen hands and playing legal moves through the public API.
@@ -12,7 +13,8 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from paiqi_core import Game, State, card_text, parse_card, parse_cards
-from paiqi_core.actions import action_text, parse_action
+from paiqi_core.actions import COVER, CUT, action_text, parse_action
+from paiqi_core.cards import mask_of
 from paiqi_core.engine import IllegalAction
 
 RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -45,9 +47,13 @@ def make_hands(spec: Mapping[int, str], exact: Iterable[int] = ()) -> list[list[
     return hands
 
 
-def start(profile: str, hands: list[list[int]], moves: Iterable[str] = ()) -> State:
-    """A new game from ``hands`` after the moves "SEAT ACTION", each of which must be legal."""
-    state = game(profile).new_state(hands=hands)
+def start(
+    profile: str, hands: list[list[int]], moves: Iterable[str] = (), door: str | None = None
+) -> State:
+    """A new game from ``hands`` (and the door card ``door``, for profiles that cut one)
+    after the moves "SEAT ACTION", each of which must be legal."""
+    door_card = None if door is None else parse_card(door)
+    state = game(profile).new_state(hands=hands, door_card=door_card)
     for move in moves:
         seat, _, action = move.partition(" ")
         state.apply(action, seat=int(seat))
@@ -535,3 +541,162 @@ def test_unparseable_action_text_raises_value_error() -> None:
     state = game("doujue").new_state(seed=0)
     with pytest.raises(ValueError):
         state.apply("play the seven")
+
+
+# -- platform: the door card -----------------------------------------------------------------
+
+
+def test_platform_door_card_c2_the_c7_holder_moves_first_and_only_c7_is_legal() -> None:
+    hands = make_hands({2: "C7 S7 H7 D7", 0: "C6", 1: "C8"})
+    state = game("platform").new_state(hands=hands, door_card=parse_card("C2"))
+    assert state.door_card == parse_card("C2")
+    assert state.first_card == parse_card("C7")
+    assert state.current_seat() == 2
+    assert legal_text(state) == {"C7"}
+    for other in ("S7", "H7", "D7"):
+        reason = state.why_illegal(parse_card(other))
+        assert reason is not None and "C7" in reason
+    with pytest.raises(IllegalAction):
+        state.apply("C6", seat=0)
+    state.apply("C7", seat=2)
+    assert state.current_seat() == 3
+    assert set(state.observation(3).table) == {parse_card("C7")}
+    assert state.observation(3).opened == (3,)
+
+
+@pytest.mark.parametrize(
+    ("door", "seven"), [("SK", "S7"), ("HA", "H7"), ("D7", "D7"), ("C10", "C7")]
+)
+def test_platform_the_door_suit_decides_the_first_seven(door: str, seven: str) -> None:
+    # Seat s holds the 7 of suit s.
+    hands = make_hands({0: "S7", 1: "H7", 2: "D7", 3: "C7"})
+    state = start("platform", hands, door=door)
+    assert state.current_seat() == parse_card(seven) // 13
+    assert legal_text(state) == {seven}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_platform_a_dealt_game_cuts_a_door_card_from_its_seed(seed: int) -> None:
+    state = game("platform").new_state(seed=seed)
+    door = state.door_card
+    assert door is not None and 0 <= door < 52
+    seven = 13 * (door // 13) + 6
+    assert seven in hand_of(state, state.current_seat())
+    assert state.legal_actions() == [seven]
+    # The same seed cuts the same door card, with or without the hands given.
+    assert game("platform").new_state(seed=seed).door_card == door
+    again = game("platform").new_state(seed=seed, hands=game("platform").deal(seed))
+    assert again.door_card == door
+    assert Game("platform-zhanlong").new_state(seed=seed).door_card == door
+
+
+def test_platform_door_cards_vary_with_the_seed() -> None:
+    doors = {game("platform").new_state(seed=seed).door_card for seed in range(40)}
+    assert len(doors) > 10
+    assert {d // 13 for d in doors if d is not None} == {0, 1, 2, 3}
+
+
+def test_platform_without_a_door_card_or_seed_is_refused() -> None:
+    with pytest.raises(ValueError, match="door card"):
+        game("platform").new_state(hands=make_hands({}))
+
+
+def test_doujue_has_no_door_card() -> None:
+    state = game("doujue").new_state(seed=3)
+    assert state.door_card is None
+    assert state.first_card == parse_card("S7")
+
+
+# -- platform: covering ----------------------------------------------------------------------
+
+
+def test_platform_stuck_player_covers_any_card_of_the_hand() -> None:
+    stuck = "SA S2 S3 HA H2 H3 DA D2 D3 CA C2 C3 CK"
+    hands = make_hands({0: "S7", 1: stuck}, exact={1})
+    state = start("platform", hands, ["0 S7"], door="S2")
+    assert state.current_seat() == 1
+    assert legal_text(state) == {"cover " + c for c in stuck.split()}
+    state.apply("cover CK")
+    assert state.observation(1).own_covered == (parse_card("CK"),)
+
+
+def test_platform_cover_never_offers_a_seven() -> None:
+    # A stuck player never holds a 7 (it would be playable), so the rule only shows in the
+    # stuck hook itself: 7s are left out of the covers, unlike 鬥雀's.
+    hand = mask_of(cards("S7 HK D2 C7"))
+    platform_covers = game("platform").stuck.actions(hand)
+    assert sorted(action_text(a) for a in platform_covers) == ["cover D2", "cover HK"]
+    doujue_covers = game("doujue").stuck.actions(hand)
+    assert sorted(action_text(a) for a in doujue_covers) == sorted(
+        "cover " + c for c in ("S7", "HK", "D2", "C7")
+    )
+    assert all(a >= COVER for a in platform_covers)
+
+
+# -- platform: 斬龍 and closures -------------------------------------------------------------
+
+HEARTS_DOWN = ["0 H7", "1 H6", "2 H5", "3 H4", "0 H3", "1 H2", "2 HA"]
+
+
+def hearts_down_hands() -> list[list[int]]:
+    return make_hands({0: "H7 H3", 1: "H6 H2", 2: "H5 HA", 3: "H4 H8 H9"})
+
+
+def test_zhanlong_an_ace_on_hearts_2_to_7_cuts_hearts() -> None:
+    state = start("platform-zhanlong", hearts_down_hands(), HEARTS_DOWN, door="H2")
+    assert set(state.observation(3).table) == set(cards("HA-H7"))
+    assert state.current_seat() == 3
+    assert "H8" not in legal_text(state)
+    reason = state.why_illegal(parse_card("H8"))
+    assert reason is not None and "not legal" in reason
+    # The cut is logged by itself right after the play, by the seat that played the ace.
+    assert state.log[-2:] == [(2, parse_card("HA")), (2, CUT + 1)]
+    assert state.observation(0).history[-2:] == ((2, "HA"), (2, "cut H"))
+    # Hearts were opened first: the closure is worth the door suit's order, 1.
+    assert state.completions == [[], [], [1], []]
+    with pytest.raises(IllegalAction):
+        state.apply(CUT + 1, seat=3)
+
+
+def test_jielong_the_same_ace_leaves_hearts_open_above() -> None:
+    state = start("platform", hearts_down_hands(), HEARTS_DOWN, door="H2")
+    assert "H8" in legal_text(state)
+    assert state.log[-1] == (2, parse_card("HA"))
+    assert all(a < CUT for _, a in state.log)
+    assert state.completions == [[], [], [], []]
+
+
+def test_zhanlong_a_king_cuts_the_row_below_too() -> None:
+    # Spades 7..K: the K closes spades, so S6 no longer fits below S7.
+    hands = make_hands({0: "S7 SJ", 1: "S8 SQ", 2: "S9 SK", 3: "S10 S6"})
+    moves = ["0 S7", "1 S8", "2 S9", "3 S10", "0 SJ", "1 SQ", "2 SK"]
+    state = start("platform-zhanlong", hands, moves, door="S3")
+    assert state.current_seat() == 3
+    assert "S6" not in legal_text(state)
+    assert state.log[-1] == (2, CUT + 0)
+    assert state.completions[2] == [1]
+
+
+# Door suit clubs (order 1); hearts opened second, then completed by seat 1's HA.
+HEARTS_FULL = {0: "C7 H9 HJ HK", 1: "H7 H5 H3 HA", 2: "H8 H10 HQ", 3: "H6 H4 H2"}
+HEARTS_FULL_MOVES = [
+    "0 C7", "1 H7", "2 H8", "3 H6", "0 H9", "1 H5", "2 H10",
+    "3 H4", "0 HJ", "1 H3", "2 HQ", "3 H2", "0 HK", "1 HA",
+]  # fmt: skip
+
+
+def test_jielong_completion_gives_the_order_of_the_suits_seven() -> None:
+    state = start("platform", make_hands(HEARTS_FULL), HEARTS_FULL_MOVES, door="C2")
+    assert set(cards("HA-HK")) <= set(state.observation(0).table)
+    assert state.observation(0).opened == (3, 1)
+    assert state.completions == [[], [2], [], []]
+    assert all(a < CUT for _, a in state.log)
+
+
+def test_zhanlong_the_king_closes_hearts_before_the_ace() -> None:
+    moves = HEARTS_FULL_MOVES[:-1]
+    state = start("platform-zhanlong", make_hands(HEARTS_FULL), moves, door="C2")
+    assert state.completions == [[2], [], [], []]
+    assert state.log[-1] == (0, CUT + 1)
+    assert state.current_seat() == 1
+    assert "HA" not in legal_text(state)

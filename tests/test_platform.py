@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paiqi_core import Game, card_text, parse_card, parse_cards
@@ -372,6 +372,10 @@ def facts_from(o: PlayerOutcome) -> Facts:
 @given(
     outcomes=st.lists(end_facts(), min_size=4, max_size=4),
     fee=st.sampled_from(["0", "0.15", "0.1"]),
+)
+@example(  # exactly four covered cards, a 鐵支
+    outcomes=[outcome(last="S7"), outcome("SA HA DA CA"), outcome(last="H7"), outcome(last="D7")],
+    fee="0",
 )
 def test_the_scorer_follows_the_model(
     settlement: str, outcomes: list[PlayerOutcome], fee: str

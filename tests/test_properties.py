@@ -577,10 +577,13 @@ def exemption(cards: Collection[int]) -> int:
 HEADS = {"小頭": "small", "中頭": "middle", "大頭": "big"}
 
 
-def expected_platform(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[Any]]:
+def expected_platform(facts: list[Facts], p: dict[str, Any]) -> dict[str, Any]:
     """斬龍/點差 platform scoring, RULES.md section 2."""
     wm = p["winner_multiplier"]
-    totals, counted, exempt, multiplier = [], [], [], []
+    totals: list[int] = []
+    counted: list[int] = []
+    exempt: list[int | None] = []
+    multiplier: list[int] = []
     for f in facts:
         if f.all_covered:  # 十三蓋: a fixed total; the covered points are not counted
             totals.append(p["all_covered_total"])

@@ -37,6 +37,12 @@ def placement_ranks(outcomes: Sequence[PlayerOutcome]) -> tuple[int, ...]:
     return tuple(rank)
 
 
+def rank_points(rank: Sequence[int], fixed: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Points by rank: ``fixed`` (rank 1 first), or players-1 down to 0 (3/2/1/0, 2/1/0)."""
+    points = list(fixed) if fixed else list(range(len(rank) - 1, -1, -1))
+    return tuple(points[r - 1] if r - 1 < len(points) else 0 for r in rank)
+
+
 @register(
     "scoring",
     "placement",
@@ -49,8 +55,7 @@ def placement(p: Mapping[str, Any]) -> Scorer:
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         rank = placement_ranks(outcomes)
-        points = list(fixed) if fixed else list(range(len(outcomes) - 1, -1, -1))
-        total = tuple(points[r - 1] if r - 1 < len(points) else 0 for r in rank)
+        total = rank_points(rank, fixed)
         winners = tuple(s for s, r in enumerate(rank) if r == 1)
         return Result(rank=rank, winners=winners, money=(0,) * len(outcomes), total=total)
 

@@ -76,7 +76,7 @@ def platform(p: Mapping[str, Any]) -> Scorer:
                 counted.append(0)
                 multipliers.append(mult_all_covered)
                 continue
-            free = exempt_points(o.covered) if melds and len(o.covered) >= 5 else 0
+            free = exempt_points(o.covered) if melds and len(o.covered) >= 4 else 0
             points = o.covered_points - free
             bonus = sum(closure_bonus[k - 1] for k in o.completions)
             if seven:  # 尾張七 replaces 脫手

@@ -22,6 +22,8 @@ from paiqi_core.profile.model import Origin, Profile, freeze
 from paiqi_core.profile.yamlsrc import Located, load_located
 
 SET_FILE = "--set"
+# (rule, values that need nothing, rule they need otherwise, the value it must have)
+RULE_NEEDS = (("layout.ace_king", ("none",), "layout.ace", "low"),)
 Locator = Callable[..., Location]
 
 
@@ -53,6 +55,13 @@ def find_profile(ref: str, *, beside: Path | None = None) -> Path | None:
         if c.is_file():
             return c.resolve()
     return None
+
+
+def _no_profile(ref: str, beside: Path) -> str:
+    close = difflib.get_close_matches(ref, list(resources.builtin_profiles()), n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return (f"no profile '{ref}': not a file beside {_display(beside)}, nor a built-in "
+            f"profile ({hint}'paiqi list' shows them)")  # fmt: skip
 
 
 def _read(path: Path) -> Located:
@@ -89,17 +98,7 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
             break  # the schema reports the wrong type
         parent = find_profile(ref, beside=current)
         if parent is None:
-            known = ", ".join(resources.builtin_profiles())
-            raise ProfileError(
-                [
-                    Problem(
-                        where,
-                        ("extends",),
-                        f"no profile '{ref}' (not a file beside {_display(current)}, "
-                        f"nor a built-in profile: {known})",
-                    )
-                ]
-            )
+            raise ProfileError([Problem(where, ("extends",), _no_profile(ref, current))])
         graph.add_edge(current, parent)
         try:
             cycle = nx.find_cycle(graph, path)
@@ -279,6 +278,13 @@ def _semantic_errors(
         o = origins.get(path)
         return o.location if o and o.location else keys.get(path, fallback)
 
+    for rule, allowed, needs, value in RULE_NEEDS:
+        section, key = rule.split(".")
+        s2, k2 = needs.split(".")
+        if data[section][key] not in allowed and data[s2][k2] != value:
+            problems.append(Problem(where((section, key)), (section, key),
+                f"{data[section][key]} needs {needs}: {value} (this profile has "
+                f"{data[s2][k2]})"))  # fmt: skip
     for slot, dotted in registry.SLOTS.items():
         section, key = dotted.split(".")
         name = data[section][key]

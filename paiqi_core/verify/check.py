@@ -8,9 +8,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from paiqi_core.actions import ActionError, action_text, parse_action
+from paiqi_core.actions import ActionError, action_text, is_event, parse_action
 from paiqi_core.cards import CardError, bits, card_text, parse_cards
 from paiqi_core.engine import Game, State
+from paiqi_core.hooks.scoring_placement import rank_points
+from paiqi_core.match import run_match
 from paiqi_core.outcome import Result
 from paiqi_core.profile import ProfileError
 from paiqi_core.profile.load import find_profile
@@ -79,10 +81,38 @@ def _card_set(cards: Iterable[str]) -> list[str]:
     return [card_text(c) for c in sorted(set(parse_cards(list(cards))))]
 
 
+def _seat_list(seats: Seats, items: Iterable[Any]) -> list[str]:
+    return [seats.name(seats.index(x)) for x in items]
+
+
 def _check_state(
-    state: State, seats: Seats, expect: Mapping[str, Any], failures: list[str], where: str
+    state: State,
+    seats: Seats,
+    expect: Mapping[str, Any],
+    failures: list[str],
+    where: str,
+    since: int = 0,
 ) -> None:
+    """Compare a state with expectations; ``events`` are those logged from ``since`` on."""
     for key, want in expect.items():
+        if key == "hands":
+            for seat, cards in want.items():
+                s = seats.index(seat)
+                _compare(f"hands.{seats.name(s)}", _card_set(cards),
+                         [card_text(c) for c in bits(state.hands[s])], failures, where)  # fmt: skip
+            continue
+        if key == "events":
+            logged = [f"{seats.name(s)} {action_text(a)}" for s, a in state.log[since:]
+                      if is_event(a)]  # fmt: skip
+            _compare(key, [str(w) for w in want], logged, failures, where)
+            continue
+        if key in ("finished", "bursts"):
+            done = state.finished if key == "finished" else state.bursts
+            _compare(key, _seat_list(seats, want), [seats.name(s) for s in done], failures, where)
+            continue
+        if key == "pass_counts":
+            _compare(key, list(want), list(state.passes), failures, where)
+            continue
         if key == "legal":
             want_acts = sorted({parse_action(a) for a in want})
             _compare(
@@ -156,10 +186,13 @@ def _check_result(
 
 def _run_moves(
     state: State, seats: Seats, moves: list[Any], failures: list[str], where: str
-) -> bool:
+) -> int | None:
+    """Apply the moves; the log index where the last move began, or None on a failure."""
+    since = 0
     for i, move in enumerate(moves, start=1):
         if isinstance(move, Mapping) and "expect" in move:
-            _check_state(state, seats, move["expect"], failures, f"{where}after move {i - 1}: ")
+            _check_state(state, seats, move["expect"], failures, f"{where}after move {i - 1}: ",
+                         since)  # fmt: skip
             continue
         text = move["move"] if isinstance(move, Mapping) else move
         seat_text, _, action_text_ = str(text).strip().partition(" ")
@@ -180,9 +213,10 @@ def _run_moves(
             continue
         if reason is not None:
             failures.append(f"{where}move {i} ({text}) was refused: {reason}")
-            return False
+            return None
+        since = len(state.log)
         state.apply_unchecked(action)
-    return True
+    return since
 
 
 def run_example(example: Example, games: GameCache) -> Outcome:
@@ -223,6 +257,9 @@ def _run_one(
     if "session" in data:
         _check_session(game, seats, data, expect, failures, where)
         return
+    if "match" in data:
+        _check_match(game, seats, data["match"]["ranks"], expect, failures, where)
+        return
     if not expect and "game" not in data:
         failures.append(f"{where}nothing to check: add 'expect:'")
         return
@@ -232,8 +269,9 @@ def _run_one(
         return
     setup = data["game"]
     state = build_state(game, seats, setup, dealt=True)
-    if _run_moves(state, seats, list(setup.get("moves", [])), failures, where):
-        _check_state(state, seats, expect, failures, where)
+    since = _run_moves(state, seats, list(setup.get("moves", [])), failures, where)
+    if since is not None:
+        _check_state(state, seats, expect, failures, where, since)
 
 
 def _check_session(game: Game, seats: Seats, data: Mapping[str, Any],
@@ -259,6 +297,22 @@ def _check_session(game: Game, seats: Seats, data: Mapping[str, Any],
         else:
             failures.append(f"{where}{key}: not something a session has "
                             "(money, winners, hands_played, house)")  # fmt: skip
+
+
+def _check_match(game: Game, seats: Seats, ranks: list[list[int]], expect: Mapping[str, Any],
+                 failures: list[str], where: str) -> None:  # fmt: skip
+    fixed = game.profile.get("scoring.place_points")
+    games = [Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
+             for r in ranks]  # fmt: skip
+    match = run_match(games)
+    for key, want in expect.items():
+        if key == "points":
+            _compare(key, list(want), list(match.points), failures, where)
+        elif key == "winners":
+            _compare(key, sorted(seats.name(seats.index(w)) for w in want),
+                     sorted(seats.name(w) for w in match.winners), failures, where)  # fmt: skip
+        else:
+            failures.append(f"{where}{key}: not something a match has (points, winners)")
 
 
 Reporter = Callable[[Outcome], None]

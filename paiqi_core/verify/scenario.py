@@ -114,6 +114,11 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     for s, cards in covered.items():
         state.covered[s] = mask_of(cards)
         state.hand_sizes[s] += len(cards)
+    for seat, used in (setup.get("passes") or {}).items():
+        state.passes[seats.index(seat)] = int(used)
+    if not state.over and not state.legal_actions():
+        raise SetupError(f"seat {seats.name(state.turn)} to move has nothing to do here "
+                         "(they would burst before the position is reached)")  # fmt: skip
     return state
 
 
@@ -142,7 +147,10 @@ def outcomes_from_facts(
         by_seat[seats.index(seat)] = f or {}
     hand_size = len(game.deck) // n
     out = []
-    finish_order = [s for s in range(n) if by_seat.get(s, {}).get("out")]
+    finish_order = sorted(
+        (s for s in range(n) if by_seat.get(s, {}).get("out")),
+        key=lambda s: int(by_seat[s]["out"]),
+    )
     for s in range(n):
         f = by_seat.get(s, {})
         covered = tuple(parse_cards(f.get("covered", [])))
@@ -162,6 +170,8 @@ def outcomes_from_facts(
                 completions=suits,
                 finish=finish_order.index(s) if s in finish_order else None,
                 passes=int(f.get("passes", 0)),
+                burst=int(f["burst"]) - 1 if "burst" in f else None,
+                left_with_joker=bool(f.get("joker_only", False)),
                 hand_left=max(0, hand_size - played - len(covered)) if "played" in f else 0,
                 hand_size=hand_size,
             )
