@@ -256,7 +256,8 @@ class State:
             acts += self.joker_plays()
         if not acts:
             return stuck.actions(hand, used)
-        if not self.game.must_play:
+        opening_card = not self.started and self.first_card is not None
+        if not self.game.must_play and not opening_card:  # the opening card is compulsory
             acts += stuck.voluntary(hand, used)
         return acts
 
@@ -294,11 +295,15 @@ class State:
                 return f"not legal: the first card of the game must be {card_text(first)}"
             return f"{card_text(card)} is not legal: it does not extend a row"
         can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
-        if k == "pass" and self.game.stuck.limit is not None and PASS not in legal:
-            if plays:
+        limit = self.game.stuck.limit
+        out_of_passes = limit is not None and self.passes[self.turn] >= limit
+        if k == "pass" and out_of_passes:
+            if can:
                 return f"must play when able: no passes left while {can} can be played"
-            return f"no passes left ({self.game.stuck.limit} a game)"
-        if can and self.game.must_play:
+            return f"no passes left ({limit} a game)"
+        if can and not self.started and self.first_card is not None:
+            return f"must play when able: the game opens with {card_text(self.first_card)}"
+        if can and (self.game.must_play or out_of_passes):
             what = action_text(action)
             return f"must play when able: {what} is not allowed while {can} can be played"
         return f"{k} is not allowed in this game (a stuck player must {self.game.stuck.name})"

@@ -28,6 +28,8 @@ def test_paiqi_verify_docs_passes(in_repo: Path, capsys: pytest.CaptureFixture[s
         ("variants/doujue.md", 30),
         ("variants/pagat.md", 15),
         ("variants/platform.md", 40),
+        ("variants/shichinarabe.md", 35),
+        ("variants/house.md", 8),
         ("verifying.md", 5),
         ("authoring.md", 1),
     ],

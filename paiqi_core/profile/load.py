@@ -285,6 +285,11 @@ def _semantic_errors(
             problems.append(Problem(where((section, key)), (section, key),
                 f"{data[section][key]} needs {needs}: {value} (this profile has "
                 f"{data[s2][k2]})"))  # fmt: skip
+    turn = data["turn"]
+    if data["layout"]["ends"] == "cut" and turn["stuck"] == "pass" and turn["pass_limit"] is None:
+        problems.append(Problem(where(("layout", "ends")), ("layout", "ends"),
+            "cut rows strand cards that can never be played: with unlimited passes the game "
+            "could never end (set turn.pass_limit, or turn.stuck: cover)"))  # fmt: skip
     for slot, dotted in registry.SLOTS.items():
         section, key = dotted.split(".")
         name = data[section][key]
