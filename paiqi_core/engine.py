@@ -111,6 +111,15 @@ class Game:
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
 
+    def _cut_door(self, deck: Sequence[int], rng: random.Random) -> int | None:
+        """The door card, cut from the shuffled deck with the deal's stream, if used."""
+        return deck[below(rng, len(deck))] if self.opening.uses_door_card else None
+
+    def door_card_of(self, seed: int) -> int | None:
+        """The door card that the deal of ``seed`` cuts (None if this game cuts none)."""
+        rng = random.Random(seed)
+        return self._cut_door(shuffled(self.deck, rng), rng)
+
     def new_state(
         self,
         seed: int | None = None,
@@ -128,8 +137,8 @@ class Game:
                 raise ValueError("give a seed or the hands")
             rng = random.Random(seed)
             deck = shuffled(self.deck, rng)
-            if self.opening.uses_door_card and door_card is None:
-                door_card = deck[below(rng, len(deck))]
+            cut = self._cut_door(deck, rng)
+            door_card = cut if door_card is None else door_card
             bit = BITS.__getitem__
             masks = [sum(map(bit, deck[s::n])) for s in range(n)]
             state = State(self, masks, seed=seed, door_card=door_card)
@@ -137,10 +146,8 @@ class Game:
             return state
         if len(hands) != n:
             raise ValueError(f"{self.profile.id} is played by {n}, not {len(hands)}")
-        if self.opening.uses_door_card and door_card is None and seed is not None:
-            rng = random.Random(seed)
-            deck = shuffled(self.deck, rng)
-            door_card = deck[below(rng, len(deck))]
+        if door_card is None and seed is not None:
+            door_card = self.door_card_of(seed)
         return State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
 
 
@@ -286,7 +293,6 @@ class State:
         if k != "pass" and not (0 <= card <= JOKER_CARD and hand >> card & 1):
             shown = card_text(card) if 0 <= card <= JOKER_CARD else str(card)
             return f"{shown} is not in seat {self.turn}'s hand"
-        plays = self.plays()
         if k == "play":
             first = self.first_card
             if card == JOKER_CARD:

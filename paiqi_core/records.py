@@ -89,8 +89,12 @@ def replay(record: Mapping[str, Any]) -> list[str]:
     seed = record.get("seed")
     if seed is not None and [sorted(h) for h in hands] != game.deal(seed):
         problems.append(f"hands: not the deal of seed {seed}")
-    door = record.get("door_card")
-    state = game.new_state(seed=seed, hands=hands, door_card=parse_card(door) if door else None)
+    door = parse_card(record["door_card"]) if record.get("door_card") else None
+    if seed is not None and door is not None and door != game.door_card_of(seed):
+        cut = game.door_card_of(seed)
+        problems.append(f"door_card: not the door card of seed {seed} "
+                        f"({card_text(cut) if cut is not None else 'none is cut'})")  # fmt: skip
+    state = game.new_state(seed=seed, hands=hands, door_card=door)
     for i, entry in enumerate(record["actions"]):
         action = from_record(entry)
         if is_event(action):

@@ -31,8 +31,6 @@ def run_session(results: Iterable[Result], players: int, hands: int,
     played = 0
     broke: tuple[int, ...] = ()
     for result in results:
-        if played == hands:
-            break
         played += 1
         money = [m + r for m, r in zip(money, result.money, strict=True)]
         house += result.house
@@ -40,6 +38,8 @@ def run_session(results: Iterable[Result], players: int, hands: int,
             broke = tuple(s for s, m in enumerate(money) if m < 0)
             if broke:
                 break
+        if played == hands:
+            break
     best = max(money)
     winners = tuple(s for s, m in enumerate(money) if m == best)
     return SessionResult(tuple(_exact(m) for m in money), played, winners, broke, _exact(house))
