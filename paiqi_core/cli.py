@@ -199,6 +199,162 @@ def _sessions_text(s: Any, seed: int) -> str:
     return title + "\n" + table(["seat", "session win rate", "mean session money"], rows)
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from paiqi_core.agents import AGENTS
+    from paiqi_core.runs.execute import default_workers
+    from paiqi_core.runs.run import run, total_games
+    from paiqi_core.runs.store import RunSpec, Store
+
+    store = Store(Path(args.db))
+    try:
+        if args.resume:
+            spec = store.spec(args.resume)
+            if spec is None:
+                raise BadInput(f"--resume: no run '{args.resume}' in {args.db}")
+            run_id = args.resume
+        else:
+            if len(args.profiles) < 2:
+                raise BadInput("compare: name two profiles or more (or --resume RUN)")
+            if len(set(args.profiles)) < len(args.profiles):
+                raise BadInput("compare: name each profile once")
+            if args.games < 1 or args.batch < 1:
+                raise BadInput("--games and --batch: positive numbers")
+            games = _profiles(args.profiles, args.set)
+            players = {g.players for g in games}
+            if len(players) > 1:
+                raise BadInput(
+                    "compare: the profiles seat different numbers of players "
+                    f"({', '.join(f'{g.id}: {g.players}' for g in games)})"
+                )
+            agents = tuple(a.strip() for a in args.agents.split(",")) if args.agents else ()
+            for a in agents:
+                if a not in AGENTS:
+                    raise BadInput(f"--agents: unknown agent '{a}' (known: {', '.join(AGENTS)})")
+            if agents and len(agents) != games[0].players:
+                raise BadInput(f"--agents: {len(agents)} agents for {games[0].players} seats")
+            spec = RunSpec(
+                "compare",
+                tuple(args.profiles),
+                tuple(args.set),
+                agents,
+                args.rotate,
+                args.seed,
+                args.games,
+                args.batch,
+                games[0].players,
+            )
+            run_id = store.new_run(spec)
+        workers = args.workers or default_workers()
+        total = total_games(spec) * len(spec.profiles)
+        try:
+            with Progress(total, "compare", enabled=not args.quiet) as bar:
+                run(store, run_id, workers, bar.update)
+        except KeyboardInterrupt:
+            _err(
+                f"interrupted: finished batches are saved in {args.db}; continue with\n"
+                f"  paiqi compare --db {args.db} --resume {run_id}"
+            )
+            return 130
+        report = compare_report(store, run_id, spec)
+        if args.json:
+            _print_json(report)
+        else:
+            print(compare_text(report, args.db, workers))
+        return EXIT_OK
+    finally:
+        store.close()
+
+
+def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
+    from paiqi_core.runs import stats
+
+    profiles = list(spec.profiles)
+    out: dict[str, Any] = {"run": run_id, "spec": json.loads(spec.to_json()), "profiles": {}}
+    for p in profiles:
+        out["profiles"][p] = {
+            "per_game": {k: v.as_dict() for k, v in stats.per_game(store, run_id, p).items()},
+            "per_seat": [
+                {
+                    "seat": r["seat"],
+                    "win": r["win"].as_dict(),
+                    "money": r["money"].as_dict(),
+                    "mean_total": r["total"],
+                }
+                for r in stats.per_seat(store, run_id, p)
+            ],
+            "per_agent": [
+                {
+                    "agent": r["agent"],
+                    "win": r["win"].as_dict(),
+                    "money": r["money"].as_dict(),
+                    "mean_total": r["total"],
+                }
+                for r in stats.per_agent(store, run_id, p)
+            ],
+        }
+    base = profiles[0]
+    out["paired"] = {
+        other: {
+            **{k: v.as_dict() for k, v in stats.paired(store, run_id, base, other).items()},
+            "winner_differs": stats.winners_differ(store, run_id, base, other).as_dict(),
+        }
+        for other in profiles[1:]
+    }
+    return out
+
+
+def compare_text(report: dict[str, Any], db: str, workers: int) -> str:
+    spec = report["spec"]
+    agents = ",".join(spec["agents"]) or "random"
+    lines = [
+        f"run {report['run']} in {db}: {spec['games']} deals, seed {spec['seed']}, agents "
+        f"{agents}{' rotated' if spec['rotate'] else ''}, {workers} workers",
+        "",
+        "per game (mean ± 95% CI)",
+    ]
+    metrics = [
+        "actions",
+        "stuck",
+        "covers",
+        "passes",
+        "bursts",
+        "closures",
+        "last_seven",
+        "all_covered",
+        "jokers",
+    ]
+    rows = [
+        [p] + [f"{d['per_game'][m]['mean']:.2f}" for m in metrics]
+        for p, d in report["profiles"].items()
+    ]
+    lines.append(table(["profile", *metrics], rows))
+    for p, d in report["profiles"].items():
+        lines += ["", f"{p}: by seat"]
+        seat_rows = [
+            [
+                r["seat"],
+                _ci(r["win"]),
+                "" if r["mean_total"] is None else f"{r['mean_total']:+.2f}",
+                _ci(r["money"], 2),
+            ]
+            for r in d["per_seat"]
+        ]
+        lines.append(table(["seat", "win rate", "mean total", "mean money"], seat_rows))
+        if len(d["per_agent"]) > 1:
+            agent_rows = [[r["agent"], _ci(r["win"]), _ci(r["money"], 2)] for r in d["per_agent"]]
+            lines += [table(["agent", "win rate", "mean money"], agent_rows)]
+    base = next(iter(report["profiles"]))
+    for other, diff in report["paired"].items():
+        lines += ["", f"{other} − {base}, paired on the same deals (mean ± 95% CI)"]
+        rows = [[k, _ci(v)] for k, v in diff.items()]
+        lines.append(table(["difference", "value"], rows))
+    return "\n".join(lines)
+
+
+def _ci(e: dict[str, float], digits: int = 3) -> str:
+    return f"{e['mean']:+.{digits}f} ± {e['ci95']:.{digits}f}"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from paiqi_core.records import read_records, replay
 
@@ -307,15 +463,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="profile ids or files (default: every built-in profile)",
     )
     p.add_argument("--games", type=int, default=1000, help="games per profile (default 1000)")
-    p.add_argument("--sessions", type=int, metavar="N",
-                   help="play N whole sessions (session.hands hands each, running money) "
-                   "instead of single games")  # fmt: skip
-    p.add_argument("--matches", type=int, metavar="N",
-                   help="play N whole matches (match.games games each, rank points) "
-                   "instead of single games")  # fmt: skip
+    p.add_argument(
+        "--sessions",
+        type=int,
+        metavar="N",
+        help="play N whole sessions (session.hands hands each, running money) "
+        "instead of single games",
+    )
+    p.add_argument(
+        "--matches",
+        type=int,
+        metavar="N",
+        help="play N whole matches (match.games games each, rank points) instead of single games",
+    )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")
     p.add_argument("--records", metavar="FILE.jsonl", help="write every game as a record")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p = add(
+        "compare",
+        cmd_compare,
+        "play the same deals under several profiles on all cores and compare them, "
+        "paired game by game, with 95% confidence intervals",
+    )
+    p.add_argument("profiles", nargs="*", metavar="PROFILE")
+    p.add_argument("--games", type=int, default=2000, help="deals per profile (default 2000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--agents", default="", help="agents by seat, e.g. heuristic,random,random,random"
+    )
+    p.add_argument(
+        "--rotate", action="store_true", help="play each deal once per seat rotation of the agents"
+    )
+    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
+    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument("--resume", metavar="RUN", help="finish an interrupted run of --db")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "replay",

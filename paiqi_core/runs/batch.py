@@ -1,0 +1,130 @@
+"""A batch of games and the rows it produces: one row per game per seat.
+
+A batch is a pure function of its spec (profile, overrides, agents, seed, game indices), so
+any worker, in any order, produces the same rows: results do not depend on how the work
+was split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from paiqi_core.actions import BURST, JOKER, is_event
+from paiqi_core.engine import Game, State
+from paiqi_core.hooks.scoring_covering import is_last_seven
+from paiqi_core.seeds import game_seed
+
+COLUMNS = (
+    "profile",
+    "game",
+    "deal",
+    "seat",
+    "agent",
+    "rank",
+    "win",
+    "total",
+    "money",
+    "money_value",
+    "actions",
+    "covers",
+    "passes",
+    "burst",
+    "closures",
+    "last_seven",
+    "all_covered",
+    "jokers",
+)
+Row = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    profile: str  # profile id or path, as given
+    overrides: tuple[str, ...]
+    agents: tuple[str, ...]  # by seat; empty: all random
+    rotate: bool  # play each deal once per seat rotation of the agents
+    seed: int
+    start: int  # first game index
+    count: int
+
+    @property
+    def games(self) -> range:
+        return range(self.start, self.start + self.count)
+
+
+_GAMES: dict[tuple[str, tuple[str, ...]], Game] = {}
+
+
+def game_of(profile: str, overrides: Sequence[str]) -> Game:
+    key = (profile, tuple(overrides))
+    if key not in _GAMES:
+        _GAMES[key] = Game(profile, list(overrides))
+    return _GAMES[key]
+
+
+def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
+    """The deal and the agents by seat of game ``index``: with rotation, each deal is played
+    ``players`` times, the agents moved one seat round each time."""
+    agents = list(spec.agents) or ["random"] * players
+    if not spec.rotate:
+        return index, agents
+    deal, turn = divmod(index, players)
+    return deal, [agents[(seat - turn) % players] for seat in range(players)]
+
+
+def run_batch(spec: BatchSpec) -> list[Row]:
+    """Play the batch's games and return their rows."""
+    from paiqi_core.simulate import play_game
+
+    game = game_of(spec.profile, spec.overrides)
+    rows: list[Row] = []
+    for index in spec.games:
+        deal, agents = seating(spec, game.players, index)
+        state = play_game(game, game_seed(spec.seed, deal), agents)
+        rows += game_rows(spec.profile, index, deal, agents, state)
+    return rows
+
+
+def game_rows(
+    profile: str, index: int, deal: int, agents: Sequence[str], state: State
+) -> list[Row]:
+    result = state.result()
+    winners = result.winners
+    outcomes = state.outcomes()
+    per_seat = [[0, 0, 0] for _ in agents]  # actions, jokers, bursts
+    for seat, action in state.log:
+        if action == BURST:
+            per_seat[seat][2] = 1
+        if not is_event(action):
+            per_seat[seat][0] += 1
+            if action >= JOKER:
+                per_seat[seat][1] += 1
+    rows: list[Row] = []
+    for seat, agent in enumerate(agents):
+        o = outcomes[seat]
+        money = Fraction(result.money[seat])
+        rows.append(
+            (
+                profile,
+                index,
+                deal,
+                seat,
+                agent,
+                result.rank[seat],
+                1 / len(winners) if seat in winners else 0.0,
+                None if result.total is None else result.total[seat],
+                str(money),
+                float(money),
+                per_seat[seat][0],
+                len(o.covered),
+                o.passes,
+                per_seat[seat][2],
+                len(o.completions),
+                int(is_last_seven(o)),
+                int(o.all_covered),
+                per_seat[seat][1],
+            )
+        )
+    return rows

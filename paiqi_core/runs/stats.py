@@ -1,0 +1,155 @@
+"""Statistics of a stored run: per-profile summaries and paired differences with 95%
+confidence intervals (normal approximation; the same deals under each profile, so the
+differences are paired game by game)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from paiqi_core.runs.store import Store
+
+Z95 = 1.959964
+
+GAME_METRICS = {
+    "actions": "SUM(actions)",
+    "stuck": "SUM(covers) + SUM(passes)",
+    "covers": "SUM(covers)",
+    "passes": "SUM(passes)",
+    "bursts": "SUM(burst)",
+    "closures": "SUM(closures)",
+    "last_seven": "SUM(last_seven)",
+    "all_covered": "SUM(all_covered)",
+    "jokers": "SUM(jokers)",
+}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    n: int
+    mean: float
+    half_width: float  # of the 95% interval
+
+    @staticmethod
+    def of(n: int, total: float, squares: float) -> Estimate:
+        if n == 0:
+            return Estimate(0, math.nan, math.nan)
+        mean = total / n
+        var = max(squares / n - mean * mean, 0.0) * n / (n - 1) if n > 1 else 0.0
+        return Estimate(n, mean, Z95 * math.sqrt(var / n))
+
+    def text(self, digits: int = 3) -> str:
+        return f"{self.mean:+.{digits}f} ± {self.half_width:.{digits}f}"
+
+    def as_dict(self) -> dict[str, float]:
+        return {"n": self.n, "mean": self.mean, "ci95": self.half_width}
+
+
+def per_seat(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
+    """Win rate, mean total and money by seat (first-player advantage)."""
+    rows = store.query(
+        "SELECT seat, COUNT(*), SUM(win), SUM(win*win), AVG(total), SUM(money_value), "
+        "SUM(money_value*money_value) FROM seats WHERE run = ? AND profile = ? "
+        "GROUP BY seat ORDER BY seat",
+        run,
+        profile,
+    )
+    return [
+        {"seat": seat, "win": Estimate.of(n, w, w2), "total": total, "money": Estimate.of(n, m, m2)}
+        for seat, n, w, w2, total, m, m2 in rows
+    ]
+
+
+def per_agent(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
+    """Win rate and mean money by agent (the skill gap between agents)."""
+    rows = store.query(
+        "SELECT agent, COUNT(*), SUM(win), SUM(win*win), SUM(money_value), "
+        "SUM(money_value*money_value), AVG(total) FROM seats WHERE run = ? AND profile = ? "
+        "GROUP BY agent ORDER BY agent",
+        run,
+        profile,
+    )
+    return [
+        {"agent": a, "win": Estimate.of(n, w, w2), "money": Estimate.of(n, m, m2), "total": t}
+        for a, n, w, w2, m, m2, t in rows
+    ]
+
+
+def per_game(store: Store, run: str, profile: str) -> dict[str, Estimate]:
+    """Per-game means: length, how often players got stuck, special events."""
+    sums = ", ".join(f"{expr} AS {name}" for name, expr in GAME_METRICS.items())
+    agg = ", ".join(f"COUNT(*), SUM({m}), SUM({m}*{m})" for m in GAME_METRICS)
+    row = next(
+        store.query(
+            f"SELECT {agg} FROM (SELECT {sums} FROM seats WHERE run = ? AND profile = ? "
+            "GROUP BY game)",
+            run,
+            profile,
+        )
+    )
+    return {
+        name: Estimate.of(row[3 * i], row[3 * i + 1] or 0, row[3 * i + 2] or 0)
+        for i, name in enumerate(GAME_METRICS)
+    }
+
+
+def paired(store: Store, run: str, base: str, other: str) -> dict[str, Estimate]:
+    """Mean differences other − base, game by game on the same deals."""
+    sums = ", ".join(f"{expr} AS {name}" for name, expr in GAME_METRICS.items())
+    seat_money = "SUM(CASE WHEN seat = 0 THEN money_value ELSE 0 END) AS seat0_money"
+    seat_win = "SUM(CASE WHEN seat = 0 THEN win ELSE 0 END) AS seat0_win"
+    metrics = [*GAME_METRICS, "seat0_money", "seat0_win"]
+    per = (
+        f"SELECT game, {sums}, {seat_money}, {seat_win} FROM seats "
+        "WHERE run = ? AND profile = ? GROUP BY game"
+    )
+    diffs = ", ".join(f"(o.{m} - b.{m})" for m in metrics)
+    agg = ", ".join(f"COUNT(*), SUM(d{i}), SUM(d{i}*d{i})" for i in range(len(metrics)))
+    cols = ", ".join(f"{d} AS d{i}" for i, d in enumerate(diffs.split(", ")))
+    row = next(
+        store.query(
+            f"SELECT {agg} FROM (SELECT {cols} FROM ({per}) b JOIN ({per}) o USING (game))",
+            run,
+            base,
+            run,
+            other,
+        )
+    )
+    return {
+        m: Estimate.of(row[3 * i], row[3 * i + 1] or 0, row[3 * i + 2] or 0)
+        for i, m in enumerate(metrics)
+    }
+
+
+def winners_differ(store: Store, run: str, base: str, other: str) -> Estimate:
+    """How often the same deal has a different winner (or set of winners)."""
+    rows = store.query(
+        "SELECT game, profile, GROUP_CONCAT(seat) FROM (SELECT game, profile, seat FROM seats "
+        "WHERE run = ? AND profile IN (?, ?) AND win > 0 ORDER BY game, profile, seat) "
+        "GROUP BY game, profile ORDER BY game",
+        run,
+        base,
+        other,
+    )
+    n = differ = 0
+    for game, group in _by_game(rows):
+        del game
+        if len(group) == 2:
+            n += 1
+            differ += group[base] != group[other]
+    return Estimate.of(n, differ, differ)
+
+
+def _by_game(rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[int, dict[str, str]]]:
+    current: int | None = None
+    group: dict[str, str] = {}
+    for game, profile, seats in rows:
+        if game != current and current is not None:
+            yield current, group
+            group = {}
+        current = game
+        group[profile] = seats
+    if current is not None:
+        yield current, group
