@@ -155,10 +155,31 @@ class State:
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
-        "bursts", "completions", "covered", "dealt", "door_card", "finished", "first_card",
-        "frontier", "game", "hand_sizes", "hands", "joker_at", "last_play", "left", "log",
-        "opened", "over", "passes", "played", "rng", "seed", "started", "table", "turn",
-    )  # fmt: skip
+        "bursts",
+        "completions",
+        "covered",
+        "dealt",
+        "door_card",
+        "finished",
+        "first_card",
+        "frontier",
+        "game",
+        "hand_sizes",
+        "hands",
+        "joker_at",
+        "last_play",
+        "left",
+        "log",
+        "opened",
+        "over",
+        "passes",
+        "played",
+        "rng",
+        "seed",
+        "started",
+        "table",
+        "turn",
+    )
 
     def __init__(
         self,

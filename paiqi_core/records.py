@@ -92,20 +92,26 @@ def replay(record: Mapping[str, Any]) -> list[str]:
     door = parse_card(record["door_card"]) if record.get("door_card") else None
     if seed is not None and door is not None and door != game.door_card_of(seed):
         cut = game.door_card_of(seed)
-        problems.append(f"door_card: not the door card of seed {seed} "
-                        f"({card_text(cut) if cut is not None else 'none is cut'})")  # fmt: skip
+        problems.append(
+            f"door_card: not the door card of seed {seed} "
+            f"({card_text(cut) if cut is not None else 'none is cut'})"
+        )
     state = game.new_state(seed=seed, hands=hands, door_card=door)
     for i, entry in enumerate(record["actions"]):
         action = from_record(entry)
         if is_event(action):
             if i >= len(state.log) or state.log[i] != (entry["seat"], action):
-                problems.append(f"actions[{i}]: the record has an event the engine did not "
-                                f"produce here: {entry}")  # fmt: skip
+                problems.append(
+                    f"actions[{i}]: the record has an event the engine did not "
+                    f"produce here: {entry}"
+                )
                 return problems
             continue
         if len(state.log) != i:
-            problems.append(f"actions[{i}]: the engine logged {record_action(*state.log[i])} "
-                            "here, which the record lacks")  # fmt: skip
+            problems.append(
+                f"actions[{i}]: the engine logged {record_action(*state.log[i])} "
+                "here, which the record lacks"
+            )
             return problems
         reason = state.why_illegal(action, entry["seat"])
         if reason is not None:
@@ -117,8 +123,10 @@ def replay(record: Mapping[str, Any]) -> list[str]:
         state.apply_unchecked(action)
     if len(state.log) > len(record["actions"]):
         extra = record_action(*state.log[len(record["actions"])])
-        problems.append(f"actions[{len(record['actions'])}]: the engine logged {extra} here, "
-                        "which the record lacks")  # fmt: skip
+        problems.append(
+            f"actions[{len(record['actions'])}]: the engine logged {extra} here, "
+            "which the record lacks"
+        )
         return problems
     if not state.over:
         problems.append("the actions end before the game is over")

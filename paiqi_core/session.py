@@ -23,8 +23,9 @@ class SessionResult:
     house: Money = 0
 
 
-def run_session(results: Iterable[Result], players: int, hands: int,
-                bankroll: int | None) -> SessionResult:  # fmt: skip
+def run_session(
+    results: Iterable[Result], players: int, hands: int, bankroll: int | None
+) -> SessionResult:
     """Add up hand results until ``hands`` were played or a player cannot pay."""
     money: list[Money] = [bankroll or 0] * players
     house: Money = 0

@@ -12,9 +12,16 @@ from paiqi_core.hooks.scoring_simple import Scorer
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 
 PARAMS = (
-    "stake", "bust_above", "last_seven_bonus", "completion_bonus", "clean_bonus",
-    "big_head", "middle_head", "bust_multiplier", "winner_multiplier",
-)  # fmt: skip
+    "stake",
+    "bust_above",
+    "last_seven_bonus",
+    "completion_bonus",
+    "clean_bonus",
+    "big_head",
+    "middle_head",
+    "bust_multiplier",
+    "winner_multiplier",
+)
 
 
 BIG, MIDDLE = "大頭", "中頭"

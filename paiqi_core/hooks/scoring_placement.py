@@ -25,8 +25,9 @@ def placement_ranks(outcomes: Sequence[PlayerOutcome]) -> tuple[int, ...]:
     if holders:
         groups.append(holders)
     groups += [[s] for s, o in enumerate(outcomes) if o.left_with_joker]
-    bursts = sorted(((o.burst, s) for s, o in enumerate(outcomes) if o.burst is not None),
-                    reverse=True)  # fmt: skip
+    bursts = sorted(
+        ((o.burst, s) for s, o in enumerate(outcomes) if o.burst is not None), reverse=True
+    )
     groups += [[s] for _, s in bursts]
     rank = [0] * len(outcomes)
     place = 1

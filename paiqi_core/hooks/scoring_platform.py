@@ -13,10 +13,19 @@ from paiqi_core.melds import exempt_points
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 
 PARAMS = (
-    "settlement", "head_amounts", "rate", "bust_above", "bust_multiplier", "closure_bonus",
-    "all_covered_total", "last_seven_bonus", "clean_bonus", "melds", "fee",
+    "settlement",
+    "head_amounts",
+    "rate",
+    "bust_above",
+    "bust_multiplier",
+    "closure_bonus",
+    "all_covered_total",
+    "last_seven_bonus",
+    "clean_bonus",
+    "melds",
+    "fee",
     "winner_multiplier",
-)  # fmt: skip
+)
 
 WINNER, SMALL, MIDDLE, BIG = "winner", "小頭", "中頭", "大頭"
 MIDDLE_LABELS = (SMALL, MIDDLE)  # by rank from the top, after the winners
@@ -51,8 +60,11 @@ def labels_of(rank: Sequence[int]) -> list[str]:
 )
 def platform(p: Mapping[str, Any]) -> Scorer:
     method = p["settlement"]
-    amounts = {SMALL: p["head_amounts"]["small"], MIDDLE: p["head_amounts"]["middle"],
-               BIG: p["head_amounts"]["big"]}  # fmt: skip
+    amounts = {
+        SMALL: p["head_amounts"]["small"],
+        MIDDLE: p["head_amounts"]["middle"],
+        BIG: p["head_amounts"]["big"],
+    }
     rate, bust_above, bust_mult = int(p["rate"]), int(p["bust_above"]), int(p["bust_multiplier"])
     closure_bonus = tuple(int(b) for b in p["closure_bonus"])
     all_covered_total = int(p["all_covered_total"])
@@ -61,7 +73,10 @@ def platform(p: Mapping[str, Any]) -> Scorer:
     fee = Fraction(str(p["fee"]))
     wm = p["winner_multiplier"]
     mult_last_seven, mult_all_covered, mult_clean = (
-        int(wm["last_seven"]), int(wm["all_covered"]), int(wm["clean"]))  # fmt: skip
+        int(wm["last_seven"]),
+        int(wm["all_covered"]),
+        int(wm["clean"]),
+    )
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         totals: list[int] = []
@@ -113,7 +128,14 @@ def platform(p: Mapping[str, Any]) -> Scorer:
             kept: Money = exact(Fraction(amount) * fee) if fee and totals[w] > 0 else 0
             money[w] = amount - kept
             house += kept
-        return Result(rank=rank, winners=winners, money=tuple(money), total=tuple(totals),
-                      labels=tuple(labels), house=house, exempt=tuple(exempt))  # fmt: skip
+        return Result(
+            rank=rank,
+            winners=winners,
+            money=tuple(money),
+            total=tuple(totals),
+            labels=tuple(labels),
+            house=house,
+            exempt=tuple(exempt),
+        )
 
     return score

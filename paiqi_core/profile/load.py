@@ -60,8 +60,10 @@ def find_profile(ref: str, *, beside: Path | None = None) -> Path | None:
 def _no_profile(ref: str, beside: Path) -> str:
     close = difflib.get_close_matches(ref, list(resources.builtin_profiles()), n=1)
     hint = f"did you mean '{close[0]}'? " if close else ""
-    return (f"no profile '{ref}': not a file beside {_display(beside)}, nor a built-in "
-            f"profile ({hint}'paiqi list' shows them)")  # fmt: skip
+    return (
+        f"no profile '{ref}': not a file beside {_display(beside)}, nor a built-in "
+        f"profile ({hint}'paiqi list' shows them)"
+    )
 
 
 def _read(path: Path) -> Located:
@@ -282,14 +284,24 @@ def _semantic_errors(
         section, key = rule.split(".")
         s2, k2 = needs.split(".")
         if data[section][key] not in allowed and data[s2][k2] != value:
-            problems.append(Problem(where((section, key)), (section, key),
-                f"{data[section][key]} needs {needs}: {value} (this profile has "
-                f"{data[s2][k2]})"))  # fmt: skip
+            problems.append(
+                Problem(
+                    where((section, key)),
+                    (section, key),
+                    f"{data[section][key]} needs {needs}: {value} (this profile has "
+                    f"{data[s2][k2]})",
+                )
+            )
     turn = data["turn"]
     if data["layout"]["ends"] == "cut" and turn["stuck"] == "pass" and turn["pass_limit"] is None:
-        problems.append(Problem(where(("layout", "ends")), ("layout", "ends"),
-            "cut rows strand cards that can never be played: with unlimited passes the game "
-            "could never end (set turn.pass_limit, or turn.stuck: cover)"))  # fmt: skip
+        problems.append(
+            Problem(
+                where(("layout", "ends")),
+                ("layout", "ends"),
+                "cut rows strand cards that can never be played: with unlimited passes the game "
+                "could never end (set turn.pass_limit, or turn.stuck: cover)",
+            )
+        )
     for slot, dotted in registry.SLOTS.items():
         section, key = dotted.split(".")
         name = data[section][key]

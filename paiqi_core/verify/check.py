@@ -98,12 +98,18 @@ def _check_state(
         if key == "hands":
             for seat, cards in want.items():
                 s = seats.index(seat)
-                _compare(f"hands.{seats.name(s)}", _card_set(cards),
-                         [card_text(c) for c in bits(state.hands[s])], failures, where)  # fmt: skip
+                _compare(
+                    f"hands.{seats.name(s)}",
+                    _card_set(cards),
+                    [card_text(c) for c in bits(state.hands[s])],
+                    failures,
+                    where,
+                )
             continue
         if key == "events":
-            logged = [f"{seats.name(s)} {action_text(a)}" for s, a in state.log[since:]
-                      if is_event(a)]  # fmt: skip
+            logged = [
+                f"{seats.name(s)} {action_text(a)}" for s, a in state.log[since:] if is_event(a)
+            ]
             _compare(key, [str(w) for w in want], logged, failures, where)
             continue
         if key in ("finished", "bursts"):
@@ -173,11 +179,13 @@ def _check_result(
         elif key == "rank":
             _compare(key, list(want), list(result.rank), failures, where)
         elif key == "house":
-            _compare(key, _money_text(_money(want)), _money_text(Fraction(result.house)),
-                     failures, where)  # fmt: skip
+            _compare(
+                key, _money_text(_money(want)), _money_text(Fraction(result.house)), failures, where
+            )
         elif key == "exempt":
-            _compare(key, list(want), list(result.exempt) if result.exempt else None,
-                     failures, where)  # fmt: skip
+            _compare(
+                key, list(want), list(result.exempt) if result.exempt else None, failures, where
+            )
         elif key == "labels":
             _compare(
                 key, list(want), list(result.labels) if result.labels else None, failures, where
@@ -191,8 +199,9 @@ def _run_moves(
     since = 0
     for i, move in enumerate(moves, start=1):
         if isinstance(move, Mapping) and "expect" in move:
-            _check_state(state, seats, move["expect"], failures, f"{where}after move {i - 1}: ",
-                         since)  # fmt: skip
+            _check_state(
+                state, seats, move["expect"], failures, f"{where}after move {i - 1}: ", since
+            )
             continue
         text = move["move"] if isinstance(move, Mapping) else move
         seat_text, _, action_text_ = str(text).strip().partition(" ")
@@ -274,8 +283,14 @@ def _run_one(
         _check_state(state, seats, expect, failures, where, since)
 
 
-def _check_session(game: Game, seats: Seats, data: Mapping[str, Any],
-                   expect: Mapping[str, Any], failures: list[str], where: str) -> None:  # fmt: skip
+def _check_session(
+    game: Game,
+    seats: Seats,
+    data: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    failures: list[str],
+    where: str,
+) -> None:
     hands = data["session"]["hands"]
     results = [
         game.scorer(outcomes_from_facts(game, seats, facts, data.get("opened"))) for facts in hands
@@ -287,30 +302,53 @@ def _check_session(game: Game, seats: Seats, data: Mapping[str, Any],
             actual = [_money_text(Fraction(m)) for m in session.money]
             _compare(key, [_money_text(_money(m)) for m in want], actual, failures, where)
         elif key == "winners":
-            _compare(key, sorted(seats.name(seats.index(w)) for w in want),
-                     sorted(seats.name(w) for w in session.winners), failures, where)  # fmt: skip
+            _compare(
+                key,
+                sorted(seats.name(seats.index(w)) for w in want),
+                sorted(seats.name(w) for w in session.winners),
+                failures,
+                where,
+            )
         elif key == "hands_played":
             _compare(key, int(want), session.hands_played, failures, where)
         elif key == "house":
-            _compare(key, _money_text(_money(want)), _money_text(Fraction(session.house)),
-                     failures, where)  # fmt: skip
+            _compare(
+                key,
+                _money_text(_money(want)),
+                _money_text(Fraction(session.house)),
+                failures,
+                where,
+            )
         else:
-            failures.append(f"{where}{key}: not something a session has "
-                            "(money, winners, hands_played, house)")  # fmt: skip
+            failures.append(
+                f"{where}{key}: not something a session has (money, winners, hands_played, house)"
+            )
 
 
-def _check_match(game: Game, seats: Seats, ranks: list[list[int]], expect: Mapping[str, Any],
-                 failures: list[str], where: str) -> None:  # fmt: skip
+def _check_match(
+    game: Game,
+    seats: Seats,
+    ranks: list[list[int]],
+    expect: Mapping[str, Any],
+    failures: list[str],
+    where: str,
+) -> None:
     fixed = game.profile.get("scoring.place_points")
-    games = [Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
-             for r in ranks]  # fmt: skip
+    games = [
+        Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
+    ]
     match = run_match(games)
     for key, want in expect.items():
         if key == "points":
             _compare(key, list(want), list(match.points), failures, where)
         elif key == "winners":
-            _compare(key, sorted(seats.name(seats.index(w)) for w in want),
-                     sorted(seats.name(w) for w in match.winners), failures, where)  # fmt: skip
+            _compare(
+                key,
+                sorted(seats.name(seats.index(w)) for w in want),
+                sorted(seats.name(w) for w in match.winners),
+                failures,
+                where,
+            )
         else:
             failures.append(f"{where}{key}: not something a match has (points, winners)")
 

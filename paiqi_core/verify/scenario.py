@@ -109,16 +109,24 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
             raise SetupError(f"{game.id} cuts a door card before play: give 'door_card:'")
         first_suit = (opened or [suit_of(min(table, key=lambda c: suit_of(c)))])[0]
         door = 13 * first_suit + SEVEN  # mid-game: the door suit is the first one opened
-    state = State(game, [mask_of(h) for h in full], table=mask_of(table), turn=turn,
-                  door_card=door, opened=opened)  # fmt: skip
+    state = State(
+        game,
+        [mask_of(h) for h in full],
+        table=mask_of(table),
+        turn=turn,
+        door_card=door,
+        opened=opened,
+    )
     for s, cards in covered.items():
         state.covered[s] = mask_of(cards)
         state.hand_sizes[s] += len(cards)
     for seat, used in (setup.get("passes") or {}).items():
         state.passes[seats.index(seat)] = int(used)
     if not state.over and not state.legal_actions():
-        raise SetupError(f"seat {seats.name(state.turn)} to move has nothing to do here "
-                         "(they would burst before the position is reached)")  # fmt: skip
+        raise SetupError(
+            f"seat {seats.name(state.turn)} to move has nothing to do here "
+            "(they would burst before the position is reached)"
+        )
     return state
 
 
