@@ -132,6 +132,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for game in games:
         if agents and len(agents) != game.players:
             raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
+    if not (args.records or args.sessions or args.matches):
+        return _simulate_games(args, games, agents)
     out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
     summaries: list[Any] = []
     count = args.sessions or args.matches or args.games
@@ -150,27 +152,64 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     for summary in summaries:
         print()
-        text = _sessions_text if args.sessions else _matches_text if args.matches else _games_text
-        print(text(summary, args.seed))
+        if args.sessions or args.matches:
+            text = _sessions_text if args.sessions else _matches_text
+            print(text(summary, args.seed))
+        else:
+            print(_games_text(summary.as_dict(), args.seed))
     if args.records:
         print(f"\nrecords: {args.records}")
     return EXIT_OK
 
 
-def _games_text(s: Any, seed: int) -> str:
-    d = s.as_dict()
-    head = ["seat", "win rate"] + (["mean total"] if s.has_total else [])
-    head += (["mean money"] if s.has_money else []) + ["stuck/game"]
+def _simulate_games(args: argparse.Namespace, games: list[Game], agents: list[str]) -> int:
+    """Plain games: batches on every core, rows streamed into a store (in memory unless
+    --db names a file), the summary read back from it."""
+    from paiqi_core.runs import stats
+    from paiqi_core.runs.execute import default_workers
+    from paiqi_core.runs.run import run
+    from paiqi_core.runs.store import RunSpec, Store
+
+    names = args.profiles or list(resources.builtin_profiles())
+    store = Store(Path(args.db) if args.db else Path(":memory:"))
+    workers = args.workers or default_workers()
+    summaries = []
+    try:
+        for name, game in zip(names, games, strict=True):
+            spec = RunSpec("simulate", (name,), tuple(args.set), tuple(agents), False,
+                           args.seed, args.games, args.batch, game.players)  # fmt: skip
+            run_id = store.new_run(spec)
+            with Progress(args.games, game.id, enabled=not args.quiet) as bar:
+                run(store, run_id, workers, bar.update)
+            summary = stats.games_summary(store, run_id, name)
+            summary["profile"] = game.id
+            summaries.append(summary)
+    finally:
+        store.close()
+    if args.json:
+        _print_json(summaries)
+        return EXIT_OK
+    for summary in summaries:
+        print()
+        print(_games_text(summary, args.seed))
+    return EXIT_OK
+
+
+def _games_text(d: dict[str, Any], seed: int) -> str:
+    has_total = "mean_total" in d
+    has_money = any(d["mean_money"])
+    head = ["seat", "win rate"] + (["mean total"] if has_total else [])
+    head += (["mean money"] if has_money else []) + ["stuck/game"]
     rows = []
-    for seat in range(s.players):
+    for seat in range(d["players"]):
         row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
-        if s.has_total:
+        if has_total:
             row.append(f"{d['mean_total'][seat]:+.2f}")
-        if s.has_money:
+        if has_money:
             row.append(f"{d['mean_money'][seat]:+.2f}")
         row.append(f"{d['mean_stuck'][seat]:.2f}")
         rows.append(row)
-    title = f"{s.profile}: {s.games} games, seed {seed}, {d['mean_actions']} actions a game"
+    title = f"{d['profile']}: {d['games']} games, seed {seed}, {d['mean_actions']} actions a game"
     return title + "\n" + table(head, rows)
 
 
@@ -478,7 +517,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")
-    p.add_argument("--records", metavar="FILE.jsonl", help="write every game as a record")
+    p.add_argument(
+        "--records",
+        metavar="FILE.jsonl",
+        help="write every game as a record (plays in this process)",
+    )
+    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
+    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    p.add_argument("--db", help="keep one row per game per seat in this SQLite file")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "compare",

@@ -124,3 +124,25 @@ def test_compare_bad_input(
     args = [str(three) if a == "THREE" else a for a in args]
     assert main([*args, "--db", str(tmp_path / "x.db")]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_simulate_on_one_or_two_processes_or_in_process_agrees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["simulate", "platform", "--games", "90", "--seed", "3", "--batch", "20", "-q"]
+    outputs = []
+    for extra in (["--workers", "1"], ["--workers", "2"], ["--records", str(tmp_path / "r")]):
+        assert main([*base, *extra, "--json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0] == outputs[1]
+    by_records = outputs[2][0]
+    for key in ("win_rate", "mean_money", "mean_total", "mean_stuck", "mean_actions"):
+        assert by_records[key] == outputs[0][0][key], key
+
+
+def test_simulate_keeps_rows_in_a_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "sim.db"
+    assert main(["simulate", "pagat", "--games", "40", "--db", str(db), "-q"]) == 0
+    store = Store(db)
+    ((count, wins),) = store.query("SELECT COUNT(*), SUM(win) FROM seats")
+    assert (count, wins) == (160, 40)  # one winner a game in pagat

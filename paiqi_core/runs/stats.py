@@ -153,3 +153,24 @@ def _by_game(rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[int, dict[str, s
         group[profile] = seats
     if current is not None:
         yield current, group
+
+
+def games_summary(store: Store, run: str, profile: str) -> dict[str, Any]:
+    """The per-seat summary of ``paiqi simulate`` (the shape of ``Summary.as_dict``)."""
+    rows = list(store.query(
+        "SELECT seat, COUNT(*), AVG(win), AVG(total), COUNT(total), AVG(money_value), "
+        "AVG(covers + passes), SUM(actions) FROM seats WHERE run = ? AND profile = ? "
+        "GROUP BY seat ORDER BY seat", run, profile))  # fmt: skip
+    games = rows[0][1] if rows else 0
+    out: dict[str, Any] = {
+        "profile": profile,
+        "games": games,
+        "players": len(rows),
+        "mean_actions": round(sum(r[7] for r in rows) / max(games, 1), 2),
+        "win_rate": [round(r[2], 4) for r in rows],
+        "mean_money": [round(r[5], 4) for r in rows],
+        "mean_stuck": [round(r[6], 3) for r in rows],
+    }
+    if rows and rows[0][4]:
+        out["mean_total"] = [round(r[3], 3) for r in rows]
+    return out
