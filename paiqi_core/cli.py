@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -163,29 +164,31 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_games(args: argparse.Namespace, games: list[Game], agents: list[str]) -> int:
-    """Plain games: batches on every core, rows streamed into a store (in memory unless
-    --db names a file), the summary read back from it."""
+    """Plain games: batches on every core, rows streamed into a store (a temporary file
+    unless --db names one, so memory stays flat however many games), the summary read back
+    from it."""
     from paiqi_core.runs import stats
     from paiqi_core.runs.execute import default_workers
     from paiqi_core.runs.run import run
     from paiqi_core.runs.store import RunSpec, Store
 
     names = args.profiles or list(resources.builtin_profiles())
-    store = Store(Path(args.db) if args.db else Path(":memory:"))
     workers = args.workers or default_workers()
     summaries = []
-    try:
-        for name, game in zip(names, games, strict=True):
-            spec = RunSpec("simulate", (name,), tuple(args.set), tuple(agents), False,
-                           args.seed, args.games, args.batch, game.players)  # fmt: skip
-            run_id = store.new_run(spec)
-            with Progress(args.games, game.id, enabled=not args.quiet) as bar:
-                run(store, run_id, workers, bar.update)
-            summary = stats.games_summary(store, run_id, name)
-            summary["profile"] = game.id
-            summaries.append(summary)
-    finally:
-        store.close()
+    with tempfile.TemporaryDirectory(prefix="paiqi-") as scratch:
+        store = Store(Path(args.db) if args.db else Path(scratch) / "runs.db")
+        try:
+            for name, game in zip(names, games, strict=True):
+                spec = RunSpec("simulate", (name,), tuple(args.set), tuple(agents), False,
+                               args.seed, args.games, args.batch, game.players)  # fmt: skip
+                run_id = store.new_run(spec)
+                with Progress(args.games, game.id, enabled=not args.quiet) as bar:
+                    run(store, run_id, workers, bar.update)
+                summary = stats.games_summary(store, run_id, name)
+                summary["profile"] = game.id
+                summaries.append(summary)
+        finally:
+            store.close()
     if args.json:
         _print_json(summaries)
         return EXIT_OK

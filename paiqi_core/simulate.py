@@ -26,7 +26,7 @@ def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
     if all(n == "random" for n in names):
         state.play_random(rng)
         return state
-    agents: list[Agent] = [AGENTS[n](rng) for n in names]
+    agents: list[Agent] = [AGENTS[n](rng, game=game) for n in names]
     while not state.over:
         seat = state.turn
         state.apply_unchecked(agents[seat].act(state.observation(seat)))
