@@ -282,7 +282,9 @@ class HeuristicAgent:
         own = _count(behind & h)
         t2, h2 = t | placed, h & ~mine
         released = reach(t2, d | h2) & u & ~reach(t, d | h)
-        given = _count(released) + _count(placed & ~mine & u)  # the joker's place goes to its holder
+        given = _count(released) + _count(
+            placed & ~mine & u
+        )  # the joker's place goes to its holder
         lost = reach(t, d) & ~reach(t2, d) & ~placed
         opening = card % 13 == SEVEN and not t
         score = (self.open_weight if opening else self.run_weight) * own

@@ -397,6 +397,40 @@ def _ci(e: dict[str, float], digits: int = 3) -> str:
     return f"{e['mean']:+.{digits}f} ± {e['ci95']:.{digits}f}"
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from paiqi_core.runs.report import PLOT_EXTRA, write_report
+    from paiqi_core.runs.store import Store
+
+    if not Path(args.db).is_file():
+        raise BadInput(f"{args.db}:1:1: (root): no such results file")
+    store = Store(Path(args.db))
+    try:
+        runs = [r[0] for r in store.runs()]
+        if args.run is None:
+            if not runs:
+                raise BadInput(f"{args.db}: holds no run")
+            print("\n".join(runs))
+            return EXIT_OK
+        run_id = runs[-1] if args.run == "last" else args.run
+        spec = store.spec(run_id)
+        if spec is None:
+            raise BadInput(f"no run '{args.run}' in {args.db} (runs: {', '.join(runs) or 'none'})")
+        report = compare_report(store, run_id, spec)
+    finally:
+        store.close()
+    text = compare_text(report, args.db, 0)
+    if args.json:
+        _print_json(report)
+        return EXIT_OK
+    print(text)
+    folder = Path(args.out or f"paiqi-report-{run_id}")
+    written = write_report(report, text, folder)
+    print(f"\nwrote {', '.join(str(p) for p in written)}")
+    if len(written) == 1:
+        print(f"(no plots: {PLOT_EXTRA})")
+    return EXIT_OK
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from paiqi_core.records import read_records, replay
 
@@ -549,6 +583,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
     p.add_argument("--resume", metavar="RUN", help="finish an interrupted run of --db")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p = add(
+        "report",
+        cmd_report,
+        "tables, PNG plots and a self-contained HTML page of a stored run",
+        sets=False,
+    )
+    p.add_argument("run", nargs="?", help="run id, or 'last' (default: list the runs)")
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument("--out", metavar="FOLDER", help="where to write (default paiqi-report-RUN)")
     p = add(
         "replay",
         cmd_replay,
