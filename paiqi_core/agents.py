@@ -189,7 +189,9 @@ class HeuristicAgent:
         strand_weight: float = 0.5,
         reserve_passes: int = 1,
         joker_keep: float = 2.0,
+        pass_below: float = 0.0,
     ) -> None:
+        self.pass_below = pass_below
         self.rng = rng
         self.rules = TableRules.of(game)
         self.run_weight = run_weight
@@ -317,7 +319,7 @@ class HeuristicAgent:
         limit = self.rules.pass_limit
         used = obs.pass_counts[obs.seat]
         spare = (limit - used if limit is not None else 3 - used) > self.reserve_passes
-        return spare and best < 0
+        return spare and best < self.pass_below
 
     # -- covering ----------------------------------------------------------------------
     def _cover_floor(self, obs: Observation, suits: list[_Suit], covers: list[int]) -> float:

@@ -183,7 +183,7 @@ def _simulate_games(args: argparse.Namespace, games: list[Game], agents: list[st
                                args.seed, args.games, args.batch, game.players)  # fmt: skip
                 run_id = store.new_run(spec)
                 with Progress(args.games, game.id, enabled=not args.quiet) as bar:
-                    run(store, run_id, workers, bar.update)
+                    run(store, run_id, workers, bar.update, args.dask)
                 summary = stats.games_summary(store, run_id, name)
                 summary["profile"] = game.id
                 summaries.append(summary)
@@ -290,7 +290,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         total = total_games(spec) * len(spec.profiles)
         try:
             with Progress(total, "compare", enabled=not args.quiet) as bar:
-                run(store, run_id, workers, bar.update)
+                run(store, run_id, workers, bar.update, args.dask)
         except KeyboardInterrupt:
             _err(
                 f"interrupted: finished batches are saved in {args.db}; continue with\n"
@@ -562,6 +562,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
     p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
     p.add_argument("--db", help="keep one row per game per seat in this SQLite file")
+    p.add_argument(
+        "--dask",
+        metavar="local|tcp://HOST:PORT",
+        help="run the batches on a Dask cluster (pip install 'paiqi[dask]')",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "compare",
@@ -582,6 +587,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
     p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
     p.add_argument("--resume", metavar="RUN", help="finish an interrupted run of --db")
+    p.add_argument(
+        "--dask",
+        metavar="local|tcp://HOST:PORT",
+        help="run the batches on a Dask cluster (pip install 'paiqi[dask]')",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "report",

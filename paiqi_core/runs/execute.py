@@ -44,3 +44,42 @@ def execute(specs: Iterable[BatchSpec], workers: int, done: Done) -> None:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+
+def execute_dask(specs: Iterable[BatchSpec], address: str, done: Done,
+                 workers: int = 0) -> None:  # fmt: skip
+    """Run every batch on a Dask cluster: ``local`` starts one on this machine's cores,
+    otherwise ``address`` is an existing scheduler (``tcp://HOST:PORT``). Dask recomputes
+    the batches of a worker that dies; results are the same, being pure functions."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuntimeError("--dask needs Dask: pip install 'paiqi[dask]'") from None
+    cluster = None
+    if address == "local":
+        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                               processes=True, dashboard_address=None)  # fmt: skip
+        client = Client(cluster)
+    else:
+        client = Client(address)
+    try:
+        todo = iter(specs)
+        window = 4 * max(len(client.scheduler_info().get("workers", {})), 1)
+        pending = {}
+        for spec in todo:
+            pending[client.submit(run_batch, spec, pure=False)] = spec
+            if len(pending) >= window:
+                break
+        stream = as_completed(list(pending))
+        for future in stream:
+            spec = pending.pop(future)
+            done(spec, future.result())
+            nxt = next(todo, None)
+            if nxt is not None:
+                new = client.submit(run_batch, nxt, pure=False)
+                pending[new] = nxt
+                stream.add(new)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

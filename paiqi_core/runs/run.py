@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from paiqi_core.runs.batch import BatchSpec
-from paiqi_core.runs.execute import execute
+from paiqi_core.runs.execute import execute, execute_dask
 from paiqi_core.runs.store import RunSpec, Store
 
 
@@ -28,7 +28,11 @@ def batches(spec: RunSpec, skip: set[tuple[str, int]]) -> Iterator[BatchSpec]:
 
 
 def run(
-    store: Store, run_id: str, workers: int, progress: Callable[[int], None] | None = None
+    store: Store,
+    run_id: str,
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    dask: str | None = None,
 ) -> None:
     """Execute every unfinished batch of ``run_id``; finished batches are skipped, so this
     both starts and resumes a run."""
@@ -49,7 +53,10 @@ def run(
         if progress:
             progress(done_games[0])
 
-    execute(batches(spec, finished), workers, done)
+    if dask:
+        execute_dask(batches(spec, finished), dask, done, workers)
+    else:
+        execute(batches(spec, finished), workers, done)
 
 
 def total_games(spec: RunSpec) -> int:
