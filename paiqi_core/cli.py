@@ -352,7 +352,7 @@ def compare_text(report: dict[str, Any], db: str, workers: int) -> str:
         f"run {report['run']} in {db}: {spec['games']} deals, seed {spec['seed']}, agents "
         f"{agents}{' rotated' if spec['rotate'] else ''}, {workers} workers",
         "",
-        "per game (mean ± 95% CI)",
+        "per game (means; intervals in --json and the report)",
     ]
     metrics = [
         "actions",
@@ -366,7 +366,7 @@ def compare_text(report: dict[str, Any], db: str, workers: int) -> str:
         "jokers",
     ]
     rows = [
-        [p] + [f"{d['per_game'][m]['mean']:.2f}" for m in metrics]
+        [p] + [f"{d['per_game'][m]['mean']:.3g}" for m in metrics]
         for p, d in report["profiles"].items()
     ]
     lines.append(table(["profile", *metrics], rows))
