@@ -22,6 +22,7 @@ from paiqi_core.profile.explain import explain_text, rules_in_effect
 from paiqi_core.textui import Progress, table
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")  # one built-in profile a family
 
 
 class BadInput(Exception):
@@ -255,6 +256,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 raise BadInput(f"--resume: no run '{args.resume}' in {args.db}")
             run_id = args.resume
         else:
+            if not args.profiles:
+                args.profiles = list(FAMILIES)
             if len(args.profiles) < 2:
                 raise BadInput("compare: name two profiles or more (or --resume RUN)")
             if len(set(args.profiles)) < len(args.profiles):
@@ -574,8 +577,13 @@ def build_parser() -> argparse.ArgumentParser:
         "play the same deals under several profiles on all cores and compare them, "
         "paired game by game, with 95% confidence intervals",
     )
-    p.add_argument("profiles", nargs="*", metavar="PROFILE")
-    p.add_argument("--games", type=int, default=2000, help="deals per profile (default 2000)")
+    p.add_argument(
+        "profiles",
+        nargs="*",
+        metavar="PROFILE",
+        help=f"profiles to compare (default: {' '.join(FAMILIES)})",
+    )
+    p.add_argument("--games", type=int, default=10000, help="deals per profile (default 10000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--agents", default="", help="agents by seat, e.g. heuristic,random,random,random"

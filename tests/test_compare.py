@@ -146,3 +146,13 @@ def test_simulate_keeps_rows_in_a_db(tmp_path: Path, capsys: pytest.CaptureFixtu
     store = Store(db)
     ((count, wins),) = store.query("SELECT COUNT(*), SUM(win) FROM seats")
     assert (count, wins) == (160, 40)  # one winner a game in pagat
+
+
+def test_compare_defaults_to_one_profile_of_each_family(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "--games", "20", "--db", str(tmp_path / "f.db"), "--json", "-q"]
+    assert main([*args, "--workers", "1"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["profiles"]) == ["doujue", "platform", "shichinarabe", "pagat"]
+    assert set(report["paired"]) == {"platform", "shichinarabe", "pagat"}
