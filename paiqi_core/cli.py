@@ -489,6 +489,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 # -- parser ------------------------------------------------------------------------
+def _batch_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that run games in batches."""
+    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
+    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    p.add_argument(
+        "--dask",
+        metavar="local|tcp://HOST:PORT",
+        help="run the batches on a Dask cluster (pip install 'paiqi[dask]')",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiqi",
@@ -562,14 +573,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help="write every game as a record (plays in this process)",
     )
-    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
-    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    _batch_options(p)
     p.add_argument("--db", help="keep one row per game per seat in this SQLite file")
-    p.add_argument(
-        "--dask",
-        metavar="local|tcp://HOST:PORT",
-        help="run the batches on a Dask cluster (pip install 'paiqi[dask]')",
-    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "compare",
@@ -591,15 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--rotate", action="store_true", help="play each deal once per seat rotation of the agents"
     )
-    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
-    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    _batch_options(p)
     p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
     p.add_argument("--resume", metavar="RUN", help="finish an interrupted run of --db")
-    p.add_argument(
-        "--dask",
-        metavar="local|tcp://HOST:PORT",
-        help="run the batches on a Dask cluster (pip install 'paiqi[dask]')",
-    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "report",

@@ -69,12 +69,7 @@ def covering(p: Mapping[str, Any]) -> Scorer:
         int(p[k]) for k in ("last_seven_bonus", "completion_bonus", "clean_bonus")
     )
     big, middle, bust_mult = int(p["big_head"]), int(p["middle_head"]), int(p["bust_multiplier"])
-    wm = p["winner_multiplier"]
-    mult_last_seven, mult_all_covered, mult_clean = (
-        int(wm["last_seven"]),
-        int(wm["all_covered"]),
-        int(wm["clean"]),
-    )
+    mult_last_seven, mult_all_covered, mult_clean = winner_multipliers(p)
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         totals: list[int] = []
@@ -136,6 +131,12 @@ def covering(p: Mapping[str, Any]) -> Scorer:
         )
 
     return score
+
+
+def winner_multipliers(p: Mapping[str, Any]) -> tuple[int, int, int]:
+    """(last seven, all covered, clean) multipliers of a winner, from the scoring rules."""
+    wm = p["winner_multiplier"]
+    return int(wm["last_seven"]), int(wm["all_covered"]), int(wm["clean"])
 
 
 def is_last_seven(o: PlayerOutcome) -> bool:

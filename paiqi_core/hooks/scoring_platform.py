@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from paiqi_core.hooks.registry import register
-from paiqi_core.hooks.scoring_covering import is_last_seven
+from paiqi_core.hooks.scoring_covering import is_last_seven, winner_multipliers
 from paiqi_core.hooks.scoring_simple import Scorer
 from paiqi_core.melds import exempt_points
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
@@ -71,12 +71,7 @@ def platform(p: Mapping[str, Any]) -> Scorer:
     last_seven, clean = int(p["last_seven_bonus"]), int(p["clean_bonus"])
     melds = bool(p["melds"])
     fee = Fraction(str(p["fee"]))
-    wm = p["winner_multiplier"]
-    mult_last_seven, mult_all_covered, mult_clean = (
-        int(wm["last_seven"]),
-        int(wm["all_covered"]),
-        int(wm["clean"]),
-    )
+    mult_last_seven, mult_all_covered, mult_clean = winner_multipliers(p)
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         totals: list[int] = []

@@ -148,48 +148,45 @@ def _check_state(
             _check_result(state.result(), seats, {key: want}, failures, where)
 
 
+def _plain(seats: Seats, value: Any) -> Any:
+    return list(value) if isinstance(value, list | tuple) else value
+
+
+def _money_list(seats: Seats, value: Any) -> list[str]:
+    return [_money_text(Fraction(str(m))) for m in value]
+
+
+def _seat_names(seats: Seats, value: Any) -> list[str]:
+    return sorted(seats.name(seats.index(w)) for w in value)
+
+
+NORMALISE: dict[str, Callable[[Seats, Any], Any]] = {
+    "money": _money_list,
+    "house": lambda seats, v: _money_text(Fraction(str(v))),
+    "winners": _seat_names,
+}
+
+
+def _check_values(what: str, actual: Mapping[str, Any], seats: Seats,
+                  expect: Mapping[str, Any], failures: list[str], where: str) -> None:  # fmt: skip
+    """Compare expected values with ``actual`` ones, both put in one form first."""
+    for key, want in expect.items():
+        if key not in actual:
+            failures.append(f"{where}{key}: not something a {what} has ({', '.join(actual)})")
+            continue
+        norm = NORMALISE.get(key, _plain)
+        _compare(key, norm(seats, want), norm(seats, actual[key]), failures, where)
+
+
 def _check_result(
     result: Result, seats: Seats, expect: Mapping[str, Any], failures: list[str], where: str
 ) -> None:
-    for key, want in expect.items():
-        if key == "money":
-            _compare(
-                key,
-                [_money_text(_money(m)) for m in want],
-                [_money_text(Fraction(m)) for m in result.money],
-                failures,
-                where,
-            )
-        elif key == "winners":
-            _compare(
-                key,
-                sorted(seats.name(seats.index(w)) for w in want),
-                sorted(seats.name(w) for w in result.winners),
-                failures,
-                where,
-            )
-        elif key == "total":
-            _compare(
-                key,
-                list(want),
-                list(result.total) if result.total is not None else None,
-                failures,
-                where,
-            )
-        elif key == "rank":
-            _compare(key, list(want), list(result.rank), failures, where)
-        elif key == "house":
-            _compare(
-                key, _money_text(_money(want)), _money_text(Fraction(result.house)), failures, where
-            )
-        elif key == "exempt":
-            _compare(
-                key, list(want), list(result.exempt) if result.exempt else None, failures, where
-            )
-        elif key == "labels":
-            _compare(
-                key, list(want), list(result.labels) if result.labels else None, failures, where
-            )
+    actual = {
+        "money": result.money, "winners": result.winners, "total": result.total,
+        "rank": result.rank, "house": result.house, "exempt": result.exempt,
+        "labels": result.labels,
+    }  # fmt: skip
+    _check_values("result", actual, seats, expect, failures, where)
 
 
 def _run_moves(
@@ -297,32 +294,11 @@ def _check_session(
     ]
     rules = game.profile.section("session")
     session = run_session(results, game.players, int(rules["hands"]), rules["bankroll"])
-    for key, want in expect.items():
-        if key == "money":
-            actual = [_money_text(Fraction(m)) for m in session.money]
-            _compare(key, [_money_text(_money(m)) for m in want], actual, failures, where)
-        elif key == "winners":
-            _compare(
-                key,
-                sorted(seats.name(seats.index(w)) for w in want),
-                sorted(seats.name(w) for w in session.winners),
-                failures,
-                where,
-            )
-        elif key == "hands_played":
-            _compare(key, int(want), session.hands_played, failures, where)
-        elif key == "house":
-            _compare(
-                key,
-                _money_text(_money(want)),
-                _money_text(Fraction(session.house)),
-                failures,
-                where,
-            )
-        else:
-            failures.append(
-                f"{where}{key}: not something a session has (money, winners, hands_played, house)"
-            )
+    actual = {
+        "money": session.money, "winners": session.winners,
+        "hands_played": session.hands_played, "house": session.house,
+    }  # fmt: skip
+    _check_values("session", actual, seats, expect, failures, where)
 
 
 def _check_match(
@@ -338,19 +314,8 @@ def _check_match(
         Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
     ]
     match = run_match(games)
-    for key, want in expect.items():
-        if key == "points":
-            _compare(key, list(want), list(match.points), failures, where)
-        elif key == "winners":
-            _compare(
-                key,
-                sorted(seats.name(seats.index(w)) for w in want),
-                sorted(seats.name(w) for w in match.winners),
-                failures,
-                where,
-            )
-        else:
-            failures.append(f"{where}{key}: not something a match has (points, winners)")
+    actual = {"points": match.points, "winners": match.winners}
+    _check_values("match", actual, seats, expect, failures, where)
 
 
 Reporter = Callable[[Outcome], None]
