@@ -54,6 +54,10 @@ class RandomAgent:
 # -- the rules an agent reads from its game ---------------------------------------------
 
 POINTS_PER_CARD = 7  # a covered card costs 7 points on average: converts points to cards
+FAR_RELEASE = 0.25  # weight of a card released further along a row, against one released now
+HIGH_CARD_FIRST = 0.01  # per point: between equal plays, play the card dearer to cover
+JOKER_ENDGAME = 2  # play the joker whenever possible once this few other cards would be left
+ASSUMED_PASS_LIMIT = 3  # passes by choice stop short of this when no limit is known
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,6 @@ class TableRules:
     stuck: str = "cover"  # what a stuck player does: "cover" or "pass"
     pass_limit: int | None = None  # passes a game (None: unlimited)
     out_of_passes: str = "burst"  # with a pass limit: "burst" or "cover"
-    must_play: bool = True
-    ending: str = "all_empty"
-    scoring: str = "covering"
     bust_above: int | None = None  # covered points above which a payer busts
     melds: bool = False  # covered melds are exempt (platform)
     closure_bonus: tuple[int, ...] = (0, 0, 0, 0)  # points for closing a suit, by opening order
@@ -74,7 +75,9 @@ class TableRules:
     @property
     def covering(self) -> bool:
         """Covered cards cost points: covering families, and passes that end in covers."""
-        return self.stuck == "cover" or self.out_of_passes == "cover"
+        if self.stuck == "cover":
+            return True
+        return self.pass_limit is not None and self.out_of_passes == "cover"
 
     @classmethod
     def of(cls, game: Game | None) -> TableRules:
@@ -90,31 +93,30 @@ class TableRules:
             closure = (int(scoring["completion_bonus"]),) * 4
         else:
             closure = (0, 0, 0, 0)
-        bust = scoring.get("bust_above")
+        bust = scoring["bust_above"] if method in ("covering", "platform") else None
         limit = p.get("turn.pass_limit")
         return cls(
             extensions=game.extensions,
             stuck=str(p.get("turn.stuck")),
             pass_limit=None if limit is None else int(limit),
             out_of_passes=str(p.get("turn.out_of_passes")),
-            must_play=bool(p.get("turn.must_play")),
-            ending=str(p.get("ending.method")),
-            scoring=method,
             bust_above=None if bust is None else int(bust),
-            melds=bool(scoring.get("melds", False)),
+            melds=method == "platform" and bool(scoring["melds"]),
             closure_bonus=closure,
         )
 
 
-_REACH: dict[int, dict[int, int]] = {}  # per topology: (row | blocked << 13) -> reach
+# per topology (kept alive here, so that its id stays its own): (row | blocked << 13) -> reach
+_REACH: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
+_REACH_LIMIT = 1 << 17
 
 
 def _reach_cache(extensions: tuple[int, ...]) -> dict[int, int]:
-    key = id(extensions)
-    cache = _REACH.get(key)
-    if cache is None or len(cache) > 1 << 18:
-        cache = _REACH[key] = {}
-    return cache
+    """The memo of ``HeuristicAgent._reach`` shared by the agents of one rank topology."""
+    entry = _REACH.get(id(extensions))
+    if entry is None or len(entry[1]) > _REACH_LIMIT:
+        entry = _REACH[id(extensions)] = (extensions, {})
+    return entry[1]
 
 
 def _count(mask: int) -> int:
@@ -143,36 +145,43 @@ class _Suit:
 
 
 class HeuristicAgent:
-    """A rule-based player that reads only its own observation (and the public rules).
+    """A rule-based player that reads only its own observation and the public rules.
 
-    It weighs each legal action by what it does to every suit's row, using the game's rank
-    topology (ace low or high, A-K wrap or tunnel, 斬龍 cut ends) to find which cards can
-    still reach the table and which cards need a given card first:
+    It weighs each legal action by what it does to every suit's row. With the game's rank
+    topology (ace low or high, A-K wrap or tunnel, 斬龍 cut ends) it works out which cards
+    can still reach the table, which cards need a given card first, and which cards of
+    the other hands (the unseen cards) a play releases.
 
-    - *runs*: a play is worth ``run_weight`` for each card of its own hand that needs it
-      (hold S8 S9 S10 and S8 scores 2: it makes S9 playable, then S10); opening a suit with
-      its 7 is worth ``open_weight`` for each own card of the suit;
-    - *blocks*: a play costs ``block_weight`` for each card of the other hands that it
-      releases (cards that become reachable without any further card of this hand), so a
-      6 or 8 guarding a suit whose rest it does not hold is kept as long as possible, and a
-      7 opening a suit that mostly helps others is held; the weight doubles against an
-      opponent who is out of passes and may burst;
-    - *covers* (covering families, and passes running out into covers): covers the card
-      whose loss costs least: its counted points (after the platform's meld exemption)
-      times ``cover_cost_weight``, plus the points of its own cards that need it (never
-      break an own run when avoidable), plus a penalty for crossing the bust threshold,
-      less ``strand_weight`` times the points of other hands' cards it strands for good;
-      a card that can never be played anyway (behind an own covered card, or cut off by
-      斬龍) costs nothing extra and goes first;
-    - *passes* (Japanese family): passes voluntarily instead of releasing cards when every
-      play gives more to the others than to itself, keeping ``reserve_passes`` passes
-      unless forced;
-    - *joker*: plays it to unlock an own run or to avoid a pass, otherwise keeps it while
-      the hand is long (``joker_keep`` is what a held joker is worth), and gets rid of it
-      before being left with it alone.
+    - Runs: a play is worth ``run_weight`` for each card of its own hand that needs it
+      (holding S8 S9 S10, S8 scores 2: it makes S9 playable, then S10), so it extends rows
+      towards the far cards it holds. Opening a suit with its 7 is worth ``open_weight``
+      for each own card of the suit.
+    - Blocks: a play costs ``block_weight`` for each unseen card it makes playable at once,
+      and a quarter of that for each unseen card it releases further along the row (cards
+      that then need no other card of this hand). So a 6 or 8 guarding a suit whose rest it
+      does not hold is kept as long as possible, and a 7 that would open a suit mostly for
+      the others is held. Blocking counts double while an opponent still in the game has
+      no passes left (it may be made to burst, or to cover).
+    - Covers (covering families, and passes that run out into covers): it covers the card
+      that costs least: its counted points (after the platform's meld exemption) times
+      ``cover_cost_weight``, plus the points of its own cards that could then never be
+      played (it does not break its own runs when it can avoid it), plus the whole covered
+      total again if the cover crosses the bust threshold (55 in 鬥雀, 50 on the platform),
+      less ``strand_weight`` times the points of unseen cards the cover strands for good.
+      A card that can never be played anyway (behind an own covered card, or cut off by
+      斬龍) costs nothing more and goes first. Between plays of equal worth it plays the
+      higher card, which could otherwise end up covered.
+    - Passes (Japanese family, and 鬥雀 with passes): it passes by choice when every play
+      gives more to the others than to its own hand, keeping ``reserve_passes`` passes for
+      when it is stuck, unless an opponent is out of passes: then the reserve goes into
+      blocking them.
+    - Joker: a joker play sheds two cards but hands the joker to whoever holds the place
+      it takes; the agent keeps it while its hand is long (``joker_keep`` is what holding
+      it is worth) unless it unlocks an own run, and plays it whenever it can once at most
+      two other cards would be left, so as not to be left holding it alone.
 
-    Ties are broken with ``rng``. Without ``game`` the agent assumes a plain table (ace low,
-    open ends).
+    Ties are broken with ``rng``. Without ``game`` the agent assumes a plain table: ace low,
+    open ends, covers when stuck.
     """
 
     name = "heuristic"
@@ -184,14 +193,12 @@ class HeuristicAgent:
         game: Game | None = None,
         run_weight: float = 1.0,
         open_weight: float = 1.0,
-        block_weight: float = 1.0,
+        block_weight: float = 0.5,
         cover_cost_weight: float = 1.0,
-        strand_weight: float = 0.5,
+        strand_weight: float = 0.25,
         reserve_passes: int = 1,
         joker_keep: float = 2.0,
-        pass_below: float = 0.0,
     ) -> None:
-        self.pass_below = pass_below
         self.rng = rng
         self.rules = TableRules.of(game)
         self.run_weight = run_weight
@@ -206,7 +213,8 @@ class HeuristicAgent:
 
     # -- reachability ------------------------------------------------------------------
     def _reach(self, row: int, blocked: int) -> int:
-        """Ranks that can still come to a row (without ``blocked``), in any order."""
+        """Ranks that can still join a row, in some order, without the ``blocked`` ones
+        (13-bit masks of one suit)."""
         key = row | blocked << 13
         got = self._cache.get(key)
         if got is None:
@@ -232,11 +240,11 @@ class HeuristicAgent:
             if PASS in legal and self._passes_instead(observation, best):
                 return PASS
             if covers and best < -self._cover_floor(observation, suits, covers):
-                return self._cover(observation, suits, covers)
+                return self._cover(observation, suits, covers)  # house rules: covers by choice
             return self._pick([a for s, a in scored if s == best])
         if covers:
             return self._cover(observation, suits, covers)
-        return legal[0]  # only passes
+        return PASS if PASS in legal else legal[0]
 
     def _pick(self, options: Sequence[int]) -> int:
         return options[below(self.rng, len(options))]
@@ -258,18 +266,17 @@ class HeuristicAgent:
             out.append(_Suit(s, t, h, d, SUIT_MASK & ~(t | h | d)))
         return out
 
-    def _pressure(self, obs: Observation) -> float:
-        """Blocking counts double while an opponent still in the game has no passes left."""
+    def _opponent_out_of_passes(self, obs: Observation) -> bool:
         limit = self.rules.pass_limit
-        if limit is None or self.rules.out_of_passes != "burst":
-            return 1.0
-        for seat, used in enumerate(obs.pass_counts):
-            if seat != obs.seat and obs.hand_counts[seat] and used >= limit:
-                return 2.0
-        return 1.0
+        if limit is None:
+            return False
+        return any(
+            seat != obs.seat and obs.hand_counts[seat] and used >= limit
+            for seat, used in enumerate(obs.pass_counts)
+        )
 
     def _play_score(self, obs: Observation, suits: list[_Suit], action: int) -> float:
-        """What a play (or joker play) is worth, in cards of the own hand brought closer."""
+        """What a play (or joker play) is worth, in own cards brought closer."""
         if action >= JOKER:
             at, card = joker_parts(action)
             placed = 1 << (at % 13) | 1 << (card % 13)
@@ -280,84 +287,93 @@ class HeuristicAgent:
         t, h, d, u = suit.table, suit.hand, suit.dead, suit.unseen
         reach = self._reach
         base = t | (placed & ~mine)  # the row as the played card meets it
-        behind = reach(base, d) & ~reach(base, d | mine) & ~mine
+        behind = reach(base, d) & ~reach(base, d | mine) & ~mine  # cards that need it
         own = _count(behind & h)
-        t2, h2 = t | placed, h & ~mine
-        released = reach(t2, d | h2) & u & ~reach(t, d | h)
-        given = _count(released) + _count(
-            placed & ~mine & u
-        )  # the joker's place goes to its holder
-        lost = reach(t, d) & ~reach(t2, d) & ~placed
+        after, kept = t | placed, h & ~mine
+        released = reach(after, d | kept) & u & ~reach(t, d | h)
+        now = self._ext[after]
+        given = _count(released & now) + FAR_RELEASE * _count(released & ~now)
+        given += _count(placed & ~mine & u)  # the joker's place: its holder plays it
         opening = card % 13 == SEVEN and not t
         score = (self.open_weight if opening else self.run_weight) * own
-        score -= self.block_weight * self._pressure(obs) * given
+        pressure = 2.0 if self._opponent_out_of_passes(obs) else 1.0
+        score -= self.block_weight * pressure * given
         rules = self.rules
         if rules.covering:
-            # cards cut off for good will be covered: ours cost us, theirs cost them
+            # own cards cut off for good (斬龍) will have to be covered
+            lost = reach(t, d) & ~reach(after, d) & ~placed
             score -= self.cover_cost_weight * _points(lost & h) / POINTS_PER_CARD
-            score += self.strand_weight * _points(lost & u) / POINTS_PER_CARD
-            if not self._ext[t2] and suit.index in obs.opened:
-                order = obs.opened.index(suit.index)
-                score += rules.closure_bonus[order] / POINTS_PER_CARD
-            # a card played is a card that can no longer be covered: play high cards first
-            score += 0.01 * (card % 13 + 1)
+            if not now and suit.index in obs.opened:  # closes the suit: a closure bonus
+                score += rules.closure_bonus[obs.opened.index(suit.index)] / POINTS_PER_CARD
+            score += HIGH_CARD_FIRST * (card % 13 + 1)
         if action >= JOKER:
             score += self._joker_score(obs, own)
         return score
 
     def _joker_score(self, obs: Observation, own: int) -> float:
-        """Using the joker sheds two cards in a turn; keep it while the hand is long unless
-        it unlocks an own run, and never end up holding it alone."""
+        """A joker play sheds one more card; it is kept while the hand is long unless it
+        unlocks an own run, and used before it could be left alone in the hand."""
         left = len(obs.hand) - 2  # cards kept besides the joker and the card it plays
-        if left <= 2:
+        if left <= JOKER_ENDGAME:
             return self.run_weight + self.joker_keep
-        return self.run_weight - (0 if own else self.joker_keep)
+        return self.run_weight - (0.0 if own else self.joker_keep)
 
     def _passes_instead(self, obs: Observation, best: float) -> bool:
-        """A voluntary pass: when every play gives more to the others than to this hand,
-        and passes are to spare."""
+        """A pass by choice: every play gives more to the others than to this hand, and a
+        pass is to spare."""
+        if best >= 0:
+            return False
         limit = self.rules.pass_limit
         used = obs.pass_counts[obs.seat]
-        spare = (limit - used if limit is not None else 3 - used) > self.reserve_passes
-        return spare and best < self.pass_below
+        left = (limit if limit is not None else ASSUMED_PASS_LIMIT) - used
+        reserve = 0 if self._opponent_out_of_passes(obs) else self.reserve_passes
+        return left > reserve
 
     # -- covering ----------------------------------------------------------------------
     def _cover_floor(self, obs: Observation, suits: list[_Suit], covers: list[int]) -> float:
-        """How bad a play must be before a voluntary cover is preferred (house rules only)."""
-        return min(self._cover_cost(obs, suits, a - COVER) for a in covers) / POINTS_PER_CARD + 2
+        """How bad the best play must be before a cover by choice is preferred (only house
+        rules that let a player cover instead of playing)."""
+        cheapest = min(cost for cost, _ in self._cover_costs(obs, suits, covers))
+        return cheapest / POINTS_PER_CARD + 2
 
     def _cover(self, obs: Observation, suits: list[_Suit], covers: list[int]) -> int:
-        costs = [(self._cover_cost(obs, suits, a - COVER), a) for a in covers]
+        costs = self._cover_costs(obs, suits, covers)
         low = min(c for c, _ in costs)
         return self._pick([a for c, a in costs if c == low])
 
-    def _cover_cost(self, obs: Observation, suits: list[_Suit], card: int) -> float:
-        """Points this cover costs, less what it strands in other hands."""
-        if card == JOKER_CARD:
-            return -1.0  # no points, and never played alone: the cheapest cover
-        suit = suits[card // 13]
-        bit = 1 << (card % 13)
-        t, h, d, u = suit.table, suit.hand, suit.dead, suit.unseen
-        reach = self._reach
-        live = reach(t, d)
-        if not live & bit:
-            return -0.5  # can never be played: covering it now costs nothing more
-        counted = card % 13 + 1
+    def _cover_costs(
+        self, obs: Observation, suits: list[_Suit], covers: list[int]
+    ) -> list[tuple[float, int]]:
+        """Each cover with the points it costs, less what it strands in other hands."""
         rules = self.rules
-        if rules.melds:
-            held = tuple(obs.own_covered)
-            counted -= exempt_points((*held, card)) - exempt_points(held)
-        behind = live & ~reach(t, d | bit) & ~bit
-        cost = self.cover_cost_weight * counted
-        cost += self.cover_cost_weight * _points(behind & h)  # own cards cut off with it
-        cost -= self.strand_weight * _points(behind & u)
-        if rules.bust_above is not None:
-            covered = sum(c % 13 + 1 for c in obs.own_covered if c != JOKER_CARD)
-            if rules.melds:
-                covered -= exempt_points(tuple(obs.own_covered))
-            if covered <= rules.bust_above < covered + counted:
+        held = obs.own_covered
+        melds = rules.melds and len(held) >= 3  # a meld takes four cards or more
+        exempt = exempt_points(held) if melds else 0
+        covered = sum(c % 13 + 1 for c in held if c != JOKER_CARD) - exempt
+        out = []
+        for action in covers:
+            card = action - COVER
+            if card == JOKER_CARD:
+                out.append((-1.0, action))  # counts no points
+                continue
+            suit = suits[card // 13]
+            bit = 1 << (card % 13)
+            t, h, d, u = suit.table, suit.hand, suit.dead, suit.unseen
+            live = self._reach(t, d)
+            if not live & bit:
+                out.append((-0.5, action))  # never playable: covering it costs nothing more
+                continue
+            counted = card % 13 + 1
+            if melds:
+                counted -= exempt_points((*held, card)) - exempt
+            behind = live & ~self._reach(t, d | bit) & ~bit  # cards that need it
+            cost = self.cover_cost_weight * (counted + _points(behind & h))
+            cost -= self.strand_weight * _points(behind & u)
+            bust = rules.bust_above
+            if bust is not None and covered <= bust < covered + counted:
                 cost += self.cover_cost_weight * (covered + counted)  # a bust doubles the bill
-        return cost
+            out.append((cost, action))
+        return out
 
 
 AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "heuristic": HeuristicAgent}

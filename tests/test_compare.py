@@ -156,3 +156,17 @@ def test_compare_defaults_to_one_profile_of_each_family(
     report = json.loads(capsys.readouterr().out)
     assert list(report["profiles"]) == ["doujue", "platform", "shichinarabe", "pagat"]
     assert set(report["paired"]) == {"platform", "shichinarabe", "pagat"}
+
+
+def test_rotation_plays_each_deal_once_per_seat_of_the_agents(tmp_path: Path) -> None:
+    store = Store(tmp_path / "rot.db")
+    spec = RunSpec("compare", ("pagat", "bicycle"), (), ("heuristic", "random", "random",
+                   "random"), True, 2, 10, 7, 4)  # fmt: skip
+    run_id = store.new_run(spec)
+    run(store, run_id, 2)
+    rows = list(store.query(
+        "SELECT deal, game, seat FROM seats WHERE run = ? AND profile = 'pagat' "
+        "AND agent = 'heuristic' ORDER BY game", run_id))  # fmt: skip
+    # 10 deals x 4 rotations; in rotation r of a deal the heuristic agent sits in seat r
+    assert [(d, g) for d, g, _ in rows] == [(g // 4, g) for g in range(40)]
+    assert [s for _, g, s in rows] == [g % 4 for g in range(40)]
