@@ -19,6 +19,7 @@ from paiqi_core import resources
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError, load_profile
 from paiqi_core.profile.explain import explain_text, rules_in_effect
+from paiqi_core.runs.execute import ExecutorError
 from paiqi_core.textui import Progress, table
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -631,7 +632,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.func(args)
         return result
-    except (ProfileError, BadInput) as e:
+    except (ProfileError, BadInput, ExecutorError) as e:
         _err(str(e))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

@@ -6,8 +6,10 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
 from dask.distributed import Client, LocalCluster
 
+from paiqi_core.cli import main
 from paiqi_core.runs.run import run
 from paiqi_core.runs.store import RunSpec, Store
 
@@ -45,3 +47,13 @@ def test_a_killed_worker_has_its_batches_redone(tmp_path: Path) -> None:
         cluster.close()
     assert killed
     assert got == expected
+
+
+def test_an_unusable_scheduler_address_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "doujue", "pagat", "--games", "4", "--db", str(tmp_path / "x.db")]
+    assert main([*args, "--dask", "nope://host", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("--dask nope://host: cannot reach a Dask scheduler (unknown address")
+    assert "Traceback" not in err

@@ -13,6 +13,10 @@ from paiqi_core.runs.batch import BatchSpec, Row, run_batch
 Done = Callable[[BatchSpec, list[Row]], None]
 
 
+class ExecutorError(RuntimeError):
+    """The executor cannot be used (Dask missing, scheduler unreachable)."""
+
+
 def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -54,14 +58,21 @@ def execute_dask(specs: Iterable[BatchSpec], address: str, done: Done,
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise RuntimeError("--dask needs Dask: pip install 'paiqi[dask]'") from None
+        raise ExecutorError("--dask needs Dask: pip install 'paiqi[dask]'") from None
     cluster = None
-    if address == "local":
-        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                               processes=True, dashboard_address=None)  # fmt: skip
-        client = Client(cluster)
-    else:
-        client = Client(address)
+    try:
+        if address == "local":
+            cluster = LocalCluster(
+                n_workers=workers or default_workers(),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            client = Client(cluster)
+        else:
+            client = Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ExecutorError(f"--dask {address}: cannot reach a Dask scheduler ({e})") from None
     try:
         todo = iter(specs)
         window = 4 * max(len(client.scheduler_info().get("workers", {})), 1)
