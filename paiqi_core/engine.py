@@ -291,6 +291,8 @@ class State:
 
     def _bursts_now(self, seat: int) -> bool:
         """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""
+        if not self.game.stuck.may_burst:
+            return False
         if self.turn != seat:
             raise ValueError("only the player to move can burst")
         return not self.legal_actions()

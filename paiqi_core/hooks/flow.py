@@ -97,6 +97,7 @@ class Stuck:
     voluntary: Callable[[int, int], list[int]]
     coverable: int = 0  # cards that may be covered (for ``cover``)
     limit: int | None = None  # passes a player may make in a game (for ``pass``)
+    may_burst: bool = False  # whether ``actions`` can come back empty
 
 
 SEVENS = sum(1 << c for c in SEVEN_CARDS)
@@ -142,7 +143,9 @@ def pass_(p: Mapping[str, Any]) -> Stuck:
             return [PASS]
         return covers(hand, 0) if covers else []  # []: the player bursts
 
-    return Stuck("pass", actions, voluntary, limit=limit)
+    return Stuck(
+        "pass", actions, voluntary, limit=limit, may_burst=limit is not None and not covers
+    )
 
 
 @dataclass(frozen=True)
