@@ -319,24 +319,8 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
     for p in profiles:
         out["profiles"][p] = {
             "per_game": {k: v.as_dict() for k, v in stats.per_game(store, run_id, p).items()},
-            "per_seat": [
-                {
-                    "seat": r["seat"],
-                    "win": r["win"].as_dict(),
-                    "money": r["money"].as_dict(),
-                    "mean_total": r["total"],
-                }
-                for r in stats.per_seat(store, run_id, p)
-            ],
-            "per_agent": [
-                {
-                    "agent": r["agent"],
-                    "win": r["win"].as_dict(),
-                    "money": r["money"].as_dict(),
-                    "mean_total": r["total"],
-                }
-                for r in stats.per_agent(store, run_id, p)
-            ],
+            "per_seat": [_jsonable(r) for r in stats.per_seat(store, run_id, p)],
+            "per_agent": [_jsonable(r) for r in stats.per_agent(store, run_id, p)],
         }
     base = profiles[0]
     out["paired"] = {
@@ -346,6 +330,13 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
         }
         for other in profiles[1:]
     }
+    return out
+
+
+def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
+    """A stats row as data: estimates become {n, mean, ci95}; ``total`` is a mean total."""
+    out = {k: v.as_dict() if hasattr(v, "as_dict") else v for k, v in row.items()}
+    out["mean_total"] = out.pop("total")
     return out
 
 
