@@ -45,6 +45,9 @@ def points(c: int) -> int:
     return 0 if c == JOKER else c % 13 + 1
 
 
+CARD_POINTS = tuple(points(c) for c in range(JOKER + 1))  # points(c) by card number
+
+
 def card_text(c: int) -> str:
     if c == JOKER:
         return "JOKER"

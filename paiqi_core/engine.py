@@ -83,6 +83,7 @@ class Game:
         topo = compile_topology(
             profile.get("layout.ace"), profile.get("layout.ends"), profile.get("layout.ace_king")
         )
+        self.topology = topo
         self.extensions = topo.extensions
         self.empty_frontier = sum(topo.extensions[0] << (13 * suit) for suit in range(4))
         self.opening = hooks.lookup("opening", profile.get("opening.method")).factory(
@@ -155,6 +156,7 @@ class State:
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
+        "actions",
         "bursts",
         "completions",
         "covered",
@@ -202,6 +204,7 @@ class State:
         self.hand_sizes = [h.bit_count() for h in hands]
         self.covered = [0] * n
         self.played = [0] * n
+        self.actions = [0] * n  # actions taken by seat: plays, covers, passes, joker plays
         self.passes = [0] * n
         self.last_play: list[int | None] = [None] * n
         self.completions: list[list[int]] = [[] for _ in range(n)]
@@ -225,12 +228,14 @@ class State:
         else:
             self.table, self.frontier = 0, game.empty_frontier
         self.turn = start.seat if turn is None else turn
-        for seat in range(n):
-            if not self.hands[seat] and self.hand_sizes[seat]:
-                self.finished.append(seat)  # every card went to the table before play
-        if self._ended():
-            self.over = True
-        elif not self.hands[self.turn] or self._bursts_now(self.turn):
+        if not all(self.hands):
+            for seat in range(n):
+                if not self.hands[seat] and self.hand_sizes[seat]:
+                    self.finished.append(seat)  # every card went to the table before play
+            if self._ended():  # every way to end a game needs an empty hand
+                self.over = True
+                return
+        if not self.hands[self.turn] or self._bursts_now(self.turn):
             self._advance()
 
     def _set_table(self, table: int) -> None:
@@ -371,6 +376,7 @@ class State:
     def apply_unchecked(self, action: int) -> None:
         seat = self.turn
         self.log.append((seat, action))
+        self.actions[seat] += 1
         if action == PASS:
             self.passes[seat] += 1
         elif action >= JOKER:
@@ -477,22 +483,32 @@ class State:
 
     # -- results -------------------------------------------------------------------
     def outcomes(self) -> list[PlayerOutcome]:
-        finish = {seat: i for i, seat in enumerate(self.finished)}
-        burst = {seat: i for i, seat in enumerate(self.bursts)}
+        finished, bursts, left = self.finished, self.bursts, self.left
         return [
             PlayerOutcome(
-                covered=tuple(bits(self.covered[s])),
-                played=self.played[s],
-                last_play=self.last_play[s],
-                completions=tuple(self.completions[s]),
-                finish=finish.get(s),
-                passes=self.passes[s],
-                hand_left=self.hands[s].bit_count(),
-                hand_size=self.hand_sizes[s],
-                burst=burst.get(s),
-                left_with_joker=s in self.left,
+                covered=tuple(bits(covered)) if covered else (),
+                played=played,
+                last_play=last_play,
+                completions=tuple(completions),
+                finish=finished.index(s) if s in finished else None,
+                passes=passes,
+                hand_left=hand.bit_count(),
+                hand_size=hand_size,
+                burst=bursts.index(s) if s in bursts else None,
+                left_with_joker=s in left,
             )
-            for s in range(self.game.players)
+            for s, (covered, played, last_play, completions, passes, hand, hand_size) in enumerate(
+                zip(
+                    self.covered,
+                    self.played,
+                    self.last_play,
+                    self.completions,
+                    self.passes,
+                    self.hands,
+                    self.hand_sizes,
+                    strict=True,
+                )
+            )
         ]
 
     def result(self) -> Result:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from paiqi_core.cards import CARD_POINTS
+
 
 class PlayerOutcome(NamedTuple):
     """End-of-game facts of one seat, read from the game state (or stated by an example).
@@ -31,7 +33,7 @@ class PlayerOutcome(NamedTuple):
 
     @property
     def covered_points(self) -> int:
-        return sum(c % 13 + 1 for c in self.covered if c < 52)
+        return sum(map(CARD_POINTS.__getitem__, self.covered))
 
     @property
     def all_covered(self) -> bool:

@@ -52,39 +52,47 @@ def compile_playout(game: Game) -> Playout:
     )
     if not simple:  # passes with a limit, bursts, the joker: list the legal actions
         return generic_playout
-    ext = game.extensions
+    topology = game.topology
+    ext, successors, reachable = topology.extensions, topology.successors, topology.reachable
+    local = successors is not None
+    nxt = [(successors[c % 13] << 13 * (c // 13)) if successors else 0 for c in range(52)]
     n = game.players
     covers = game.stuck.name == "cover"
     coverable = game.stuck.coverable
     at_first_out = game.ending.at_first_out
+    empty_frontier = game.empty_frontier
     full = SUIT_MASK
     shift_of = [13 * (c // 13) for c in range(52)]
+    row_of = [full << 13 * (c // 13) for c in range(52)]
+    suit_of = [c // 13 for c in range(52)]
     is_seven = [c % 13 == SEVEN for c in range(52)]
     following = [(seat + 1) % n for seat in range(n)]
+    bit_length = [k.bit_length() for k in range(64)]
 
     def playout(state: State, rng: random.Random) -> None:
+        table, started, first = state.table, state.started, state.first_card
+        if (first is not None and not started and not is_seven[first]) or (
+            local and table and any((table >> 13 * s) & full not in reachable for s in range(4))
+        ):
+            return generic_playout(state, rng)  # positions that play cannot build
+        # Before the first card is down, only that card may be played; the first card is
+        # always a 7, whose play adds the other suits' 7s.
+        frontier = 1 << first if first is not None and not started else state.frontier
         getrandbits = rng.getrandbits
-        first_bit = 0 if state.first_card is None else 1 << state.first_card
         hands, covered, played, passes = state.hands, state.covered, state.played, state.passes
         opened, completions, last_play = state.opened, state.completions, state.last_play
         finished = state.finished
         append = state.log.append
-        table, frontier, turn, started = state.table, state.frontier, state.turn, state.started
-        over = state.over
+        turn, over = state.turn, state.over
+        held, passes_before = list(hands), list(passes)
         while not over:
-            seat = turn
-            hand = hands[seat]
-            options = hand & (frontier if started or not first_bit else first_bit)
-            if options:
-                choose_from, stuck = options, False
-            elif covers:
-                choose_from, stuck = hand & coverable or hand, True
-            else:
-                choose_from, stuck = 0, True
-            if choose_from:
+            hand = hands[turn]
+            options = hand & frontier
+            if options or covers:
+                choose_from = options or hand & coverable or hand
                 count = choose_from.bit_count()
-                if count > 1:
-                    k = count.bit_length()
+                if count > 1:  # the r-th lowest card, r uniform as RandomAgent draws it
+                    k = bit_length[count]
                     r = getrandbits(k)
                     while r >= count:
                         r = getrandbits(k)
@@ -94,39 +102,51 @@ def compile_playout(game: Game) -> Playout:
                 bit = choose_from & -choose_from
                 card = bit.bit_length() - 1
                 hand ^= bit
-                hands[seat] = hand
-                if stuck:
-                    covered[seat] |= bit
-                    append((seat, COVER + card))
-                else:
-                    table |= bit
-                    played[seat] += 1
-                    started = True
-                    shift = shift_of[card]
-                    row = (table >> shift) & full
+                hands[turn] = hand
+                if options:
+                    if local:
+                        frontier = (frontier ^ bit) | nxt[card]
+                    else:
+                        table |= bit
+                        shift = shift_of[card]
+                        row = ext[(table >> shift) & full] << shift
+                        frontier = (frontier & ~row_of[card]) | row
+                    append((turn, card))
                     if is_seven[card]:
-                        opened.append(shift // 13)
-                    e = ext[row]
-                    frontier = (frontier & ~(full << shift)) | (e << shift)
-                    append((seat, card))
-                    if not e:  # closed: complete, or cut (斬龍)
-                        completions[seat].append(opened.index(shift // 13) + 1)
-                        if row != full:
-                            append((seat, CUT + shift // 13))
+                        opened.append(suit_of[card])
+                        if not started:
+                            started = True
+                            frontier |= empty_frontier & ~row_of[card]
+                    elif not frontier & row_of[card]:  # closed: complete, or cut (斬龍)
+                        suit = suit_of[card]
+                        completions[turn].append(opened.index(suit) + 1)
+                        if not local and table & row_of[card] != row_of[card]:
+                            append((turn, CUT + suit))
                     if not hand:
-                        last_play[seat] = card
+                        last_play[turn] = card
+                else:
+                    covered[turn] |= bit
+                    append((turn, COVER + card))
+                if not hand:
+                    finished.append(turn)
+                    if at_first_out or len(finished) == n:
+                        over = True
+                        break
             else:
-                passes[seat] += 1
-                append((seat, PASS))
-            if not hand:
-                finished.append(seat)
-                if at_first_out or len(finished) == n:
-                    over = True
-                    break
-            turn = following[seat]  # someone still holds cards: the game is not over
+                passes[turn] += 1
+                append((turn, PASS))
+            turn = following[turn]  # someone still holds cards: the game is not over
             while not hands[turn]:
                 turn = following[turn]
-        state.table, state.frontier, state.turn = table, frontier, turn
-        state.started, state.over = started, over
+        actions = state.actions
+        for seat in range(n):  # what left a hand without being covered went to the table
+            gone = held[seat] & ~hands[seat]
+            laid = gone & ~covered[seat]
+            played[seat] += laid.bit_count()
+            actions[seat] += gone.bit_count() + passes[seat] - passes_before[seat]
+            table |= laid
+        if started:
+            state.frontier = frontier
+        state.table, state.turn, state.started, state.over = table, turn, started, over
 
     return playout

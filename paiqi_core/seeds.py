@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
 GAME_STRIDE = 1 << 32
 
@@ -15,17 +16,21 @@ def game_seed(run_seed: int, index: int) -> int:
     return run_seed * GAME_STRIDE + index
 
 
+@cache
+def _fisher_yates_steps(size: int) -> tuple[tuple[int, int], ...]:
+    """(i, bits drawn to pick a position in 0..i) for each swap of a deck of ``size``."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
 def shuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
     """The deck shuffled with ``rng``: Fisher-Yates, the same permutation as
     ``rng.shuffle``, spelled out so that deals stay the same whatever a Python version
     does to ``shuffle``."""
     x = list(deck)
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _fisher_yates_steps(len(x)):
         r = getrandbits(k)
-        while r >= n:
+        while r > i:  # uniform in 0..i by rejection, as Random.randrange(i + 1) draws it
             r = getrandbits(k)
         x[i], x[r] = x[r], x[i]
     return x

@@ -12,7 +12,10 @@ end, the other side is closed next to the 7 and is played from its far end inste
 ``cut`` ends (斬龍: a card at either end of the line closes the row).
 
 The compiled table maps each of the 8192 possible row masks to the mask of playable ranks,
-so the engine finds a suit's extensions with one list index.
+so the engine finds a suit's extensions with one list index. Where every row that play can
+build changes its extensions locally (playing rank r removes r and always adds the same
+ranks), the topology also carries those per-rank successors, and random play updates the
+whole table's frontier with one mask operation.
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ def rank_graph(ace: str, ace_king: str = "none") -> nx.Graph:
 class Topology:
     name: str
     extensions: tuple[int, ...]  # row mask -> mask of playable ranks
+    # rank -> ranks its play adds to the row's extensions, when that holds on every row
+    # reachable by play from the empty row and only full rows close; else None
+    successors: tuple[int, ...] | None = None
+    reachable: frozenset[int] = frozenset()  # rows built by play from the empty row
 
 
 def _bits_of(mask: int) -> list[int]:
@@ -101,7 +108,38 @@ def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> To
             reach |= neighbours[r]
         table[mask] = reach & ~mask
     name = f"ace-{ace}/{ends}" + (f"/{ace_king}" if ace_king != "none" else "")
-    return Topology(name=name, extensions=tuple(table))
+    reachable = _reachable(table)
+    return Topology(name, tuple(table), _local_successors(table, reachable), reachable)
+
+
+def _reachable(table: list[int]) -> frozenset[int]:
+    seen, todo = {0}, [0]
+    while todo:
+        row = todo.pop()
+        for r in _bits_of(table[row]):
+            after = row | 1 << r
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+    return frozenset(seen)
+
+
+def _local_successors(table: list[int], reachable: frozenset[int]) -> tuple[int, ...] | None:
+    """Per rank, what its play adds to a row's extensions, if that is the same on every
+    reachable row, nothing but the played rank is removed, and only a full row closes."""
+    full = ROW_STATES - 1
+    added: list[int | None] = [None] * RANK_COUNT
+    for row in reachable:
+        ext = table[row]
+        if not ext and row != full:
+            return None  # closed before it is full (cut ends)
+        for r in _bits_of(ext):
+            after = table[row | 1 << r]
+            new = after & ~ext
+            if after != (ext & ~(1 << r)) | new or added[r] not in (None, new):
+                return None
+            added[r] = new
+    return tuple(a or 0 for a in added)
 
 
 def _tunnel(mask: int, *, high_complete: bool) -> int:

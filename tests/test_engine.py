@@ -16,6 +16,8 @@ from paiqi_core import Game, State, card_text, parse_card, parse_cards
 from paiqi_core.actions import COVER, CUT, action_text, parse_action
 from paiqi_core.cards import mask_of
 from paiqi_core.engine import IllegalAction
+from paiqi_core.seeds import shuffled
+from paiqi_core.topology import compile_topology
 
 RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -235,6 +237,34 @@ def test_an_empty_row_offers_only_its_seven() -> None:
     state = start("doujue", hands, ["0 S7"])
     assert state.current_seat() == 1
     assert legal_text(state) == {"D7"}
+
+
+def ranks(*names: str) -> int:
+    return mask_of(parse_card("S" + n) for n in names)  # spades: card number = rank index
+
+
+def test_a_line_of_ranks_has_per_rank_successors() -> None:
+    # Ace low: A..K. The 7 opens 6 and 8; 2 opens A; 8 opens 9; the ends A and K open nothing.
+    low = compile_topology("low")
+    assert low.successors is not None
+    assert low.successors[6] == ranks("6", "8")
+    assert low.successors[1] == ranks("A")
+    assert low.successors[7] == ranks("9")
+    assert low.successors[0] == low.successors[12] == 0
+    # Ace high: 2..K, A. The K opens the A; the 2 is the bottom end.
+    high = compile_topology("high")
+    assert high.successors is not None
+    assert high.successors[12] == ranks("A")
+    assert high.successors[1] == high.successors[0] == 0
+    # Rows play can build: the empty row and the 7 * 7 runs through the 7 (A..7 by 7..K).
+    assert len(low.reachable) == 1 + 7 * 7
+    assert len(high.reachable) == 1 + 6 * 8  # 2..7 by 7..A
+
+
+def test_rings_tunnels_and_cut_ends_have_no_per_rank_successors() -> None:
+    # wrap: K opens A only while the A is free; tunnel and cut close or open far from the card.
+    for args in (("low", "open", "wrap"), ("low", "open", "tunnel"), ("low", "cut")):
+        assert compile_topology(*args).successors is None
 
 
 def test_both_ends_of_a_row_and_unopened_sevens_are_legal_together() -> None:
@@ -700,3 +730,16 @@ def test_zhanlong_the_king_closes_hearts_before_the_ace() -> None:
     assert state.log[-1] == (0, CUT + 1)
     assert state.current_seat() == 1
     assert "HA" not in legal_text(state)
+
+
+@pytest.mark.parametrize("size", [52, 53])
+def test_the_deal_shuffles_as_random_shuffle_does(size: int) -> None:
+    for seed in (0, 1, 7, 2**32 + 5, 10**12):
+        expected = list(range(size))
+        random.Random(seed).shuffle(expected)
+        rng = random.Random(seed)
+        assert shuffled(range(size), rng) == expected
+        # the stream is left where shuffle leaves it: agents draw next from it
+        after = random.Random(seed)
+        after.shuffle(list(range(size)))
+        assert rng.getrandbits(32) == after.getrandbits(32)

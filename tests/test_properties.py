@@ -34,7 +34,7 @@ from hypothesis.stateful import (
 )
 
 from paiqi_core import Game, State, card_text, parse_card
-from paiqi_core.actions import CUT, action_text, parse_action
+from paiqi_core.actions import CUT, action_text, is_event, parse_action
 from paiqi_core.agents import RandomAgent
 from paiqi_core.engine import IllegalAction
 from paiqi_core.records import replay, state_record
@@ -891,17 +891,28 @@ def test_same_seed_and_same_choices_give_the_same_game(
             assert again.observation(s) == first.observation(s)
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+# Rule sets for the random playout beyond the built-in profiles: both of its frontier
+# updates (per-card successors on a line, the row table on a ring or a tunnel), ace high.
+PLAYOUT_RULES = [(p, ()) for p in PROFILES] + [
+    ("doujue", ("layout.ace=high",)),
+    ("doujue", ("layout.ace_king=wrap",)),
+    ("pagat", ("layout.ace=low", "layout.ace_king=tunnel")),
+    ("platform", ("opening.method=holder_leads", "opening.card=H7")),
+]
+
+
+@pytest.mark.parametrize(("profile", "overrides"), PLAYOUT_RULES)
 @settings(max_examples=40, deadline=None)
 @given(seed=SEEDS, rng_seed=st.integers(0, 2**64))
 def test_play_random_makes_the_choices_of_random_agents(
-    profile: str, seed: int, rng_seed: int
+    profile: str, overrides: tuple[str, ...], seed: int, rng_seed: int
 ) -> None:
-    fast = game(profile).new_state(seed=seed)
+    rules = Game(profile, list(overrides)) if overrides else game(profile)
+    fast = rules.new_state(seed=seed)
     fast_rng = random.Random(rng_seed)
     fast.play_random(fast_rng)
 
-    slow = game(profile).new_state(seed=seed)
+    slow = rules.new_state(seed=seed)
     slow_rng = random.Random(rng_seed)
     agents = [RandomAgent(slow_rng) for _ in range(4)]
     while not slow.is_terminal():
@@ -910,6 +921,11 @@ def test_play_random_makes_the_choices_of_random_agents(
 
     assert fast.is_terminal()
     assert state_record(fast) == state_record(slow)
+    taken = [0] * rules.players  # every logged action that is not an event
+    for seat, action in slow.log:
+        taken[seat] += not is_event(action)
+    assert fast.actions == slow.actions == taken
+    assert (fast.table, fast.frontier, fast.played) == (slow.table, slow.frontier, slow.played)
     assert fast.result() == slow.result()
     # Both used the shared random stream alike.
     assert fast_rng.getstate() == slow_rng.getstate()

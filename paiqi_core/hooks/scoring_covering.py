@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from paiqi_core.cards import SEVEN
+from paiqi_core.cards import CARD_POINTS, JOKER, SEVEN
 from paiqi_core.hooks.registry import register
 from paiqi_core.hooks.scoring_simple import Scorer
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
@@ -25,6 +25,9 @@ PARAMS = (
 
 
 BIG, MIDDLE = "大頭", "中頭"
+POINTS = CARD_POINTS.__getitem__
+# distance of a covered card's rank from 7, by card number (a tie-break)
+DEVIATION = tuple(abs(c % 13 - SEVEN) for c in range(JOKER + 1)).__getitem__
 
 
 def head_labels(totals: Mapping[int, int]) -> dict[int, str]:
@@ -73,27 +76,26 @@ def covering(p: Mapping[str, Any]) -> Scorer:
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         totals: list[int] = []
+        points: list[int] = []
         keys: list[tuple[bool, int, int, int, int]] = []
         multipliers: list[int] = []
         for o in outcomes:
-            covered, seven, clean_hand, all_covered = (
-                o.covered,
-                is_last_seven(o),
-                o.clean,
-                o.all_covered,
-            )
+            covered = o.covered
+            seven, clean_hand, all_covered = is_last_seven(o), o.clean, o.all_covered
+            pts = sum(map(POINTS, covered))
+            points.append(pts)
             if all_covered:  # 全蓋: covered points do not count
                 t = 0
             else:
-                t = completion * len(o.completions) - o.covered_points
+                t = completion * len(o.completions) - pts
                 t += (last_seven if seven else 0) + (clean if clean_hand else 0)
             totals.append(t)
             # 尾張7 > 全脫手 > 接龍 > none, compared only between players who covered nothing
-            achievement = (
-                0 if covered else 3 if seven else 2 if clean_hand else (1 if o.completions else 0)
-            )
-            deviation = sum(abs(c % 13 - SEVEN) for c in covered) if covered else 0
-            keys.append((not all_covered, -t, len(covered), deviation, -achievement))
+            if covered:
+                keys.append((not all_covered, -t, len(covered), sum(map(DEVIATION, covered)), 0))
+            else:
+                achievement = 3 if seven else 2 if clean_hand else (1 if o.completions else 0)
+                keys.append((True, -t, 0, 0, -achievement))
             multipliers.append(
                 mult_all_covered
                 if all_covered
@@ -114,7 +116,7 @@ def covering(p: Mapping[str, Any]) -> Scorer:
         for w in winners:
             labels[w] = "winner"
         for seat, t in payers.items():
-            bust = bust_mult if outcomes[seat].covered_points > bust_above else 1
+            bust = bust_mult if points[seat] > bust_above else 1
             base = -t * head_mult[heads[seat]] * bust * stake
             share = base if split == 1 else exact(Fraction(base) / split)
             for w in winners:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
-from paiqi_core.actions import BURST, JOKER, is_event
+from paiqi_core.actions import JOKER
 from paiqi_core.engine import Game, State
 from paiqi_core.hooks.scoring_covering import is_last_seven
 from paiqi_core.seeds import game_seed
@@ -90,21 +89,20 @@ def run_batch(spec: BatchSpec) -> list[Row]:
 def game_rows(
     profile: str, index: int, deal: int, agents: Sequence[str], state: State
 ) -> list[Row]:
-    result = state.result()
-    winners = result.winners
+    if not state.over:
+        raise ValueError("the game is not over")
     outcomes = state.outcomes()
-    per_seat = [[0, 0, 0] for _ in agents]  # actions, jokers, bursts
-    for seat, action in state.log:
-        if action == BURST:
-            per_seat[seat][2] = 1
-        if not is_event(action):
-            per_seat[seat][0] += 1
+    result = state.game.scorer(outcomes)
+    winners = result.winners
+    jokers = [0] * len(agents)
+    if state.game.jokers:
+        for seat, action in state.log:
             if action >= JOKER:
-                per_seat[seat][1] += 1
+                jokers[seat] += 1
     rows: list[Row] = []
     for seat, agent in enumerate(agents):
         o = outcomes[seat]
-        money = Fraction(result.money[seat])
+        money = result.money[seat]  # an int, or a Fraction for a split pot
         rows.append(
             (
                 profile,
@@ -117,14 +115,14 @@ def game_rows(
                 None if result.total is None else result.total[seat],
                 str(money),
                 float(money),
-                per_seat[seat][0],
+                state.actions[seat],
                 len(o.covered),
                 o.passes,
-                per_seat[seat][2],
+                int(o.burst is not None),
                 len(o.completions),
                 int(is_last_seven(o)),
                 int(o.all_covered),
-                per_seat[seat][1],
+                jokers[seat],
             )
         )
     return rows
