@@ -485,17 +485,17 @@ class State:
     def outcomes(self) -> list[PlayerOutcome]:
         finished, bursts, left = self.finished, self.bursts, self.left
         return [
-            PlayerOutcome(
-                covered=tuple(bits(covered)) if covered else (),
-                played=played,
-                last_play=last_play,
-                completions=tuple(completions),
-                finish=finished.index(s) if s in finished else None,
-                passes=passes,
-                hand_left=hand.bit_count(),
-                hand_size=hand_size,
-                burst=bursts.index(s) if s in bursts else None,
-                left_with_joker=s in left,
+            PlayerOutcome(  # positional, in field order: keywords cost twice the time
+                tuple(bits(covered)) if covered else (),  # covered
+                played,
+                last_play,
+                tuple(completions),
+                finished.index(s) if s in finished else None,  # finish
+                passes,
+                hand.bit_count(),  # hand_left
+                hand_size,
+                bursts.index(s) if s in bursts else None,  # burst
+                s in left,  # left_with_joker
             )
             for s, (covered, played, last_play, completions, passes, hand, hand_size) in enumerate(
                 zip(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -53,8 +52,9 @@ def exact(value: Fraction) -> Money:
     return value.numerator if value.denominator == 1 else value
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
+    """A scored game. A named tuple for the same reason as ``PlayerOutcome``."""
+
     rank: tuple[int, ...]
     winners: tuple[int, ...]
     money: tuple[Money, ...]

@@ -16,16 +16,18 @@ from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
 from paiqi_core.session import SessionResult, run_session
 
+ONLY_RANDOM = frozenset({"random"})
+
 
 def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
     """Deal from ``seed`` and play to the end; all-random tables take the fast path."""
     state = game.new_state(seed)
     rng = state.rng
     assert rng is not None
-    names = list(agent_names) or ["random"] * game.players
-    if all(n == "random" for n in names):
+    if ONLY_RANDOM.issuperset(agent_names):
         state.play_random(rng)
         return state
+    names = list(agent_names) or ["random"] * game.players
     agents: list[Agent] = [AGENTS[n](rng, game=game) for n in names]
     while not state.over:
         seat = state.turn

@@ -99,30 +99,28 @@ def game_rows(
         for seat, action in state.log:
             if action >= JOKER:
                 jokers[seat] += 1
-    rows: list[Row] = []
-    for seat, agent in enumerate(agents):
-        o = outcomes[seat]
-        money = result.money[seat]  # an int, or a Fraction for a split pot
-        rows.append(
-            (
-                profile,
-                index,
-                deal,
-                seat,
-                agent,
-                result.rank[seat],
-                1 / len(winners) if seat in winners else 0.0,
-                None if result.total is None else result.total[seat],
-                str(money),
-                float(money),
-                state.actions[seat],
-                len(o.covered),
-                o.passes,
-                int(o.burst is not None),
-                len(o.completions),
-                int(is_last_seven(o)),
-                int(o.all_covered),
-                jokers[seat],
-            )
+    share = 1 / len(winners)  # of a win, shared by tied winners
+    total = (None,) * len(agents) if result.total is None else result.total
+    return [
+        (
+            profile,
+            index,
+            deal,
+            seat,
+            agent,
+            result.rank[seat],
+            share if seat in winners else 0.0,
+            total[seat],
+            str(money),  # exact: an int, or a fraction such as 5/3 from a split pot
+            float(money),
+            state.actions[seat],
+            len(o.covered),
+            o.passes,
+            int(o.burst is not None),
+            len(o.completions),
+            int(is_last_seven(o)),
+            int(o.all_covered),
+            jokers[seat],
         )
-    return rows
+        for seat, (agent, o, money) in enumerate(zip(agents, outcomes, result.money, strict=True))
+    ]
