@@ -5,10 +5,11 @@ many games a run has."""
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-from paiqi_core.runs.batch import BatchSpec, Row, run_batch
+from paiqi_core.runs.batch import BatchSpec, Row, packed_batch, run_batch
 
 Done = Callable[[BatchSpec, list[Row]], None]
 
@@ -78,16 +79,16 @@ def execute_dask(specs: Iterable[BatchSpec], address: str, done: Done,
         window = 4 * max(len(client.scheduler_info().get("workers", {})), 1)
         pending = {}
         for spec in todo:
-            pending[client.submit(run_batch, spec, pure=False)] = spec
+            pending[client.submit(packed_batch, spec, pure=False)] = spec
             if len(pending) >= window:
                 break
         stream = as_completed(list(pending))
         for future in stream:
             spec = pending.pop(future)
-            done(spec, future.result())
+            done(spec, pickle.loads(future.result()))
             nxt = next(todo, None)
             if nxt is not None:
-                new = client.submit(run_batch, nxt, pure=False)
+                new = client.submit(packed_batch, nxt, pure=False)
                 pending[new] = nxt
                 stream.add(new)
     finally:
