@@ -71,6 +71,7 @@ class TableRules:
     bust_above: int | None = None  # covered points above which a payer busts
     melds: bool = False  # covered melds are exempt (platform)
     closure_bonus: tuple[int, ...] = (0, 0, 0, 0)  # points for closing a suit, by opening order
+    jokers: int = 0  # jokers in the deck
 
     @property
     def covering(self) -> bool:
@@ -103,6 +104,7 @@ class TableRules:
             bust_above=None if bust is None else int(bust),
             melds=method == "platform" and bool(scoring["melds"]),
             closure_bonus=closure,
+            jokers=game.jokers,
         )
 
 
@@ -178,7 +180,10 @@ class HeuristicAgent:
     - Joker: a joker play sheds two cards but hands the joker to whoever holds the place
       it takes; the agent keeps it while its hand is long (``joker_keep`` is what holding
       it is worth) unless it unlocks an own run, and plays it whenever it can once at most
-      two other cards would be left, so as not to be left holding it alone.
+      two other cards would be left, so as not to be left holding it alone. While an
+      opponent may hold the joker and its own hand is down to ``joker_release_hand`` cards,
+      it stops holding cards back to block: the joker is laid in place of a card someone
+      holds, and that player takes it, which late in a game strands it in a short hand.
 
     Ties are broken with ``rng``. Without ``game`` the agent assumes a plain table: ace low,
     open ends, covers when stuck.
@@ -198,6 +203,7 @@ class HeuristicAgent:
         strand_weight: float = 0.25,
         reserve_passes: int = 1,
         joker_keep: float = 2.0,
+        joker_release_hand: int = 6,
     ) -> None:
         self.rng = rng
         self.rules = TableRules.of(game)
@@ -208,6 +214,7 @@ class HeuristicAgent:
         self.strand_weight = strand_weight
         self.reserve_passes = reserve_passes
         self.joker_keep = joker_keep
+        self.joker_release_hand = joker_release_hand
         self._ext = self.rules.extensions
         self._cache = _reach_cache(self._ext)
 
@@ -297,6 +304,8 @@ class HeuristicAgent:
         opening = card % 13 == SEVEN and not t
         score = (self.open_weight if opening else self.run_weight) * own
         pressure = 2.0 if self._opponent_out_of_passes(obs) else 1.0
+        if len(obs.hand) <= self.joker_release_hand and self._opponent_may_hold_joker(obs):
+            pressure = 0.0  # a held extension is where the joker lands, handed back to us
         score -= self.block_weight * pressure * given
         rules = self.rules
         if rules.covering:
@@ -309,6 +318,13 @@ class HeuristicAgent:
         if action >= JOKER:
             score += self._joker_score(obs, own)
         return score
+
+    def _opponent_may_hold_joker(self, obs: Observation) -> bool:
+        """The deck has a joker, and it is not in this hand, on the table or gone with a
+        player who left holding it alone."""
+        if not self.rules.jokers or obs.joker_at is not None or JOKER_CARD in obs.hand:
+            return False
+        return all(text != "leave" for _, text in obs.history)
 
     def _joker_score(self, obs: Observation, own: int) -> float:
         """A joker play sheds one more card; it is kept while the hand is long unless it

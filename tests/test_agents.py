@@ -310,6 +310,21 @@ def test_keeps_the_joker_early_and_uses_it_before_being_left_with_it() -> None:
     assert choice(late) == "joker S8 S9"
 
 
+def test_stops_blocking_late_while_an_opponent_may_hold_the_joker() -> None:
+    # S8 and H6 only release cards the others hold: with spare passes it blocks (above).
+    # With a joker dealt to an opponent, a held 6 or 8 is where the joker is laid: its
+    # holder must play the card and take the joker, at worst as the last card but one.
+    jokers = ("deck.jokers=1",)
+    short = position("shichinarabe", "S8 H6 DA", SEVENS, overrides=jokers)
+    assert choice(short) != "pass"
+    assert choice(short, joker_release_hand=2) == "pass"
+    # a long hand still blocks, and so does a short one holding the joker itself
+    long = position("shichinarabe", "S8 H6 DA D2 C2 C3 C4", SEVENS, overrides=jokers)
+    assert choice(long) == "pass"
+    own = position("shichinarabe", "S8 H6 DA JOKER", SEVENS, overrides=jokers)
+    assert choice(own) == "pass"
+
+
 def test_strategy_follows_the_row_topology_of_the_game() -> None:
     # the same cards: with the ace high (pagat) SA lies beyond SK, so SK leads to it; with
     # the ace low (bicycle) SK leads nowhere and S6 leads down to its own S2 and SA
