@@ -334,18 +334,18 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
 
 
 def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
-    """A stats row as data: estimates become {n, mean, ci95}; ``total`` is a mean total."""
-    out = {k: v.as_dict() if hasattr(v, "as_dict") else v for k, v in row.items()}
-    out["mean_total"] = out.pop("total")
-    return out
+    """A stats row as data: estimates become {n, mean, ci95} (``total``: None in families
+    that keep no totals)."""
+    return {k: v.as_dict() if hasattr(v, "as_dict") else v for k, v in row.items()}
 
 
-def compare_text(report: dict[str, Any], db: str, workers: int) -> str:
+def compare_text(report: dict[str, Any], db: str, workers: int | None = None) -> str:
     spec = report["spec"]
     agents = ",".join(spec["agents"]) or "random"
     lines = [
         f"run {report['run']} in {db}: {spec['games']} deals, seed {spec['seed']}, agents "
-        f"{agents}{' rotated' if spec['rotate'] else ''}, {workers} workers",
+        f"{agents}{' rotated' if spec['rotate'] else ''}"
+        + ("" if workers is None else f", {workers} workers"),
         "",
         "per game (means; intervals in --json and the report)",
     ]
@@ -371,7 +371,7 @@ def compare_text(report: dict[str, Any], db: str, workers: int) -> str:
             [
                 r["seat"],
                 _ci(r["win"]),
-                "" if r["mean_total"] is None else f"{r['mean_total']:+.2f}",
+                "" if r["total"] is None else _ci(r["total"], 2),
                 _ci(r["money"], 2),
             ]
             for r in d["per_seat"]
@@ -393,7 +393,7 @@ def _ci(e: dict[str, float], digits: int = 3) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from paiqi_core.runs.report import PLOT_EXTRA, write_report
+    from paiqi_core.runs.report import PLOT_EXTRA, plots_available, write_report
     from paiqi_core.runs.store import Store
 
     if not Path(args.db).is_file():
@@ -413,7 +413,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         report = compare_report(store, run_id, spec)
     finally:
         store.close()
-    text = compare_text(report, args.db, 0)
+    text = compare_text(report, args.db)
     if args.json:
         _print_json(report)
         return EXIT_OK
@@ -421,7 +421,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     folder = Path(args.out or f"paiqi-report-{run_id}")
     written = write_report(report, text, folder)
     print(f"\nwrote {', '.join(str(p) for p in written)}")
-    if len(written) == 1:
+    if len(written) == 1 and not plots_available():
         print(f"(no plots: {PLOT_EXTRA})")
     return EXIT_OK
 

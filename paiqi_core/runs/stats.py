@@ -47,33 +47,48 @@ class Estimate:
         return {"n": self.n, "mean": self.mean, "ci95": self.half_width}
 
 
+def _total(n: int, total: float | None, squares: float | None) -> Estimate | None:
+    """The mean total over the rows that keep one; None for a family without totals."""
+    return None if not n or total is None or squares is None else Estimate.of(n, total, squares)
+
+
 def per_seat(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
     """Win rate, mean total and money by seat (first-player advantage)."""
     rows = store.query(
-        "SELECT seat, COUNT(*), SUM(win), SUM(win*win), AVG(total), SUM(money_value), "
-        "SUM(money_value*money_value) FROM seats WHERE run = ? AND profile = ? "
-        "GROUP BY seat ORDER BY seat",
+        "SELECT seat, COUNT(*), SUM(win), SUM(win*win), COUNT(total), SUM(total), "
+        "SUM(total*total), SUM(money_value), SUM(money_value*money_value) FROM seats "
+        "WHERE run = ? AND profile = ? GROUP BY seat ORDER BY seat",
         run,
         profile,
     )
     return [
-        {"seat": seat, "win": Estimate.of(n, w, w2), "total": total, "money": Estimate.of(n, m, m2)}
-        for seat, n, w, w2, total, m, m2 in rows
+        {
+            "seat": seat,
+            "win": Estimate.of(n, w, w2),
+            "total": _total(nt, t, t2),
+            "money": Estimate.of(n, m, m2),
+        }
+        for seat, n, w, w2, nt, t, t2, m, m2 in rows
     ]
 
 
 def per_agent(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
-    """Win rate and mean money by agent (the skill gap between agents)."""
+    """Win rate, mean total and money by agent (the skill gap between agents)."""
     rows = store.query(
-        "SELECT agent, COUNT(*), SUM(win), SUM(win*win), SUM(money_value), "
-        "SUM(money_value*money_value), AVG(total) FROM seats WHERE run = ? AND profile = ? "
-        "GROUP BY agent ORDER BY agent",
+        "SELECT agent, COUNT(*), SUM(win), SUM(win*win), COUNT(total), SUM(total), "
+        "SUM(total*total), SUM(money_value), SUM(money_value*money_value) FROM seats "
+        "WHERE run = ? AND profile = ? GROUP BY agent ORDER BY agent",
         run,
         profile,
     )
     return [
-        {"agent": a, "win": Estimate.of(n, w, w2), "money": Estimate.of(n, m, m2), "total": t}
-        for a, n, w, w2, m, m2, t in rows
+        {
+            "agent": a,
+            "win": Estimate.of(n, w, w2),
+            "total": _total(nt, t, t2),
+            "money": Estimate.of(n, m, m2),
+        }
+        for a, n, w, w2, nt, t, t2, m, m2 in rows
     ]
 
 
