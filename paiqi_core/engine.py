@@ -511,10 +511,11 @@ class State:
             )
         ]
 
-    def result(self) -> Result:
+    def result(self, outcomes: Sequence[PlayerOutcome] | None = None) -> Result:
+        """The scored game; pass ``outcomes()`` if you already took them."""
         if not self.over:
             raise ValueError("the game is not over")
-        return self.game.scorer(self.outcomes())
+        return self.game.scorer(self.outcomes() if outcomes is None else outcomes)
 
     def observation(self, seat: int) -> Observation:
         history = tuple(

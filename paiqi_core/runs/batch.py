@@ -96,10 +96,8 @@ def packed_batch(spec: BatchSpec) -> bytes:
 def game_rows(
     profile: str, index: int, deal: int, agents: Sequence[str], state: State
 ) -> list[Row]:
-    if not state.over:
-        raise ValueError("the game is not over")
     outcomes = state.outcomes()
-    result = state.game.scorer(outcomes)
+    result = state.result(outcomes)
     winners = result.winners
     jokers = [0] * len(agents)
     if state.game.jokers:

@@ -52,44 +52,34 @@ def _total(n: int, total: float | None, squares: float | None) -> Estimate | Non
     return None if not n or total is None or squares is None else Estimate.of(n, total, squares)
 
 
-def per_seat(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
-    """Win rate, mean total and money by seat (first-player advantage)."""
+def _by(store: Store, run: str, profile: str, column: str) -> list[dict[str, Any]]:
+    """Win rate, mean total and money for each value of ``column`` ("seat" or "agent")."""
     rows = store.query(
-        "SELECT seat, COUNT(*), SUM(win), SUM(win*win), COUNT(total), SUM(total), "
+        f"SELECT {column}, COUNT(*), SUM(win), SUM(win*win), COUNT(total), SUM(total), "
         "SUM(total*total), SUM(money_value), SUM(money_value*money_value) FROM seats "
-        "WHERE run = ? AND profile = ? GROUP BY seat ORDER BY seat",
+        f"WHERE run = ? AND profile = ? GROUP BY {column} ORDER BY {column}",
         run,
         profile,
     )
     return [
         {
-            "seat": seat,
+            column: key,
             "win": Estimate.of(n, w, w2),
             "total": _total(nt, t, t2),
             "money": Estimate.of(n, m, m2),
         }
-        for seat, n, w, w2, nt, t, t2, m, m2 in rows
+        for key, n, w, w2, nt, t, t2, m, m2 in rows
     ]
+
+
+def per_seat(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
+    """Win rate, mean total and money by seat (first-player advantage)."""
+    return _by(store, run, profile, "seat")
 
 
 def per_agent(store: Store, run: str, profile: str) -> list[dict[str, Any]]:
     """Win rate, mean total and money by agent (the skill gap between agents)."""
-    rows = store.query(
-        "SELECT agent, COUNT(*), SUM(win), SUM(win*win), COUNT(total), SUM(total), "
-        "SUM(total*total), SUM(money_value), SUM(money_value*money_value) FROM seats "
-        "WHERE run = ? AND profile = ? GROUP BY agent ORDER BY agent",
-        run,
-        profile,
-    )
-    return [
-        {
-            "agent": a,
-            "win": Estimate.of(n, w, w2),
-            "total": _total(nt, t, t2),
-            "money": Estimate.of(n, m, m2),
-        }
-        for a, n, w, w2, nt, t, t2, m, m2 in rows
-    ]
+    return _by(store, run, profile, "agent")
 
 
 def per_game(store: Store, run: str, profile: str) -> dict[str, Estimate]:
