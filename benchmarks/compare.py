@@ -39,7 +39,7 @@ def rate(run: Callable[[], object], games: int) -> float:
 
 def check(games: int) -> int:
     """Score each reference game's end facts with the engine's doujue scorer."""
-    scorer = Game("doujue").scorer
+    scorer = Game("doujue").rules.scoring.score
     disagreements = 0
     for seed in range(games):
         totals, covered, last7 = reference._play_doujue(seed)

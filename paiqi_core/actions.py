@@ -16,6 +16,9 @@ seat it concerns:
 - ``SWAP + x``: the holder of ``x`` played it onto the joker's place and took the joker.
 - ``BURST``: out of passes and stuck: the hand is laid face up in place, a joker removed.
 - ``LEAVE``: the hand is only the joker: the player leaves.
+
+In what other seats observe, a cover is ``HIDDEN_COVER`` (text ``cover``): the card is not
+shown.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ SWAP = EVENT + 128  # + card
 BURST = EVENT + 192
 LEAVE = EVENT + 256
 JOKER = 1024  # + 64 * x + y
+HIDDEN_COVER = COVER + 63  # a cover as others see it
 
 _EVENT_KINDS = {CUT: "cut", PLACE: "place", SWAP: "swap", BURST: "burst", LEAVE: "leave"}
 
@@ -40,6 +44,7 @@ class ActionError(ValueError):
 
 
 def joker_action(at: int, card: int) -> int:
+    """The joker move: the joker takes the place of ``at`` and ``card`` is played beyond."""
     return JOKER + 64 * at + card
 
 
@@ -48,24 +53,39 @@ def joker_parts(action: int) -> tuple[int, int]:
     return divmod(action - JOKER, 64)
 
 
+_EVENT_SIZES = {CUT: 4, PLACE: 52, SWAP: 52, BURST: 1, LEAVE: 1}
+
+
 def kind(action: int) -> str:
-    if action >= JOKER:
-        return "joker"
-    if action >= EVENT:
-        return _EVENT_KINDS[EVENT + (action - EVENT) // 64 * 64]
+    """``play``, ``cover``, ``pass``, ``joker``, an event kind, or ``unknown`` for a number
+    that is no action."""
+    if type(action) is not int:
+        return "unknown"
+    if 0 <= action <= 52:
+        return "play"
+    if COVER <= action <= COVER + 52 or action == HIDDEN_COVER:
+        return "cover"
     if action == PASS:
         return "pass"
-    return "cover" if action >= COVER else "play"
+    if EVENT <= action < JOKER:
+        base = EVENT + (action - EVENT) // 64 * 64
+        size = _EVENT_SIZES.get(base, 0)
+        return _EVENT_KINDS[base] if action - base < size else "unknown"
+    if action >= JOKER:
+        at, card = joker_parts(action)
+        return "joker" if at < 52 and card < 52 else "unknown"
+    return "unknown"
 
 
 def is_event(action: int) -> bool:
-    return EVENT <= action < JOKER
+    """An automatic event (cut, place, swap, burst, leave), not a player's action."""
+    return kind(action) in _EVENT_KINDS.values()
 
 
 def action_card(action: int) -> int | None:
     """The card an action or event names (the card played beyond the joker for ``joker``)."""
     k = kind(action)
-    if k in ("pass", "burst", "leave", "cut"):
+    if k in ("pass", "burst", "leave", "cut", "unknown") or action == HIDDEN_COVER:
         return None
     if k == "joker":
         return joker_parts(action)[1]
@@ -76,7 +96,10 @@ def action_card(action: int) -> int | None:
 
 
 def action_text(action: int) -> str:
+    """The text form: ``H7``, ``cover HK``, ``pass``, ``joker H8 H9``, ``cut H``, ..."""
     k = kind(action)
+    if k == "unknown":
+        return repr(action)
     if k == "play":
         return card_text(action)
     if k == "joker":
@@ -89,6 +112,7 @@ def action_text(action: int) -> str:
 
 
 def parse_action(text: str) -> int:
+    """The action of a text such as ``H7``, ``play H7``, ``cover HK``, ``pass``."""
     t = str(text).strip()
     words = t.split()
     low = words[0].lower() if words else ""

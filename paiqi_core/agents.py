@@ -62,49 +62,33 @@ ASSUMED_PASS_LIMIT = 3  # passes by choice stop short of this when no limit is k
 
 @dataclass(frozen=True)
 class TableRules:
-    """What the heuristic agent needs to know about the game it plays (all public)."""
+    """What the heuristic agent needs to know about the game it plays (all public), read
+    from the game's compiled ``Rules``: the rank topology, the stuck rule's declarations
+    and the scoring's public facts."""
 
     extensions: tuple[int, ...]  # row mask -> playable ranks (the compiled rank topology)
-    stuck: str = "cover"  # what a stuck player does: "cover" or "pass"
-    pass_limit: int | None = None  # passes a game (None: unlimited)
-    out_of_passes: str = "burst"  # with a pass limit: "burst" or "cover"
+    covering: bool = True  # a stuck player may have to cover (covered cards cost points)
+    pass_limit: int | None = None  # passes a game (None: unlimited, or no passes)
     bust_above: int | None = None  # covered points above which a payer busts
     melds: bool = False  # covered melds are exempt (platform)
     closure_bonus: tuple[int, ...] = (0, 0, 0, 0)  # points for closing a suit, by opening order
     jokers: int = 0  # jokers in the deck
-
-    @property
-    def covering(self) -> bool:
-        """Covered cards cost points: covering families, and passes that end in covers."""
-        if self.stuck == "cover":
-            return True
-        return self.pass_limit is not None and self.out_of_passes == "cover"
 
     @classmethod
     def of(cls, game: Game | None) -> TableRules:
         """The rules of ``game``; without one, a plain table (ace low, open ends, covers)."""
         if game is None:
             return cls(compile_topology("low").extensions)
-        p = game.profile
-        scoring = p.section("scoring")
-        method = str(scoring.get("method"))
-        if method == "platform":
-            closure = tuple(int(b) for b in scoring["closure_bonus"])
-        elif method == "covering":
-            closure = (int(scoring["completion_bonus"]),) * 4
-        else:
-            closure = (0, 0, 0, 0)
-        bust = scoring["bust_above"] if method in ("covering", "platform") else None
-        limit = p.get("turn.pass_limit")
+        rules = game.rules
+        facts = rules.facts
         return cls(
-            extensions=game.extensions,
-            stuck=str(p.get("turn.stuck")),
-            pass_limit=None if limit is None else int(limit),
-            out_of_passes=str(p.get("turn.out_of_passes")),
-            bust_above=None if bust is None else int(bust),
-            melds=method == "platform" and bool(scoring["melds"]),
-            closure_bonus=closure,
-            jokers=game.jokers,
+            extensions=rules.topology.extensions,
+            covering=rules.stuck.covers,
+            pass_limit=rules.stuck.pass_limit,
+            bust_above=facts.bust_above,
+            melds=facts.melds_exempt,
+            closure_bonus=facts.closure_bonus,
+            jokers=rules.jokers,
         )
 
 
@@ -257,13 +241,7 @@ class HeuristicAgent:
         return options[below(self.rng, len(options))]
 
     def _suits(self, obs: Observation) -> list[_Suit]:
-        hand = table = dead = 0
-        for c in obs.hand:
-            hand |= 1 << c
-        for c in obs.table:
-            table |= 1 << c
-        for c in obs.own_covered:
-            dead |= 1 << c
+        hand, table, dead = obs.hand_mask, obs.table_mask, obs.covered_mask
         out = []
         for s in range(4):
             shift = 13 * s
@@ -304,7 +282,9 @@ class HeuristicAgent:
         opening = card % 13 == SEVEN and not t
         score = (self.open_weight if opening else self.run_weight) * own
         pressure = 2.0 if self._opponent_out_of_passes(obs) else 1.0
-        if len(obs.hand) <= self.joker_release_hand and self._opponent_may_hold_joker(obs):
+        if obs.hand_counts[obs.seat] <= self.joker_release_hand and self._opponent_may_hold_joker(
+            obs
+        ):
             pressure = 0.0  # a held extension is where the joker lands, handed back to us
         score -= self.block_weight * pressure * given
         rules = self.rules
@@ -322,14 +302,14 @@ class HeuristicAgent:
     def _opponent_may_hold_joker(self, obs: Observation) -> bool:
         """The deck has a joker, and it is not in this hand, on the table or gone with a
         player who left holding it alone."""
-        if not self.rules.jokers or obs.joker_at is not None or JOKER_CARD in obs.hand:
+        if not self.rules.jokers or obs.joker_at is not None or obs.hand_mask >> JOKER_CARD & 1:
             return False
-        return all(text != "leave" for _, text in obs.history)
+        return not obs.left
 
     def _joker_score(self, obs: Observation, own: int) -> float:
         """A joker play sheds one more card; it is kept while the hand is long unless it
         unlocks an own run, and used before it could be left alone in the hand."""
-        left = len(obs.hand) - 2  # cards kept besides the joker and the card it plays
+        left = obs.hand_counts[obs.seat] - 2  # cards kept besides the joker and the card it plays
         if left <= JOKER_ENDGAME:
             return self.run_weight + self.joker_keep
         return self.run_weight - (0.0 if own else self.joker_keep)

@@ -117,7 +117,6 @@ def _profiles(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from paiqi_core.agents import AGENTS
-    from paiqi_core.simulate import simulate, simulate_matches, simulate_sessions
 
     if args.games < 1:
         raise BadInput(f"--games: {args.games} is not a positive number of games")
@@ -135,12 +134,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for game in games:
         if agents and len(agents) != game.players:
             raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
-    if not (args.records or args.sessions or args.matches):
+    if not (args.sessions or args.matches):
         return _simulate_games(args, games, agents)
+    from paiqi_core.simulate import simulate_matches, simulate_sessions
+
     out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
     summaries: list[Any] = []
-    count = args.sessions or args.matches or args.games
-    run = simulate_sessions if args.sessions else simulate_matches if args.matches else simulate
+    count = args.sessions or args.matches
+    run = simulate_sessions if args.sessions else simulate_matches
     try:
         for game in games:
             with Progress(count, game.id, enabled=not args.quiet) as bar:
@@ -155,11 +156,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     for summary in summaries:
         print()
-        if args.sessions or args.matches:
-            text = _sessions_text if args.sessions else _matches_text
-            print(text(summary, args.seed))
-        else:
-            print(_games_text(summary.as_dict(), args.seed))
+        text = _sessions_text if args.sessions else _matches_text
+        print(text(summary, args.seed))
     if args.records:
         print(f"\nrecords: {args.records}")
     return EXIT_OK
@@ -168,7 +166,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _simulate_games(args: argparse.Namespace, games: list[Game], agents: list[str]) -> int:
     """Plain games: batches on every core, rows streamed into a store (a temporary file
     unless --db names one, so memory stays flat however many games), the summary read back
-    from it."""
+    from it; with --records, every game's record written in game order."""
     from paiqi_core.runs import stats
     from paiqi_core.runs.execute import default_workers
     from paiqi_core.runs.run import run
@@ -177,26 +175,33 @@ def _simulate_games(args: argparse.Namespace, games: list[Game], agents: list[st
     names = args.profiles or list(resources.builtin_profiles())
     workers = args.workers or default_workers()
     summaries = []
-    with tempfile.TemporaryDirectory(prefix="paiqi-") as scratch:
-        store = Store(Path(args.db) if args.db else Path(scratch) / "runs.db")
-        try:
-            for name, game in zip(names, games, strict=True):
-                spec = RunSpec("simulate", (name,), tuple(args.set), tuple(agents), False,
-                               args.seed, args.games, args.batch, game.players)  # fmt: skip
-                run_id = store.new_run(spec)
-                with Progress(args.games, game.id, enabled=not args.quiet) as bar:
-                    run(store, run_id, workers, bar.update, args.dask)
-                summary = stats.games_summary(store, run_id, name)
-                summary["profile"] = game.id
-                summaries.append(summary)
-        finally:
-            store.close()
+    out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
+    try:
+        with tempfile.TemporaryDirectory(prefix="paiqi-") as scratch:
+            store = Store(Path(args.db) if args.db else Path(scratch) / "runs.db")
+            try:
+                for name, game in zip(names, games, strict=True):
+                    spec = RunSpec("simulate", (name,), tuple(args.set), tuple(agents), False,
+                                   args.seed, args.games, args.batch, game.players)  # fmt: skip
+                    run_id = store.new_run(spec)
+                    with Progress(args.games, game.id, enabled=not args.quiet) as bar:
+                        run(store, run_id, workers, bar.update, args.dask, out)
+                    summary = stats.games_summary(store, run_id, name)
+                    summary["profile"] = game.id
+                    summaries.append(summary)
+            finally:
+                store.close()
+    finally:
+        if out is not None:
+            out.close()
     if args.json:
         _print_json(summaries)
         return EXIT_OK
     for summary in summaries:
         print()
         print(_games_text(summary, args.seed))
+    if args.records:
+        print(f"\nrecords: {args.records}")
     return EXIT_OK
 
 
@@ -458,14 +463,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from paiqi_core.simulate import simulate
+    from paiqi_core.runs.batch import BatchSpec, run_batch
 
     rows = []
-    for game in _profiles(args.profiles, args.set):
+    for name, game in zip(
+        args.profiles or list(resources.builtin_profiles()),
+        _profiles(args.profiles, args.set),
+        strict=True,
+    ):
+        spec = BatchSpec(name, tuple(args.set), (), False, args.seed, 0, args.games)
+        run_batch(BatchSpec(name, tuple(args.set), (), False, args.seed, 0, 1))  # compile once
         best = 0.0
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            simulate(game, args.games, args.seed)
+            run_batch(spec)
             best = max(best, args.games / (time.perf_counter() - t0))
         rows.append({"profile": game.id, "games": args.games, "games_per_second": round(best)})
     if args.json:
@@ -563,7 +574,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--records",
         metavar="FILE.jsonl",
-        help="write every game as a record (plays in this process)",
+        help="write every game as a record, in game order",
     )
     _batch_options(p)
     p.add_argument("--db", help="keep one row per game per seat in this SQLite file")

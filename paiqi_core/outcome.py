@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from paiqi_core.cards import CARD_POINTS
+from paiqi_core.cards import CARD_POINTS, JOKER, SEVEN
 
 
 class PlayerOutcome(NamedTuple):
@@ -32,11 +32,19 @@ class PlayerOutcome(NamedTuple):
 
     @property
     def covered_points(self) -> int:
+        """Face points of the covered cards (a covered joker counts 0)."""
         return sum(map(CARD_POINTS.__getitem__, self.covered))
 
     @property
     def all_covered(self) -> bool:
+        """Covered every card dealt and played none (全蓋/十三蓋)."""
         return self.played == 0 and len(self.covered) == self.hand_size
+
+    @property
+    def last_seven(self) -> bool:
+        """The card whose play emptied the hand is a 7 (尾張7)."""
+        last = self.last_play
+        return last is not None and last < JOKER and last % 13 == SEVEN
 
     @property
     def clean(self) -> bool:
@@ -64,6 +72,7 @@ class Result(NamedTuple):
     exempt: tuple[int, ...] | None = None  # covered points not counted (melds)
 
     def as_record(self) -> dict[str, Any]:
+        """The result as the ``result`` object of a game record."""
         out: dict[str, Any] = {}
         if self.total is not None:
             out["total"] = list(self.total)
@@ -79,6 +88,7 @@ class Result(NamedTuple):
 
 
 def money_json(m: Money) -> int | str:
+    """Money as JSON: an integer when whole, else the string ``"a/b"``."""
     return int(m) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"
 
 

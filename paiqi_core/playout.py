@@ -151,31 +151,27 @@ def _indent(code: str, level: int) -> str:
 
 def loop_source(game: Game) -> str | None:
     """The random-play loop for ``game``'s rules as Python source, or None when its rules
-    need the generic path."""
-    simple = (
-        game.must_play
-        and game.stuck.name in ("cover", "pass")
-        and game.stuck.limit is None
-        and game.jokers == 0
-        and game.ending.mode in ("all_empty", "first_out")
-    )
-    if not simple:  # passes with a limit, bursts, the joker: list the legal actions
-        return None
-    local = game.topology.successors is not None
-    first_out = game.ending.at_first_out
+    need the generic path. The slot objects say whether the loop applies: a stuck rule that
+    always covers or always passes (``loop``), an ending that is first-out or all-empty."""
+    rules = game.rules
+    stuck, ending = rules.stuck.loop, rules.ending.loop
+    if not (rules.must_play and rules.jokers == 0 and stuck and ending):
+        return None  # passes with a limit, bursts, the joker, plugin rules: the generic path
+    local = rules.topology.successors is not None
+    first_out = ending == "first_out"
     finish = _FINISH_FIRST_OUT if first_out else _FINISH_ALL_EMPTY
-    if game.stuck.name == "cover":
-        stuck = _COVER.format(
+    if stuck == "cover":
+        when_stuck = _COVER.format(
             draw=_indent(_DRAW.format(mask="choose_from"), 1), finish=_indent(finish, 2)
         )
     else:
-        stuck = _PASS
+        when_stuck = _PASS
     source = _LOOP.format(
         draw_options=_indent(_DRAW.format(mask="options"), 3),
         update_frontier=_indent(_LOCAL_FRONTIER if local else _ROW_TABLE_FRONTIER, 3),
         cut_event="" if local else _indent(_CUT_EVENT, 4),  # a line closes only when full
         finish=_indent(finish, 4),
-        stuck=_indent(stuck, 2),
+        stuck=_indent(when_stuck, 2),
         skip_empty_hands="" if first_out else _indent(_SKIP_EMPTY_HANDS, 2),
     )
     return "\n".join(line for line in source.splitlines() if line.strip()) + "\n"
@@ -186,7 +182,7 @@ def compile_playout(game: Game) -> Playout:
     source = loop_source(game)
     if source is None:
         return generic_playout
-    topology = game.topology
+    topology = game.rules.topology
     successors = topology.successors or (0,) * 13
     n = game.players
     tables: dict[str, object] = {
@@ -201,7 +197,7 @@ def compile_playout(game: Game) -> Playout:
         # row table, which is exact on any row)
         "reachable": topology.reachable if topology.successors else range(1 << 13),
         "successors_of": [successors[c % 13] << 13 * (c // 13) for c in range(52)],
-        "coverable": game.stuck.coverable,
+        "coverable": game.rules.stuck.coverable,
         "empty_frontier": game.empty_frontier,
         "shift_of": [13 * (c // 13) for c in range(52)],
         "row_of": [SUIT_MASK << 13 * (c // 13) for c in range(52)],
@@ -210,7 +206,7 @@ def compile_playout(game: Game) -> Playout:
         "following": [(seat + 1) % n for seat in range(n)],
         "bit_length": [k.bit_length() for k in range(64)],
     }
-    name = f"<random playout of {game.profile.id}>"
+    name = f"<random playout of {game.id}>"
     linecache.cache[name] = (len(source), None, source.splitlines(True), name)  # tracebacks
     exec(compile(source, name, "exec"), tables)
     playout: Playout = tables["playout"]  # type: ignore[assignment]

@@ -20,14 +20,16 @@ from paiqi_core import resources
 from paiqi_core.actions import from_record, is_event, record_action
 from paiqi_core.cards import bits, card_text, parse_card
 from paiqi_core.engine import Game, State
+from paiqi_core.games import game_for
 from paiqi_core.profile import Location, Problem, ProfileError
 
 
 def state_record(state: State) -> dict[str, Any]:
+    """The record of a game (finished or not: ``result`` is None until it is over)."""
     game = state.game
     return {
-        "profile": game.profile.id,
-        "options": dict(game.profile.overrides),
+        "profile": game.id,
+        "options": dict(game.rules.options),
         "seed": state.seed,
         "players": game.players,
         "hands": [[card_text(c) for c in bits(h)] for h in state.dealt],
@@ -39,6 +41,8 @@ def state_record(state: State) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class RecordLine:
+    """One record of a file and its line number."""
+
     line: int
     data: dict[str, Any]
 
@@ -69,19 +73,14 @@ def read_records(path: Path) -> Iterator[RecordLine | ProfileError]:
             yield RecordLine(number, data)
 
 
-_GAMES: dict[tuple[str, str], Game] = {}
-
-
-def game_for(record: Mapping[str, Any]) -> Game:
-    key = (record["profile"], json.dumps(record.get("options", {}), sort_keys=True))
-    if key not in _GAMES:
-        _GAMES[key] = Game(record["profile"], dict(record.get("options", {})))
-    return _GAMES[key]
+def record_game(record: Mapping[str, Any]) -> Game:
+    """The compiled game a record was played under (its profile and options)."""
+    return game_for(record["profile"], dict(record.get("options", {})))
 
 
 def replay(record: Mapping[str, Any]) -> list[str]:
     """Re-run a record; the list of disagreements (empty when it replays exactly)."""
-    game = game_for(record)
+    game = record_game(record)
     problems: list[str] = []
     if record["players"] != game.players:
         return [f"players: record has {record['players']}, profile {game.id} has {game.players}"]

@@ -1,4 +1,8 @@
-"""Batches of games with agents, and per-seat summaries."""
+"""Playing games with agents; whole sessions and matches with their per-seat summaries.
+
+Plain games are played in batches by ``paiqi_core.runs`` (rows into a store, one summary
+path for ``simulate`` and ``compare``); sessions and matches add up whole games here.
+"""
 
 from __future__ import annotations
 
@@ -36,110 +40,6 @@ def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
 
 
 @dataclass
-class Summary:
-    profile: str
-    players: int
-    games: int = 0
-    actions: int = 0
-    has_total: bool = False
-    has_money: bool = False
-    # Exact sums kept as ints, with the rare fractional parts (shared wins, split pots) on
-    # the side, so that one split pot does not turn every later addition into a Fraction.
-    _wins: list[int] = field(default_factory=list)
-    _total: list[int] = field(default_factory=list)
-    _money: list[int] = field(default_factory=list)
-    _stuck: list[int] = field(default_factory=list)  # covers and passes
-    _fractions: dict[tuple[str, int], Fraction] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        n = self.players
-        self._wins, self._total, self._money, self._stuck = [0] * n, [0] * n, [0] * n, [0] * n
-
-    def add(self, result: Result, actions: int, stuck: Sequence[int] = ()) -> None:
-        """Count one game: its result, number of actions, and covers + passes by seat."""
-        self.games += 1
-        for s, k in enumerate(stuck):
-            self._stuck[s] += k
-        self.actions += actions
-        winners = result.winners
-        if len(winners) == 1:
-            self._wins[winners[0]] += 1
-        else:
-            for w in winners:
-                self._add_fraction("wins", w, Fraction(1, len(winners)))
-        total = result.total
-        if total is not None:
-            self.has_total = True
-            acc = self._total
-            for s in range(self.players):
-                acc[s] += total[s]
-        money, acc = result.money, self._money
-        for s in range(self.players):
-            m = money[s]
-            if m:
-                self.has_money = True
-            if type(m) is int:
-                acc[s] += m
-            else:
-                self._add_fraction("money", s, Fraction(m))
-
-    def _add_fraction(self, what: str, seat: int, value: Fraction) -> None:
-        key = (what, seat)
-        self._fractions[key] = self._fractions.get(key, Fraction(0)) + value
-
-    def _exact(self, what: str, ints: list[int]) -> list[Fraction]:
-        return [ints[s] + self._fractions.get((what, s), Fraction(0)) for s in range(self.players)]
-
-    @property
-    def wins(self) -> list[Fraction]:
-        return self._exact("wins", self._wins)
-
-    @property
-    def money(self) -> list[Fraction]:
-        return self._exact("money", self._money)
-
-    @property
-    def total(self) -> list[int]:
-        return list(self._total)
-
-    def as_dict(self) -> dict[str, Any]:
-        g = max(self.games, 1)
-        out: dict[str, Any] = {
-            "profile": self.profile,
-            "games": self.games,
-            "players": self.players,
-            "mean_actions": round(self.actions / g, 2),
-            "win_rate": [round(float(w) / g, 4) for w in self.wins],
-            "mean_money": [round(float(m) / g, 4) for m in self.money],
-            "mean_stuck": [round(k / g, 3) for k in self._stuck],
-        }
-        if self.has_total:
-            out["mean_total"] = [round(t / g, 3) for t in self.total]
-        return out
-
-
-def simulate(
-    game: Game,
-    games: int,
-    seed: int,
-    *,
-    agents: Sequence[str] = (),
-    records: IO[str] | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Summary:
-    summary = Summary(game.profile.id, game.players)
-    for i in range(games):
-        state = play_game(game, game_seed(seed, i), agents)
-        stuck = [c.bit_count() + p for c, p in zip(state.covered, state.passes, strict=True)]
-        summary.add(state.result(), sum(state.played) + sum(stuck), stuck)
-        if records is not None:
-            records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
-        if progress is not None:
-            progress(i + 1)
-    return summary
-
-
-@dataclass
 class SessionSummary:
     """Per-seat results of whole sessions (局)."""
 
@@ -158,6 +58,7 @@ class SessionSummary:
         self._money = [Fraction(0)] * self.players
 
     def add(self, result: SessionResult) -> None:
+        """Count one session."""
         self.sessions += 1
         self.hands_played += result.hands_played
         self.ended_early += bool(result.broke)
@@ -167,6 +68,7 @@ class SessionSummary:
         self._money = [a + (m - start) for a, m in zip(self._money, result.money, strict=True)]
 
     def as_dict(self) -> dict[str, Any]:
+        """The summary as data (rates and means per seat)."""
         n = max(self.sessions, 1)
         return {
             "profile": self.profile,
@@ -191,9 +93,8 @@ def simulate_sessions(
 ) -> SessionSummary:
     """Play ``sessions`` sessions; hand ``h`` of session ``j`` is dealt from game index
     ``j * hands + h`` of the run seed, so sessions and plain runs share deals."""
-    rules = game.profile.section("session")
-    hands, bankroll = int(rules["hands"]), rules["bankroll"]
-    summary = SessionSummary(game.profile.id, game.players, hands, bankroll)
+    hands, bankroll = game.rules.session.hands, game.rules.session.bankroll
+    summary = SessionSummary(game.id, game.players, hands, bankroll)
 
     def results(j: int) -> Iterator[Result]:
         for h in range(hands):
@@ -225,12 +126,14 @@ class MatchSummary:
         self._points = [0] * self.players
 
     def add(self, result: MatchResult) -> None:
+        """Count one match."""
         self.matches += 1
         for w in result.winners:
             self._wins[w] += Fraction(1, len(result.winners))
         self._points = [a + b for a, b in zip(self._points, result.points, strict=True)]
 
     def as_dict(self) -> dict[str, Any]:
+        """The summary as data (rates and means per seat)."""
         n = max(self.matches, 1)
         return {
             "profile": self.profile,
@@ -252,8 +155,8 @@ def simulate_matches(
 ) -> MatchSummary:
     """Play ``matches`` matches of ``match.games`` games; game ``g`` of match ``j`` is dealt
     from game index ``j * games + g`` of the run seed."""
-    games = int(game.profile.get("match.games"))
-    summary = MatchSummary(game.profile.id, game.players, games)
+    games = game.rules.match.games
+    summary = MatchSummary(game.id, game.players, games)
     for j in range(matches):
         results = []
         for g in range(games):

@@ -19,8 +19,9 @@ from paiqi_core.cards import JOKER, bits, mask_of, parse_cards
 from paiqi_core.playout import below
 from paiqi_core.records import replay, state_record
 from paiqi_core.resources import builtin_profiles
+from paiqi_core.runs.batch import BatchSpec, run_batch
 from paiqi_core.seeds import game_seed
-from paiqi_core.simulate import play_game, simulate
+from paiqi_core.simulate import play_game
 
 from .conftest import ROOT
 
@@ -114,18 +115,13 @@ def test_heuristic_plays_only_legal_actions(profile: str, overrides: tuple[str, 
             assert replay(record) == []
 
 
-def test_simulate_runs_heuristic_agents_and_their_records_replay() -> None:
-    from io import StringIO
-
+def test_batches_of_heuristic_agents_keep_records_that_replay() -> None:
+    agents = ("heuristic", "random", "heuristic", "random")
     for profile in ("doujue", "platform-zhanlong", "shichinarabe-tunnel", "bicycle"):
-        game = game_of(profile)
-        out = StringIO()
-        agents = ["heuristic", "random", "heuristic", "random"]
-        summary = simulate(game, 25, seed=5, agents=agents, records=out)
-        assert summary.games == 25
-        lines = out.getvalue().splitlines()
-        assert len(lines) == 25
-        assert all(replay(json.loads(line)) == [] for line in lines)
+        batch = run_batch(BatchSpec(profile, (), agents, False, 5, 0, 25, records=True))
+        assert len(batch.rows) == 4 * 25
+        assert len(batch.records) == 25
+        assert all(replay(json.loads(line)) == [] for line in batch.records)
 
 
 def test_heuristic_games_are_reproducible() -> None:
@@ -218,11 +214,12 @@ def position(
     own, laid, hidden = parse_cards(mine), parse_cards(table), parse_cards(covered)
     rest = [c for c in game.deck if c not in own + laid + hidden]
     hands = [mask_of(own)] + [mask_of(rest[i :: game.players - 1]) for i in range(game.players - 1)]
-    door = 0 if game.opening.uses_door_card else None  # SA: spades opened first
-    state = State(game, hands, table=mask_of(laid), turn=0, door_card=door)
-    state.covered[0] = mask_of(hidden)
-    for seat, used in enumerate(passes):
-        state.passes[seat] = used
+    door = 0 if game.rules.opening.uses_door_card else None  # SA: spades opened first
+    used = [*passes, *[0] * (game.players - len(passes))]
+    covers = [mask_of(hidden)] + [0] * (game.players - 1)
+    state = State(
+        game, hands, table=mask_of(laid), turn=0, door_card=door, covered=covers, passes=used
+    )
     assert state.turn == 0 and not state.over
     return state
 

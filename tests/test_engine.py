@@ -507,7 +507,8 @@ def test_observation_hides_other_hands_and_covered_cards() -> None:
     own = state.observation(1)
     assert set(own.hand) == set(cards(stuck)) - {ck}
     assert own.own_covered == (ck,)
-    assert own.history == ((0, "S7"), (1, "cover CK"))
+    # every seat sees covers hidden in the history; its own covered cards are its own
+    assert own.history.texts() == ((0, "S7"), (1, "cover"))
 
     for seat in (0, 2, 3):
         obs = state.observation(seat)
@@ -515,8 +516,10 @@ def test_observation_hides_other_hands_and_covered_cards() -> None:
         assert obs.own_covered == ()
         assert obs.covered_counts == (0, 1, 0, 0)
         assert obs.hand_counts == state.observation(1).hand_counts == (12, 12, 13, 13)
-        assert obs.history == ((0, "S7"), (1, "cover"))
+        assert obs.history == own.history
+        assert obs.history.texts() == ((0, "S7"), (1, "cover"))
         assert "CK" not in repr(obs.history)
+        assert ck not in {a - COVER for _, a in obs.history}
         seen = set(obs.hand) | set(obs.table) | set(obs.own_covered)
         assert ck not in seen
         assert not seen & set(hands[1])
@@ -549,7 +552,7 @@ def test_text_actions_apply() -> None:
     state.apply("H7")
     state.apply("play H8")
     state.apply("pass")
-    assert state.observation(0).history == ((0, "H7"), (1, "H8"), (2, "pass"))
+    assert state.observation(0).history.texts() == ((0, "H7"), (1, "H8"), (2, "pass"))
     assert set(state.observation(0).table) == set(cards("H7 H8"))
 
 
@@ -655,9 +658,9 @@ def test_platform_cover_never_offers_a_seven() -> None:
     # A stuck player never holds a 7 (it would be playable), so the rule only shows in the
     # stuck hook itself: 7s are left out of the covers, unlike 鬥雀's.
     hand = mask_of(cards("S7 HK D2 C7"))
-    platform_covers = game("platform").stuck.actions(hand)
+    platform_covers = game("platform").rules.stuck.actions(hand, 0)
     assert sorted(action_text(a) for a in platform_covers) == ["cover D2", "cover HK"]
-    doujue_covers = game("doujue").stuck.actions(hand)
+    doujue_covers = game("doujue").rules.stuck.actions(hand, 0)
     assert sorted(action_text(a) for a in doujue_covers) == sorted(
         "cover " + c for c in ("S7", "HK", "D2", "C7")
     )
@@ -682,7 +685,7 @@ def test_zhanlong_an_ace_on_hearts_2_to_7_cuts_hearts() -> None:
     assert reason is not None and "not legal" in reason
     # The cut is logged by itself right after the play, by the seat that played the ace.
     assert state.log[-2:] == [(2, parse_card("HA")), (2, CUT + 1)]
-    assert state.observation(0).history[-2:] == ((2, "HA"), (2, "cut H"))
+    assert state.observation(0).history.texts()[-2:] == ((2, "HA"), (2, "cut H"))
     # Hearts were opened first: the closure is worth the door suit's order, 1.
     assert state.completions == [[], [], [1], []]
     with pytest.raises(IllegalAction):

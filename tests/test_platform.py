@@ -73,7 +73,7 @@ def all_covered(covered: str) -> PlayerOutcome:
 
 
 def score(outcomes: Sequence[PlayerOutcome], *overrides: str) -> Result:
-    return game("platform", *overrides).scorer(outcomes)
+    return game("platform", *overrides).rules.scoring.score(outcomes)
 
 
 # -- the seed's settlement tables ----------------------------------------------------------
@@ -380,7 +380,7 @@ def test_the_scorer_follows_the_model(
     settlement: str, outcomes: list[PlayerOutcome], fee: str
 ) -> None:
     g = game("platform", f"scoring.settlement={settlement}", f"scoring.fee={fee}")
-    result = g.scorer(outcomes)
+    result = g.rules.scoring.score(outcomes)
     want = expected_platform([facts_from(o) for o in outcomes], Rules.of(g).params)
     assert list(result.total or ()) == want["total"]
     assert list(result.rank) == want["rank"]

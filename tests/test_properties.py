@@ -93,7 +93,7 @@ class Rules:
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
-        p = (game(profile) if isinstance(profile, str) else profile).profile
+        p = (game(profile) if isinstance(profile, str) else profile).rules.profile
         opening = p.get("opening.method")
         assert opening in ("holder_leads", "first_seat", "door_card", "sevens_out")
         ending = p.get("ending.method")
@@ -388,9 +388,10 @@ def model_of(state: State, rules: Rules) -> Model:
 # -- the engine beside the model -----------------------------------------------------------
 
 
-def seen_by(seat: int, history: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
-    """The history as ``seat`` sees it: other players' covered cards are hidden."""
-    return tuple((s, "cover" if t.startswith("cover ") and s != seat else t) for s, t in history)
+def seen_by(history: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
+    """The history as every seat sees it: covered cards are hidden (a seat knows its own
+    from its covered cards)."""
+    return tuple((s, "cover" if t.startswith("cover ") else t) for s, t in history)
 
 
 def check_state(state: State, model: Model) -> None:
@@ -421,7 +422,7 @@ def check_state(state: State, model: Model) -> None:
     assert list(obs[0].bursts) == model.bursts
     assert list(obs[0].opened) == model.opened
     for s in range(n):
-        assert obs[s].history == seen_by(s, model.history)
+        assert obs[s].history.texts() == seen_by(model.history)
     if rules.ace_king == "none" and rules.out_of_passes != "burst":
         # Every row is contiguous from its 7 in the profile's rank order.
         check_rows_contiguous(model.table, rules.ace)

@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
 
 from paiqi_core.actions import COVER, PASS
 from paiqi_core.cards import SEVEN, bits, parse_card
-from paiqi_core.hooks.registry import register
-
-
-class Start(NamedTuple):
-    seat: int  # the seat that moves first
-    first_card: int | None = None  # the card the first move must play, if any
-    placed: tuple[tuple[int, int], ...] = ()  # (seat, card) put on the table before play
-
-
-@dataclass(frozen=True)
-class Opening:
-    """``start(hands, door_card)`` says who moves first, what they must play and which
-    cards go to the table before play."""
-
-    start: Callable[[Sequence[int], int | None], Start]
-    uses_door_card: bool = False  # a card is cut at random before play
+from paiqi_core.hooks.registry import Params, register
+from paiqi_core.slots import EndingLoop, Opening, Progress, Start, StuckLoop
 
 
 def holder(hands: Sequence[int], card: int) -> int:
+    """The seat whose hand holds ``card`` (seat 0 if nobody does)."""
     bit = 1 << card
     return next((seat for seat, hand in enumerate(hands) if hand & bit), 0)
 
@@ -37,13 +23,15 @@ def holder(hands: Sequence[int], card: int) -> int:
     params=("card",),
     summary="the holder of {card} moves first and must open with it",
 )
-def holder_leads(p: Mapping[str, Any]) -> Opening:
+def holder_leads(p: Params) -> Opening:
+    """The holder of a fixed card moves first and must open with it."""
     card = parse_card(p["card"])
     return Opening(lambda hands, door: Start(holder(hands, card), card))
 
 
 @register("opening", "first_seat", summary="seat 0 (the dealer's left) moves first; any 7 may open")
-def first_seat(p: Mapping[str, Any]) -> Opening:
+def first_seat(p: Params) -> Opening:
+    """Seat 0 moves first; any 7 may open."""
     return Opening(lambda hands, door: Start(0))
 
 
@@ -53,7 +41,9 @@ def first_seat(p: Mapping[str, Any]) -> Opening:
     summary="a door card (門牌) is cut before play; the holder of the 7 of its suit moves first "
     "and must open with it",
 )
-def door_card(p: Mapping[str, Any]) -> Opening:
+def door_card(p: Params) -> Opening:
+    """A door card is cut before play; its suit's 7 opens, played by its holder."""
+
     def start(hands: Sequence[int], door: int | None) -> Start:
         if door is None or door >= 52:
             raise ValueError("this opening needs a door card (a suited card)")
@@ -73,7 +63,8 @@ SEVEN_CARDS = tuple(13 * suit + SEVEN for suit in range(4))
     summary="every 7 goes to the table right after the deal; the player who held {card} "
     "moves first",
 )
-def sevens_out(p: Mapping[str, Any]) -> Opening:
+def sevens_out(p: Params) -> Opening:
+    """Every 7 goes to the table after the deal; the holder of a fixed card moves first."""
     card = parse_card(p["card"])
 
     def start(hands: Sequence[int], door: int | None) -> Start:
@@ -83,34 +74,34 @@ def sevens_out(p: Mapping[str, Any]) -> Opening:
     return Opening(start)
 
 
-@dataclass(frozen=True)
-class Stuck:
-    """What a player may do instead of playing.
-
-    ``actions(hand, passes_used)``: the actions of a player with no legal play; an empty list
-    means the player bursts (is out, the hand laid on the table). ``voluntary(hand,
-    passes_used)``: what may be chosen instead of a play when playing is not compulsory.
-    """
-
-    name: str
-    actions: Callable[[int, int], list[int]]
-    voluntary: Callable[[int, int], list[int]]
-    coverable: int = 0  # cards that may be covered (for ``cover``)
-    limit: int | None = None  # passes a player may make in a game (for ``pass``)
-    may_burst: bool = False  # whether ``actions`` can come back empty
-
-
 SEVENS = sum(1 << c for c in SEVEN_CARDS)
 EVERY_CARD = (1 << 53) - 1
 
 
-def _covers(coverable: int) -> Callable[[int, int], list[int]]:
-    def actions(hand: int, passes_used: int = 0) -> list[int]:
-        # A hand of only uncoverable cards cannot happen (a held 7 is always playable);
-        # should a house rule make it happen, any card may be covered.
-        return [COVER + c for c in bits(hand & coverable or hand)]
+def covers_of(hand: int, coverable: int) -> list[int]:
+    """Cover actions for ``hand``: the coverable cards, or any card when none is (a hand of
+    only uncoverable cards cannot happen under built-in rules: a held 7 is playable)."""
+    return [COVER + c for c in bits(hand & coverable or hand)]
 
-    return actions
+
+@dataclass(frozen=True)
+class CoverWhenStuck:
+    """A player with no legal play covers a card face down (any card of ``coverable``)."""
+
+    coverable: int = EVERY_CARD
+    name: str = "cover"
+    covers: bool = True
+    pass_limit: int | None = None
+    may_burst: bool = False
+    loop: StuckLoop | None = "cover"
+
+    def actions(self, hand: int, passes_used: int) -> list[int]:
+        """Every coverable card of the hand may be covered."""
+        return covers_of(hand, self.coverable)
+
+    def voluntary(self, hand: int, passes_used: int) -> list[int]:
+        """Where playing is not compulsory, a player may cover instead."""
+        return covers_of(hand, self.coverable)
 
 
 @register(
@@ -119,10 +110,51 @@ def _covers(coverable: int) -> Callable[[int, int], list[int]]:
     params=("cover_sevens",),
     summary="a player with no legal play covers a card face down",
 )
-def cover(p: Mapping[str, Any]) -> Stuck:
-    coverable = EVERY_CARD if p.get("cover_sevens", True) else EVERY_CARD & ~SEVENS
-    covers = _covers(coverable)
-    return Stuck("cover", covers, covers, coverable)
+def cover(p: Params) -> CoverWhenStuck:
+    """A stuck player covers a card (7s only if ``cover_sevens``)."""
+    return CoverWhenStuck(EVERY_CARD if p.get("cover_sevens", True) else EVERY_CARD & ~SEVENS)
+
+
+@dataclass(frozen=True)
+class PassWhenStuck:
+    """A player with no legal play passes; with a limit, a player out of passes bursts or,
+    with ``then_cover``, covers a card."""
+
+    pass_limit: int | None = None
+    then_cover: bool = False
+    name: str = "pass"
+
+    @property
+    def covers(self) -> bool:
+        """Covers happen once the passes run out, with ``then_cover``."""
+        return self.pass_limit is not None and self.then_cover
+
+    @property
+    def may_burst(self) -> bool:
+        """A player out of passes with nothing to play bursts, unless it covers."""
+        return self.pass_limit is not None and not self.then_cover
+
+    @property
+    def loop(self) -> StuckLoop | None:
+        """Unlimited passes: the fast loop's ``pass``."""
+        return "pass" if self.pass_limit is None else None
+
+    @property
+    def coverable(self) -> int:
+        """Any card may be covered once the passes are used up (with ``then_cover``)."""
+        return EVERY_CARD if self.covers else 0
+
+    def voluntary(self, hand: int, passes_used: int) -> list[int]:
+        """A pass by choice, while passes are left."""
+        limit = self.pass_limit
+        return [PASS] if limit is None or passes_used < limit else []
+
+    def actions(self, hand: int, passes_used: int) -> list[int]:
+        """A pass while passes are left; then a cover, or nothing (a burst)."""
+        limit = self.pass_limit
+        if limit is None or passes_used < limit:
+            return [PASS]
+        return covers_of(hand, EVERY_CARD) if self.then_cover else []
 
 
 @register(
@@ -131,30 +163,42 @@ def cover(p: Mapping[str, Any]) -> Stuck:
     params=("pass_limit", "out_of_passes"),
     summary="a player with no legal play passes",
 )
-def pass_(p: Mapping[str, Any]) -> Stuck:
-    limit = p.get("pass_limit")
-    covers = _covers(EVERY_CARD) if p.get("out_of_passes") == "cover" else None
-
-    def voluntary(hand: int, passes_used: int) -> list[int]:
-        return [PASS] if limit is None or passes_used < limit else []
-
-    def actions(hand: int, passes_used: int) -> list[int]:
-        if limit is None or passes_used < limit:
-            return [PASS]
-        return covers(hand, 0) if covers else []  # []: the player bursts
-
-    return Stuck(
-        "pass", actions, voluntary, limit=limit, may_burst=limit is not None and not covers
-    )
+def pass_(p: Params) -> PassWhenStuck:
+    """A stuck player passes, up to ``pass_limit`` times; then bursts or covers."""
+    return PassWhenStuck(p.get("pass_limit"), p.get("out_of_passes") == "cover")
 
 
 @dataclass(frozen=True)
-class Ending:
-    mode: str  # "all_empty", "first_out" or "one_left"
+class AllEmpty:
+    """The game ends when every hand is empty."""
 
-    @property
-    def at_first_out(self) -> bool:
-        return self.mode == "first_out"
+    loop: EndingLoop | None = "all_empty"
+
+    def over(self, game: Progress) -> bool:
+        """No hand holds a card."""
+        return not any(game.hands)
+
+
+@dataclass(frozen=True)
+class FirstOut:
+    """The game ends when a player empties their hand."""
+
+    loop: EndingLoop | None = "first_out"
+
+    def over(self, game: Progress) -> bool:
+        """Somebody has finished."""
+        return bool(game.finished)
+
+
+@dataclass(frozen=True)
+class OneLeft:
+    """The game ends when one player (or none) still holds cards."""
+
+    loop: EndingLoop | None = None
+
+    def over(self, game: Progress) -> bool:
+        """At most one hand holds cards."""
+        return sum(1 for h in game.hands if h) <= 1
 
 
 @register(
@@ -162,13 +206,15 @@ class Ending:
     "all_empty",
     summary="players leave as their hands empty; the game ends when every hand is empty",
 )
-def all_empty(p: Mapping[str, Any]) -> Ending:
-    return Ending("all_empty")
+def all_empty(p: Params) -> AllEmpty:
+    """The game ends when every hand is empty."""
+    return AllEmpty()
 
 
 @register("ending", "first_out", summary="the game ends when a player lays their last card")
-def first_out(p: Mapping[str, Any]) -> Ending:
-    return Ending("first_out")
+def first_out(p: Params) -> FirstOut:
+    """The game ends at the first player out."""
+    return FirstOut()
 
 
 @register(
@@ -177,5 +223,6 @@ def first_out(p: Mapping[str, Any]) -> Ending:
     summary="players leave as they finish, burst or keep only the joker; the game ends when "
     "one player still holds cards",
 )
-def one_left(p: Mapping[str, Any]) -> Ending:
-    return Ending("one_left")
+def one_left(p: Params) -> OneLeft:
+    """The game ends when one player still holds cards."""
+    return OneLeft()

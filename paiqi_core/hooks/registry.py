@@ -2,8 +2,10 @@
 
 A hook is registered for a *slot* (``opening``, ``stuck``, ``ending``, ``scoring``) under a
 name, with the parameters of its section that it reads. Compiling a profile looks the name
-up here and calls the factory once with those parameters; the engine then only calls the
-returned function. Plugins register their own hooks the same way.
+up here and calls the factory once with those parameters; the factory returns an object of
+the slot's protocol (``paiqi_core.slots``), and the engine only calls that object. Plugins
+register their own hooks the same way, from a module named under the ``paiqi.hooks``
+entry-point group.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ import difflib
 import importlib.metadata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
-Factory = Callable[[Mapping[str, Any]], Any]
+from paiqi_core.slots import EndingRule, OpeningRule, ScoringRule, StuckRule
+
+Params = Mapping[str, Any]
+Factory = Callable[[Params], Any]
+F = TypeVar("F", bound=Factory)
+OpeningFactory = TypeVar("OpeningFactory", bound=Callable[[Params], OpeningRule])
+StuckFactory = TypeVar("StuckFactory", bound=Callable[[Params], StuckRule])
+EndingFactory = TypeVar("EndingFactory", bound=Callable[[Params], EndingRule])
+ScoringFactory = TypeVar("ScoringFactory", bound=Callable[[Params], ScoringRule])
 
 SLOTS = {
     "opening": "opening.method",
@@ -27,6 +37,8 @@ SLOTS = {
 
 @dataclass(frozen=True)
 class Hook:
+    """A registered behaviour: its slot, name, factory, the parameters it reads."""
+
     slot: str
     name: str
     factory: Factory
@@ -39,6 +51,47 @@ class Hook:
 _REGISTRY: dict[str, dict[str, Hook]] = {slot: {} for slot in SLOTS}
 
 
+@overload
+def register(
+    slot: Literal["opening"],
+    name: str,
+    *,
+    params: tuple[str, ...] = (),
+    summary: str,
+    requires: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> Callable[[OpeningFactory], OpeningFactory]: ...
+@overload
+def register(
+    slot: Literal["stuck"],
+    name: str,
+    *,
+    params: tuple[str, ...] = (),
+    summary: str,
+    requires: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> Callable[[StuckFactory], StuckFactory]: ...
+@overload
+def register(
+    slot: Literal["ending"],
+    name: str,
+    *,
+    params: tuple[str, ...] = (),
+    summary: str,
+    requires: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> Callable[[EndingFactory], EndingFactory]: ...
+@overload
+def register(
+    slot: Literal["scoring"],
+    name: str,
+    *,
+    params: tuple[str, ...] = (),
+    summary: str,
+    requires: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> Callable[[ScoringFactory], ScoringFactory]: ...
+@overload
 def register(
     slot: str,
     name: str,
@@ -47,13 +100,23 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
-) -> Callable[[Factory], Factory]:
+) -> Callable[[F], F]: ...
+def register(
+    slot: str,
+    name: str,
+    *,
+    params: tuple[str, ...] = (),
+    summary: str,
+    requires: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> Callable[[F], F]:
     """Decorator: register ``factory`` as hook ``name`` of ``slot``.
 
-    ``params`` names the keys of the slot's section that the hook reads; a parameter that
-    the profile schema does not define yet needs its JSON Schema (with a ``default`` and a
-    ``description``) in ``schema``. ``requires`` states other rules the hook needs, e.g.
-    ``{"ending.method": "all_empty"}``.
+    The factory takes the profile's section of the slot (``opening``, ``turn``, ``ending``
+    or ``scoring``) and returns an object of the slot's protocol. ``params`` names the keys
+    of that section the hook reads; a parameter that the profile schema does not define yet
+    needs its JSON Schema (with a ``default`` and a ``description``) in ``schema``.
+    ``requires`` states other rules the hook needs, e.g. ``{"ending.method": "all_empty"}``.
     """
     if slot not in _REGISTRY:
         raise ValueError(f"unknown hook slot {slot!r}; slots: {', '.join(SLOTS)}")
@@ -61,7 +124,7 @@ def register(
         if param not in params or "default" not in sub:
             raise ValueError(f"schema for {param!r}: list it in params and give a default")
 
-    def deco(factory: Factory) -> Factory:
+    def deco(factory: F) -> F:
         _REGISTRY[slot][name] = Hook(
             slot, name, factory, params, summary, dict(requires or {}), dict(schema or {})
         )
@@ -90,14 +153,17 @@ def load_plugins() -> None:
 
 
 def hooks(slot: str) -> dict[str, Hook]:
+    """The hooks registered for ``slot``, by name."""
     return _REGISTRY[slot]
 
 
 def lookup(slot: str, name: str) -> Hook:
+    """The hook ``name`` of ``slot`` (KeyError when none is registered)."""
     return _REGISTRY[slot][name]
 
 
 def unknown_message(slot: str, name: str) -> str:
+    """The error for an unknown hook name, with the closest known name."""
     known = sorted(_REGISTRY[slot])
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""

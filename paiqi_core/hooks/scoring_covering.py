@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
 
 from paiqi_core.cards import CARD_POINTS, JOKER, SEVEN
-from paiqi_core.hooks.registry import register
-from paiqi_core.hooks.scoring_simple import Scorer
+from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
+from paiqi_core.slots import Scoring, ScoringFacts
 
 PARAMS = (
     "stake",
@@ -65,7 +64,8 @@ def _seat_of(totals: Mapping[int, int], value: int) -> int:
     summary="鬥雀 covering: bonuses minus covered points, ranks, heads, bust and winner "
     "multipliers, stake {stake}",
 )
-def covering(p: Mapping[str, Any]) -> Scorer:
+def covering(p: Params) -> Scoring:
+    """鬥雀 totals, ranks with every tie-break, and the settlement."""
     stake = exact(Fraction(str(p["stake"])))
     bust_above = int(p["bust_above"])
     last_seven, completion, clean = (
@@ -81,7 +81,7 @@ def covering(p: Mapping[str, Any]) -> Scorer:
         multipliers: list[int] = []
         for o in outcomes:
             covered = o.covered
-            seven, clean_hand, all_covered = is_last_seven(o), o.clean, o.all_covered
+            seven, clean_hand, all_covered = o.last_seven, o.clean, o.all_covered
             pts = sum(map(POINTS, covered))
             points.append(pts)
             if all_covered:  # 全蓋: covered points do not count
@@ -132,14 +132,18 @@ def covering(p: Mapping[str, Any]) -> Scorer:
             labels=tuple(labels),
         )
 
-    return score
+    facts = ScoringFacts(
+        objective="money",
+        closure_bonus=(completion,) * 4,
+        last_seven_bonus=last_seven,
+        clean_bonus=clean,
+        covered_points_count=True,
+        bust_above=bust_above,
+    )
+    return Scoring(score, facts)
 
 
-def winner_multipliers(p: Mapping[str, Any]) -> tuple[int, int, int]:
+def winner_multipliers(p: Params) -> tuple[int, int, int]:
     """(last seven, all covered, clean) multipliers of a winner, from the scoring rules."""
     wm = p["winner_multiplier"]
     return int(wm["last_seven"]), int(wm["all_covered"]), int(wm["clean"])
-
-
-def is_last_seven(o: PlayerOutcome) -> bool:
-    return o.last_play is not None and o.last_play < 52 and o.last_play % 13 == SEVEN

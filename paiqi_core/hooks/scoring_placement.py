@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from paiqi_core.hooks.registry import register
-from paiqi_core.hooks.scoring_simple import Scorer
+from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import PlayerOutcome, Result
+from paiqi_core.slots import Scoring, ScoringFacts
 
 
 def placement_ranks(outcomes: Sequence[PlayerOutcome]) -> tuple[int, ...]:
@@ -51,7 +50,8 @@ def rank_points(rank: Sequence[int], fixed: Sequence[int] | None = None) -> tupl
     summary="ranks: finishers in order, the last holder, a joker-only leaver, then bursts "
     "(earliest last); rank points for matches",
 )
-def placement(p: Mapping[str, Any]) -> Scorer:
+def placement(p: Params) -> Scoring:
+    """Ranks by how each player left the game; rank points as the total."""
     fixed = p.get("place_points")
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
@@ -60,4 +60,5 @@ def placement(p: Mapping[str, Any]) -> Scorer:
         winners = tuple(s for s, r in enumerate(rank) if r == 1)
         return Result(rank=rank, winners=winners, money=(0,) * len(outcomes), total=total)
 
-    return score
+    points = None if fixed is None else tuple(int(x) for x in fixed)
+    return Scoring(score, ScoringFacts(objective="points", place_points=points))

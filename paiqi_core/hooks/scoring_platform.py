@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
-from paiqi_core.hooks.registry import register
-from paiqi_core.hooks.scoring_covering import is_last_seven, winner_multipliers
-from paiqi_core.hooks.scoring_simple import Scorer
+from paiqi_core.hooks.registry import Params, register
+from paiqi_core.hooks.scoring_covering import winner_multipliers
 from paiqi_core.melds import exempt_points
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
+from paiqi_core.slots import Scoring, ScoringFacts
 
 PARAMS = (
     "settlement",
@@ -58,7 +57,8 @@ def labels_of(rank: Sequence[int]) -> list[str]:
     summary="斬龍/點差 platform: 脫手, 十三蓋, 尾張七 and closure bonuses minus covered points "
     "outside melds; losers pay by {settlement}",
 )
-def platform(p: Mapping[str, Any]) -> Scorer:
+def platform(p: Params) -> Scoring:
+    """斬龍/點差 platform totals, labels, heads or point-difference settlement, fee."""
     method = p["settlement"]
     amounts = {
         SMALL: p["head_amounts"]["small"],
@@ -79,7 +79,7 @@ def platform(p: Mapping[str, Any]) -> Scorer:
         counted: list[int] = []
         multipliers: list[int] = []
         for o in outcomes:
-            seven = is_last_seven(o)
+            seven = o.last_seven
             if o.all_covered:  # 十三蓋: a fixed total, whatever was covered
                 totals.append(all_covered_total)
                 exempt.append(0)
@@ -133,4 +133,13 @@ def platform(p: Mapping[str, Any]) -> Scorer:
             exempt=tuple(exempt),
         )
 
-    return score
+    facts = ScoringFacts(
+        objective="money",
+        closure_bonus=(closure_bonus[0], closure_bonus[1], closure_bonus[2], closure_bonus[3]),
+        last_seven_bonus=last_seven,
+        clean_bonus=clean,
+        covered_points_count=True,
+        bust_above=bust_above,
+        melds_exempt=melds,
+    )
+    return Scoring(score, facts)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
-from paiqi_core.hooks.registry import register
+from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import PlayerOutcome, Result, exact
-
-Scorer = Callable[[Sequence[PlayerOutcome]], Result]
+from paiqi_core.slots import Scoring, ScoringFacts
 
 
 def _places(outcomes: Sequence[PlayerOutcome]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -23,12 +21,14 @@ def _places(outcomes: Sequence[PlayerOutcome]) -> tuple[tuple[int, ...], tuple[i
 
 
 @register("scoring", "first_out", summary="the first player out wins; nobody else is ranked")
-def first_out(p: Mapping[str, Any]) -> Scorer:
+def first_out(p: Params) -> Scoring:
+    """The first player out wins; nobody else is ranked."""
+
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
         rank, winners = _places(outcomes)
         return Result(rank=rank, winners=winners, money=(0,) * len(outcomes))
 
-    return score
+    return Scoring(score, ScoringFacts(objective="win"))
 
 
 @register(
@@ -37,7 +37,8 @@ def first_out(p: Mapping[str, Any]) -> Scorer:
     params=("ante", "pass_cost"),
     summary="each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot",
 )
-def chips(p: Mapping[str, Any]) -> Scorer:
+def chips(p: Params) -> Scoring:
+    """Antes and pass chips into a pot that the first player out takes."""
     ante, pass_cost = int(p["ante"]), int(p["pass_cost"])
 
     def score(outcomes: Sequence[PlayerOutcome]) -> Result:
@@ -49,4 +50,4 @@ def chips(p: Mapping[str, Any]) -> Scorer:
             money[w] += pot / len(winners)
         return Result(rank=rank, winners=winners, money=tuple(exact(m) for m in money))
 
-    return score
+    return Scoring(score, ScoringFacts(objective="money"))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -19,6 +22,7 @@ class Origin:
     profile: str = ""
 
     def describe(self) -> str:
+        """Where the value came from, in words."""
         if self.kind == "default":
             return "built-in default"
         if self.kind == "set":
@@ -30,6 +34,7 @@ class Origin:
 
 
 def freeze(value: Any) -> Any:
+    """A read-only copy: mappings become mapping proxies, lists tuples."""
     if isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
@@ -38,6 +43,7 @@ def freeze(value: Any) -> Any:
 
 
 def thaw(value: Any) -> Any:
+    """A plain, mutable copy of a frozen value (dicts and lists)."""
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, tuple):
@@ -47,6 +53,8 @@ def thaw(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Profile:
+    """A validated profile: every rule with its value (defaults filled) and origin."""
+
     id: str
     data: Mapping[str, Any]
     origins: Mapping[Path_, Origin]
@@ -56,17 +64,49 @@ class Profile:
 
     @property
     def name(self) -> str:
+        """The human name (the id when the profile gives none)."""
         return str(self.data.get("name", self.id))
 
     def get(self, dotted: str) -> Any:
+        """The value of a dotted rule key such as ``scoring.stake``."""
         value: Any = self.data
         for part in dotted.split("."):
             value = value[part]
         return value
 
     def section(self, name: str) -> Mapping[str, Any]:
+        """One section of rules, such as ``scoring``."""
         result: Mapping[str, Any] = self.data[name]
         return result
 
     def origin(self, path: Path_) -> Origin:
+        """Where the value at ``path`` came from."""
         return self.origins.get(tuple(path), Origin("default"))
+
+    def resolved(self) -> dict[str, Any]:
+        """Every rule in effect as plain data: parents merged, overrides applied, defaults
+        filled. Loading it again gives the same rules."""
+        data: dict[str, Any] = thaw(self.data)
+        return data
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """SHA-256 of the resolved rules: two profiles with equal fingerprints play alike."""
+        text = json.dumps(self.resolved(), sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = (self.id, self.resolved(), dict(self.origins), self.source, self.chain)
+        return (_restore, (*state, thaw(self.overrides)))
+
+
+def _restore(
+    id: str,
+    data: dict[str, Any],
+    origins: dict[Path_, Origin],
+    source: str,
+    chain: tuple[str, ...],
+    overrides: dict[str, Any],
+) -> Profile:
+    """A pickled Profile, frozen again (its data was validated when it was first loaded)."""
+    return Profile(id, freeze(data), origins, source, chain, freeze(overrides))

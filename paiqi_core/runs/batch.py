@@ -7,13 +7,15 @@ was split.
 
 from __future__ import annotations
 
+import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from paiqi_core.actions import JOKER
 from paiqi_core.engine import Game, State
-from paiqi_core.hooks.scoring_covering import is_last_seven
+from paiqi_core.games import game_for
 from paiqi_core.seeds import game_seed
 
 COLUMNS = (
@@ -41,6 +43,8 @@ Row = tuple[object, ...]
 
 @dataclass(frozen=True)
 class BatchSpec:
+    """A slice of a run: which games of which profile, with which agents."""
+
     profile: str  # profile id or path, as given
     overrides: tuple[str, ...]
     agents: tuple[str, ...]  # by seat; empty: all random
@@ -48,20 +52,17 @@ class BatchSpec:
     seed: int
     start: int  # first game index
     count: int
+    records: bool = False  # also return each game's record (a JSON line)
 
     @property
     def games(self) -> range:
+        """The game indices of this batch."""
         return range(self.start, self.start + self.count)
 
 
-_GAMES: dict[tuple[str, tuple[str, ...]], Game] = {}
-
-
 def game_of(profile: str, overrides: Sequence[str]) -> Game:
-    key = (profile, tuple(overrides))
-    if key not in _GAMES:
-        _GAMES[key] = Game(profile, list(overrides))
-    return _GAMES[key]
+    """The compiled game of a batch (shared with records and the verifier)."""
+    return game_for(profile, overrides)
 
 
 def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
@@ -74,21 +75,32 @@ def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
     return deal, [agents[(seat - turn) % players] for seat in range(players)]
 
 
-def run_batch(spec: BatchSpec) -> list[Row]:
-    """Play the batch's games and return their rows."""
+class Batch(NamedTuple):
+    """What a batch produces: one row per game per seat, and the records if asked for."""
+
+    rows: list[Row]
+    records: list[str]  # one JSON line per game, in game order (empty unless asked)
+
+
+def run_batch(spec: BatchSpec) -> Batch:
+    """Play the batch's games and return their rows (and records)."""
+    from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
     game = game_of(spec.profile, spec.overrides)
     rows: list[Row] = []
+    records: list[str] = []
     for index in spec.games:
         deal, agents = seating(spec, game.players, index)
         state = play_game(game, game_seed(spec.seed, deal), agents)
         rows += game_rows(spec.profile, index, deal, agents, state)
-    return rows
+        if spec.records:
+            records.append(json.dumps(state_record(state), ensure_ascii=False))
+    return Batch(rows, records)
 
 
 def packed_batch(spec: BatchSpec) -> bytes:
-    """``run_batch`` with its rows pickled: Dask moves one bytes object several times
+    """``run_batch`` with its result pickled: Dask moves one bytes object several times
     faster than the thousand tuples of a batch, which it would inspect one by one."""
     return pickle.dumps(run_batch(spec), protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -96,11 +108,12 @@ def packed_batch(spec: BatchSpec) -> bytes:
 def game_rows(
     profile: str, index: int, deal: int, agents: Sequence[str], state: State
 ) -> list[Row]:
+    """The rows of one finished game: one per seat."""
     outcomes = state.outcomes()
     result = state.result(outcomes)
     winners = result.winners
     jokers = [0] * len(agents)
-    if state.game.jokers:
+    if state.game.rules.jokers:
         for seat, action in state.log:
             if action >= JOKER:
                 jokers[seat] += 1
@@ -123,7 +136,7 @@ def game_rows(
             o.passes,
             int(o.burst is not None),
             len(o.completions),
-            int(is_last_seven(o)),
+            int(o.last_seven),
             int(o.all_covered),
             jokers[seat],
         )

@@ -9,9 +9,9 @@ import pickle
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-from paiqi_core.runs.batch import BatchSpec, Row, packed_batch, run_batch
+from paiqi_core.runs.batch import Batch, BatchSpec, packed_batch, run_batch
 
-Done = Callable[[BatchSpec, list[Row]], None]
+Done = Callable[[BatchSpec, Batch], None]
 
 
 class ExecutorError(RuntimeError):
@@ -19,6 +19,7 @@ class ExecutorError(RuntimeError):
 
 
 def default_workers() -> int:
+    """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -29,7 +30,7 @@ def execute(specs: Iterable[BatchSpec], workers: int, done: Done) -> None:
         for spec in specs:
             done(spec, run_batch(spec))
         return
-    pending: dict[Future[list[Row]], BatchSpec] = {}
+    pending: dict[Future[Batch], BatchSpec] = {}
     todo = iter(specs)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         try:

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from paiqi_core.profile import ProfileError
-from paiqi_core.verify.check import GameCache, Outcome, run_example
+from paiqi_core.verify.check import Outcome, run_example
 from paiqi_core.verify.extract import find_files, load_examples
 
 
 @dataclass
 class Report:
+    """The verdicts of a verify run, and the examples that could not be read."""
+
     outcomes: list[Outcome] = field(default_factory=list)
     errors: list[ProfileError] = field(default_factory=list)
 
@@ -54,7 +56,6 @@ def verify_paths(
     (located errors) to ``err`` (default: ``out``)."""
     err = err or out
     report = Report()
-    games = GameCache()
     for path in find_files(list(paths)):
         for item in load_examples(path):
             if isinstance(item, ProfileError):
@@ -63,7 +64,7 @@ def verify_paths(
                     for problem in item.problems:
                         err.write(f"ERROR {problem}\n")
                 continue
-            outcome = run_example(item, games)
+            outcome = run_example(item)
             report.outcomes.append(outcome)
             if out and (not quiet or not outcome.passed):
                 status = "PASS" if outcome.passed else "FAIL"

@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from paiqi_core.actions import ActionError, action_text, is_event, parse_action
 from paiqi_core.cards import CardError, bits, card_text, parse_cards
 from paiqi_core.engine import Game, State
+from paiqi_core.games import game_for
 from paiqi_core.hooks.scoring_placement import rank_points
 from paiqi_core.match import run_match
 from paiqi_core.outcome import Result
 from paiqi_core.profile import ProfileError
-from paiqi_core.profile.load import find_profile
 from paiqi_core.session import run_session
 from paiqi_core.verify.extract import Example
 from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
@@ -34,24 +33,6 @@ class Outcome:
     @property
     def passed(self) -> bool:
         return not self.failures
-
-
-class GameCache:
-    """Compiled games by (profile file, overrides), shared across examples."""
-
-    def __init__(self) -> None:
-        self._games: dict[tuple[str, tuple[tuple[str, str], ...]], Game] = {}
-
-    def get(self, ref: str, beside: Path, overrides: Mapping[str, Any]) -> Game:
-        path = find_profile(ref, beside=beside)
-        key = (str(path or ref), tuple(sorted((k, repr(v)) for k, v in overrides.items())))
-        if key not in self._games:
-            self._games[key] = Game(str(path) if path else ref, dict(overrides))
-        return self._games[key]
-
-
-class Mismatch(Exception):
-    pass
 
 
 def _fmt(value: Any) -> str:
@@ -225,7 +206,8 @@ def _run_moves(
     return since
 
 
-def run_example(example: Example, games: GameCache) -> Outcome:
+def run_example(example: Example) -> Outcome:
+    """Run one example against the engine, under each profile it names."""
     data = example.data
     names = [data["profile"]] if "profile" in data else list(data["profiles"])
     outcome = Outcome(example, names)
@@ -238,7 +220,7 @@ def run_example(example: Example, games: GameCache) -> Outcome:
         where = f"{name}: " if len(names) > 1 else ""
         expect = {**data.get("expect", {}), **by_profile.get(name, {})}
         try:
-            game = games.get(name, example.file, overrides)
+            game = game_for(name, dict(overrides), beside=example.file)
             seats = Seats(data.get("players"), game.players)
             _run_one(game, seats, data, expect, outcome.failures, where)
         except ProfileError as e:
@@ -258,7 +240,7 @@ def _run_one(
 ) -> None:
     if "settlement" in data:
         facts = outcomes_from_facts(game, seats, data["settlement"], data.get("opened"))
-        _check_result(game.scorer(facts), seats, expect, failures, where)
+        _check_result(game.rules.scoring.score(facts), seats, expect, failures, where)
         return
     if "session" in data:
         _check_session(game, seats, data, expect, failures, where)
@@ -289,11 +271,11 @@ def _check_session(
     where: str,
 ) -> None:
     hands = data["session"]["hands"]
-    results = [
-        game.scorer(outcomes_from_facts(game, seats, facts, data.get("opened"))) for facts in hands
-    ]
-    rules = game.profile.section("session")
-    session = run_session(results, game.players, int(rules["hands"]), rules["bankroll"])
+    score = game.rules.scoring.score
+    opened = data.get("opened")
+    results = [score(outcomes_from_facts(game, seats, facts, opened)) for facts in hands]
+    rules = game.rules.session
+    session = run_session(results, game.players, rules.hands, rules.bankroll)
     actual = {
         "money": session.money, "winners": session.winners,
         "hands_played": session.hands_played, "house": session.house,
@@ -309,13 +291,10 @@ def _check_match(
     failures: list[str],
     where: str,
 ) -> None:
-    fixed = game.profile.get("scoring.place_points")
+    fixed = game.rules.facts.place_points
     games = [
         Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
     ]
     match = run_match(games)
     actual = {"points": match.points, "winners": match.winners}
     _check_values("match", actual, seats, expect, failures, where)
-
-
-Reporter = Callable[[Outcome], None]

@@ -33,6 +33,7 @@ class Seats:
             raise SetupError(f"players names {len(self.names)} seats, the profile has {count}")
 
     def index(self, seat: Any) -> int:
+        """The seat number of a name or number."""
         text = str(seat)
         if text in self.names:
             return self.names.index(text)
@@ -43,6 +44,7 @@ class Seats:
         raise SetupError(f"no seat '{seat}' (seats: {', '.join(self.names)})")
 
     def name(self, index: int) -> str:
+        """The name of seat ``index``."""
         return self.names[index]
 
 
@@ -104,11 +106,14 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
                 full[open_seats[i % len(open_seats)]].append(c)
     opened = suit_order(setup.get("opened"))
     door = parse_card(setup["door_card"]) if "door_card" in setup else None
-    if door is None and game.opening.uses_door_card:
+    if door is None and game.rules.opening.uses_door_card:
         if not table:
             raise SetupError(f"{game.id} cuts a door card before play: give 'door_card:'")
         first_suit = (opened or [suit_of(min(table, key=lambda c: suit_of(c)))])[0]
         door = 13 * first_suit + SEVEN  # mid-game: the door suit is the first one opened
+    passes = [0] * n
+    for seat, count in (setup.get("passes") or {}).items():
+        passes[seats.index(seat)] = int(count)
     state = State(
         game,
         [mask_of(h) for h in full],
@@ -116,15 +121,13 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         turn=turn,
         door_card=door,
         opened=opened,
+        covered=[mask_of(covered.get(s, [])) for s in range(n)],
+        passes=passes,
     )
-    for s, cards in covered.items():
-        state.covered[s] = mask_of(cards)
-        state.hand_sizes[s] += len(cards)
-    for seat, used in (setup.get("passes") or {}).items():
-        state.passes[seats.index(seat)] = int(used)
-    if not state.over and not state.legal_actions():
+    stuck = state.bursts[0] if state.bursts else state.turn
+    if state.bursts or (not state.over and not state.legal_actions()):
         raise SetupError(
-            f"seat {seats.name(state.turn)} to move has nothing to do here "
+            f"seat {seats.name(stuck)} to move has nothing to do here "
             "(they would burst before the position is reached)"
         )
     return state

@@ -1,45 +1,41 @@
-"""The game engine: an immutable Game (compiled rules) and a mutable State.
+"""A game in progress: hands and the table as int bitmasks, and every transition.
 
-``Game`` is built once from a Profile: hook functions are picked from the registries and
-the rank topology is compiled to a lookup table, so the move loop never consults the
-profile. ``State`` holds hands and the table as int bitmasks; legal plays are one AND of
-the hand with the table's frontier (the playable extensions of every row).
+Legal plays are one AND of the hand with the table's frontier (the playable extensions of
+every row, from the compiled topology). What a stuck player may do, when the game ends and
+how it is scored come from the slot objects of the game's ``Rules``. Why an action is
+illegal is worked out in ``reasons``; what a seat may see, in ``observation``.
 """
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from paiqi_core import hooks
 from paiqi_core.actions import (
     BURST,
     COVER,
     CUT,
+    HIDDEN_COVER,
     JOKER,
     LEAVE,
     PASS,
     PLACE,
     SWAP,
-    action_text,
-    is_event,
     joker_action,
     joker_parts,
-    kind,
     parse_action,
 )
 from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text, full_deck, mask_of
+from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text
+from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
-from paiqi_core.playout import below, compile_playout
-from paiqi_core.profile import Profile, load_profile
-from paiqi_core.seeds import shuffled
-from paiqi_core.topology import compile_topology
+
+if TYPE_CHECKING:
+    from paiqi_core.engine.game import Game
 
 FULL_SUIT = SUIT_MASK
-BITS = tuple(1 << c for c in range(53))
 JOKER_BIT = 1 << JOKER_CARD
 SUITED = JOKER_BIT - 1
 
@@ -48,114 +44,11 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
-@dataclass(frozen=True)
-class Observation:
-    """What one seat may see: its own hand, the table, and public counts only."""
-
-    seat: int
-    hand: tuple[int, ...]
-    table: tuple[int, ...]
-    turn: int
-    hand_counts: tuple[int, ...]
-    covered_counts: tuple[int, ...]
-    pass_counts: tuple[int, ...]
-    own_covered: tuple[int, ...]
-    opened: tuple[int, ...]  # suits in the order their 7 was played
-    finished: tuple[int, ...]  # seats in the order they emptied their hands
-    bursts: tuple[int, ...]  # seats in the order they burst (their hands lie on the table)
-    joker_at: int | None  # the place the joker holds on the table, if it lies there
-    history: tuple[tuple[int, str], ...]  # (seat, action text) with covered cards hidden
-    legal: tuple[int, ...]  # legal actions if it is this seat's turn, else empty
-    terminal: bool
-
-
-class Game:
-    """Compiled rules of one profile (with its overrides)."""
-
-    def __init__(self, profile: Profile | str, overrides: Sequence[str] | Mapping[str, Any] = ()):
-        if not isinstance(profile, Profile):
-            profile = load_profile(profile, overrides)
-        elif overrides:
-            raise ValueError("pass overrides when loading the profile")
-        self.profile = profile
-        self.players: int = profile.get("players")
-        self.deck: tuple[int, ...] = tuple(full_deck(profile.get("deck.jokers")))
-        topo = compile_topology(
-            profile.get("layout.ace"), profile.get("layout.ends"), profile.get("layout.ace_king")
-        )
-        self.topology = topo
-        self.extensions = topo.extensions
-        self.empty_frontier = sum(topo.extensions[0] << (13 * suit) for suit in range(4))
-        self.opening = hooks.lookup("opening", profile.get("opening.method")).factory(
-            profile.section("opening")
-        )
-        self.stuck = hooks.lookup("stuck", profile.get("turn.stuck")).factory(
-            profile.section("turn")
-        )
-        self.must_play: bool = profile.get("turn.must_play")
-        self.jokers: int = profile.get("deck.jokers")
-        self.ending = hooks.lookup("ending", profile.get("ending.method")).factory(
-            profile.section("ending")
-        )
-        self.playout = compile_playout(self)
-        self.scorer = hooks.lookup("scoring", profile.get("scoring.method")).factory(
-            profile.section("scoring")
-        )
-
-    @property
-    def id(self) -> str:
-        return self.profile.id
-
-    def deal(self, seed: int) -> list[list[int]]:
-        """Shuffle with ``seed`` and deal round-robin from seat 0 (the dealer's left)."""
-        deck = shuffled(self.deck, random.Random(seed))
-        n = self.players
-        return [sorted(deck[i::n]) for i in range(n)]
-
-    def _cut_door(self, deck: Sequence[int], rng: random.Random) -> int | None:
-        """The door card, cut from the shuffled deck with the deal's stream, if used."""
-        return deck[below(rng, len(deck))] if self.opening.uses_door_card else None
-
-    def door_card_of(self, seed: int) -> int | None:
-        """The door card that the deal of ``seed`` cuts (None if this game cuts none)."""
-        rng = random.Random(seed)
-        return self._cut_door(shuffled(self.deck, rng), rng)
-
-    def new_state(
-        self,
-        seed: int | None = None,
-        hands: Sequence[Sequence[int]] | None = None,
-        door_card: int | None = None,
-    ) -> State:
-        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
-
-        Profiles that cut a door card before play draw it from the deal's stream, after the
-        shuffle, unless ``door_card`` is given. A dealt state keeps that stream as
-        ``state.rng``: the stream its simulated agents draw from."""
-        n = self.players
-        if hands is None:
-            if seed is None:
-                raise ValueError("give a seed or the hands")
-            rng = random.Random(seed)
-            deck = shuffled(self.deck, rng)
-            cut = self._cut_door(deck, rng)
-            door_card = cut if door_card is None else door_card
-            bit = BITS.__getitem__
-            masks = [sum(map(bit, deck[s::n])) for s in range(n)]
-            state = State(self, masks, seed=seed, door_card=door_card)
-            state.rng = rng
-            return state
-        if len(hands) != n:
-            raise ValueError(f"{self.profile.id} is played by {n}, not {len(hands)}")
-        if door_card is None and seed is not None:
-            door_card = self.door_card_of(seed)
-        return State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
-
-
 class State:
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
+        "_public",
         "actions",
         "bursts",
         "completions",
@@ -193,7 +86,13 @@ class State:
         turn: int | None = None,
         door_card: int | None = None,
         opened: Sequence[int] = (),
+        covered: Sequence[int] | None = None,
+        passes: Sequence[int] | None = None,
+        played: Sequence[int] | None = None,
     ) -> None:
+        """A game dealt ``hands`` (card masks by seat), or a position in the middle of one:
+        ``table`` (a mask), ``turn``, ``opened`` (suits in opening order) and, by seat, the
+        ``covered`` card masks, ``passes`` used and number of cards ``played`` so far."""
         n = game.players
         self.game = game
         self.seed = seed
@@ -201,11 +100,14 @@ class State:
         self.door_card = door_card
         self.hands = list(hands)
         self.dealt = tuple(hands)
-        self.hand_sizes = [h.bit_count() for h in hands]
-        self.covered = [0] * n
-        self.played = [0] * n
+        self.covered = list(covered) if covered is not None else [0] * n
+        self.played = list(played) if played is not None else [0] * n
+        self.passes = list(passes) if passes is not None else [0] * n
+        self.hand_sizes = [
+            h.bit_count() + c.bit_count() + p
+            for h, c, p in zip(self.hands, self.covered, self.played, strict=True)
+        ]
         self.actions = [0] * n  # actions taken by seat: plays, covers, passes, joker plays
-        self.passes = [0] * n
         self.last_play: list[int | None] = [None] * n
         self.completions: list[list[int]] = [[] for _ in range(n)]
         self.opened: list[int] = []
@@ -214,9 +116,10 @@ class State:
         self.left: list[int] = []  # left holding only the joker
         self.joker_at: int | None = None
         self.log: list[tuple[int, int]] = []
+        self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
         self.over = False
         self.started = table != 0
-        start = game.opening.start(self.hands, door_card)
+        start = game.rules.opening.start(self.hands, door_card)
         self.first_card = start.first_card
         for seat, card in start.placed:
             self.hands[seat] &= ~(1 << card)
@@ -232,11 +135,34 @@ class State:
             for seat in range(n):
                 if not self.hands[seat] and self.hand_sizes[seat]:
                     self.finished.append(seat)  # every card went to the table before play
-            if self._ended():  # every way to end a game needs an empty hand
-                self.over = True
-                return
+        if game.is_over(self):
+            self.over = True
+            return
         if not self.hands[self.turn] or self._bursts_now(self.turn):
             self._advance()
+
+    def clone(self) -> State:
+        """An independent copy that shares the compiled game: play on from either."""
+        other = State.__new__(State)
+        for name in ("game", "seed", "door_card", "dealt", "joker_at", "over", "started"):
+            setattr(other, name, getattr(self, name))
+        for name in ("first_card", "table", "frontier", "turn"):
+            setattr(other, name, getattr(self, name))
+        for name in (
+            "hands", "covered", "played", "passes", "hand_sizes", "actions", "last_play",
+            "opened", "finished", "bursts", "left", "log", "_public",
+        ):  # fmt: skip
+            setattr(other, name, list(getattr(self, name)))
+        other.completions = [list(c) for c in self.completions]
+        other.rng = None if self.rng is None else _copy_rng(self.rng)
+        return other
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in State.__slots__}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def _set_table(self, table: int) -> None:
         self.table = table
@@ -279,101 +205,67 @@ class State:
         return out
 
     def legal_actions(self) -> list[int]:
+        """The legal actions of the player to move, ascending (empty when the game is over)."""
         if self.over:
             return []
+        rules = self.game.rules
         hand = self.hands[self.turn]
         used = self.passes[self.turn]
-        stuck = self.game.stuck
         acts = list(bits(self.plays()))
-        if self.game.jokers:
+        if rules.jokers:
             acts += self.joker_plays()
         if not acts:
-            return stuck.actions(hand, used)
+            return list(rules.stuck.actions(hand, used))
         opening_card = not self.started and self.first_card is not None
-        if not self.game.must_play and not opening_card:  # the opening card is compulsory
-            acts += stuck.voluntary(hand, used)
+        if not rules.must_play and not opening_card:  # the opening card is compulsory
+            acts += rules.stuck.voluntary(hand, used)
         return acts
 
     def _bursts_now(self, seat: int) -> bool:
         """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""
-        if not self.game.stuck.may_burst:
+        if not self.game.rules.stuck.may_burst:
             return False
         if self.turn != seat:
             raise ValueError("only the player to move can burst")
         return not self.legal_actions()
 
     def why_illegal(self, action: int, seat: int | None = None) -> str | None:
-        """None when ``action`` is legal for the player to move, else the reason."""
-        if self.over:
-            return "the game is over"
-        if seat is not None and seat != self.turn:
-            return f"not your turn: seat {self.turn} is to move"
-        legal = self.legal_actions()
-        if action in legal:
-            return None
-        if is_event(action):
-            return f"{action_text(action)} is not an action: it happens by itself"
-        hand = self.hands[self.turn]
-        k = kind(action)
-        if k == "joker":
-            return self._why_not_joker(action)
-        card = action if k == "play" else action - COVER
-        if k != "pass" and not (0 <= card <= JOKER_CARD and hand >> card & 1):
-            shown = card_text(card) if 0 <= card <= JOKER_CARD else str(card)
-            return f"{shown} is not in seat {self.turn}'s hand"
-        if k == "play":
-            first = self.first_card
-            if card == JOKER_CARD:
-                return "not legal: the joker is never played alone"
-            if not self.started and first is not None:
-                return f"not legal: the first card of the game must be {card_text(first)}"
-            return f"{card_text(card)} is not legal: it does not extend a row"
-        can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
-        limit = self.game.stuck.limit
-        out_of_passes = limit is not None and self.passes[self.turn] >= limit
-        if k == "pass" and out_of_passes:
-            if can:
-                return f"must play when able: no passes left while {can} can be played"
-            return f"no passes left ({limit} a game)"
-        if can and not self.started and self.first_card is not None:
-            return f"must play when able: the game opens with {card_text(self.first_card)}"
-        if can and (self.game.must_play or out_of_passes):
-            what = action_text(action)
-            return f"must play when able: {what} is not allowed while {can} can be played"
-        return f"{k} is not allowed in this game (a stuck player must {self.game.stuck.name})"
+        """None when ``action`` is legal for the player to move (or for ``seat``), else the
+        reason in words."""
+        from paiqi_core.engine.reasons import why_illegal
 
-    def _why_not_joker(self, action: int) -> str:
-        at, card = joker_parts(action)
-        hand = self.hands[self.turn]
-        if not hand & JOKER_BIT:
-            return f"seat {self.turn} does not hold the joker"
-        if not 0 <= card < JOKER_CARD or not hand >> card & 1:
-            return f"not legal: {card_text(card)} is not in seat {self.turn}'s hand"
-        if 0 <= at < JOKER_CARD and hand >> at & 1:
-            return f"not legal: the joker may not take the place of {card_text(at)}, which you hold"
-        if not (0 <= at < JOKER_CARD and self.frontier >> at & 1):
-            return f"not legal: {card_text(at)} is not a legal extension for the joker"
-        return (
-            f"not legal: {card_text(card)} is not the card just beyond {card_text(at)} "
-            "(nothing lies beyond the end of a row)"
-        )
+        return why_illegal(self, action, seat)
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self.over
 
     def current_seat(self) -> int:
+        """The seat to move."""
         return self.turn
+
+    def hand_counts(self) -> list[int]:
+        """Cards held by seat."""
+        return [h.bit_count() for h in self.hands]
 
     # -- moves ---------------------------------------------------------------------
     def apply(self, action: int | str, seat: int | None = None) -> None:
-        """Apply a legal action (int or text like 'H7', 'cover HK', 'pass', 'joker H8 H9')."""
-        a = parse_action(action) if isinstance(action, str) else action
+        """Apply a legal action (int or text like 'H7', 'cover HK', 'pass', 'joker H8 H9');
+        anything else raises ``IllegalAction`` with the reason, changing nothing."""
+        if isinstance(action, str):
+            a = parse_action(action)
+        else:
+            try:
+                a = operator.index(action)
+            except TypeError:
+                raise IllegalAction(f"{action!r} is not an action") from None
         reason = self.why_illegal(a, seat)
         if reason is not None:
             raise IllegalAction(reason)
         self.apply_unchecked(a)
 
     def apply_unchecked(self, action: int) -> None:
+        """Apply an action known to be legal (no check: for agents' own legal choices)."""
         seat = self.turn
         self.log.append((seat, action))
         self.actions[seat] += 1
@@ -388,7 +280,7 @@ class State:
         else:
             self._play(seat, action)
         self._check_out(seat)
-        if self._ended():
+        if self.game.is_over(self):
             self.over = True
         else:
             self._advance()
@@ -451,13 +343,6 @@ class State:
         self.bursts.append(seat)
         self._set_table(self.table | laid)
 
-    def _ended(self) -> bool:
-        mode = self.game.ending.mode
-        if mode == "first_out":
-            return bool(self.finished)
-        holders = sum(1 for h in self.hands if h)
-        return holders <= 1 if mode == "one_left" else holders == 0
-
     def _advance(self) -> None:
         """Pass the turn to the next seat that holds cards; a seat with nothing at all to
         do bursts on its turn, and the turn moves on."""
@@ -471,7 +356,7 @@ class State:
             if not self._bursts_now(seat):
                 return
             self._burst(seat)
-            if self._ended():
+            if self.game.is_over(self):
                 self.over = True
                 return
         self.over = True
@@ -481,8 +366,42 @@ class State:
         actions: the same choices as ``RandomAgent`` sharing ``rng``, only faster."""
         self.game.playout(self, rng)
 
+    # -- what seats see --------------------------------------------------------------
+    def public_log(self) -> list[tuple[int, int]]:
+        """Every move and event so far as every seat sees it: covers are hidden. Kept up
+        move by move (each entry is converted once)."""
+        public, log = self._public, self.log
+        for i in range(len(public), len(log)):
+            seat, action = log[i]
+            public.append((seat, HIDDEN_COVER) if COVER <= action < PASS else (seat, action))
+        return public
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now: its own hand, the table and public counts."""
+        public = self.public_log()
+        over = self.over
+        return Observation(
+            seat,
+            self.hands[seat],
+            self.table,
+            self.turn,
+            tuple([h.bit_count() for h in self.hands]),
+            tuple([c.bit_count() for c in self.covered]),
+            tuple(self.passes),
+            self.covered[seat],
+            tuple(self.opened),
+            tuple(self.finished),
+            tuple(self.bursts),
+            tuple(self.left),
+            self.joker_at,
+            History(public, len(public)),
+            tuple(self.legal_actions()) if seat == self.turn and not over else (),
+            over,
+        )
+
     # -- results -------------------------------------------------------------------
     def outcomes(self) -> list[PlayerOutcome]:
+        """Each seat's end-of-game facts, as scoring reads them."""
         finished, bursts, left = self.finished, self.bursts, self.left
         return [
             PlayerOutcome(  # positional, in field order: keywords cost twice the time
@@ -515,34 +434,15 @@ class State:
         """The scored game; pass ``outcomes()`` if you already took them."""
         if not self.over:
             raise ValueError("the game is not over")
-        return self.game.scorer(self.outcomes() if outcomes is None else outcomes)
-
-    def observation(self, seat: int) -> Observation:
-        history = tuple(
-            (s, "cover" if (COVER <= a < PASS and s != seat) else action_text(a))
-            for s, a in self.log
-        )
-        return Observation(
-            seat=seat,
-            hand=tuple(bits(self.hands[seat])),
-            table=tuple(bits(self.table)),
-            turn=self.turn,
-            hand_counts=tuple(h.bit_count() for h in self.hands),
-            covered_counts=tuple(c.bit_count() for c in self.covered),
-            pass_counts=tuple(self.passes),
-            own_covered=tuple(bits(self.covered[seat])),
-            opened=tuple(self.opened),
-            finished=tuple(self.finished),
-            bursts=tuple(self.bursts),
-            joker_at=self.joker_at,
-            history=history,
-            legal=tuple(self.legal_actions()) if seat == self.turn and not self.over else (),
-            terminal=self.over,
-        )
-
-    def hand_counts(self) -> list[int]:
-        return [h.bit_count() for h in self.hands]
+        return self.game.rules.scoring.score(self.outcomes() if outcomes is None else outcomes)
 
     def __repr__(self) -> str:
         rows = " ".join(card_text(c) for c in bits(self.table))
         return f"<State {self.game.id} turn={self.turn} over={self.over} table=[{rows}]>"
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    """An independent random stream in the same state as ``rng``."""
+    other = random.Random()
+    other.setstate(rng.getstate())
+    return other

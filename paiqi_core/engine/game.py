@@ -1,0 +1,113 @@
+"""A ``Game``: compiled rules plus the factory of their games (deals and states).
+
+``Game`` reads ``Rules`` only. It pickles as its rules, and an unpickled game is the one
+game of those rules in the receiving process, so states sent to other processes (Dask,
+search workers, adapters) share their compiled tables there too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from paiqi_core.cards import mask_of
+from paiqi_core.playout import below, compile_playout
+from paiqi_core.profile import Profile
+from paiqi_core.rules import Rules, rules_of
+from paiqi_core.seeds import shuffled
+
+if TYPE_CHECKING:
+    from paiqi_core.engine.state import State
+
+BITS = tuple(1 << c for c in range(53))
+
+
+class Game:
+    """The rules of one profile (with its overrides), compiled, and its games."""
+
+    def __init__(
+        self,
+        rules: Rules | Profile | str,
+        overrides: Sequence[str] | Mapping[str, Any] = (),
+    ) -> None:
+        if not isinstance(rules, Rules):
+            rules = rules_of(rules, overrides)
+        elif overrides:
+            raise ValueError("pass overrides when loading the profile")
+        self.rules = rules
+        self.players = rules.players
+        self.deck = rules.deck
+        self.extensions = rules.topology.extensions
+        self.empty_frontier = sum(self.extensions[0] << (13 * suit) for suit in range(4))
+        self.is_over = rules.ending.over  # asked after every move
+        self.playout = compile_playout(self)
+
+    @property
+    def id(self) -> str:
+        """The profile's id."""
+        return self.rules.id
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (game_of, (self.rules,))
+
+    def deal(self, seed: int) -> list[list[int]]:
+        """Shuffle with ``seed`` and deal round-robin from seat 0 (the dealer's left)."""
+        deck = shuffled(self.deck, random.Random(seed))
+        n = self.players
+        return [sorted(deck[i::n]) for i in range(n)]
+
+    def _cut_door(self, deck: Sequence[int], rng: random.Random) -> int | None:
+        """The door card, cut from the shuffled deck with the deal's stream, if used."""
+        return deck[below(rng, len(deck))] if self.rules.opening.uses_door_card else None
+
+    def door_card_of(self, seed: int) -> int | None:
+        """The door card that the deal of ``seed`` cuts (None if this game cuts none)."""
+        rng = random.Random(seed)
+        return self._cut_door(shuffled(self.deck, rng), rng)
+
+    def new_state(
+        self,
+        seed: int | None = None,
+        hands: Sequence[Sequence[int]] | None = None,
+        door_card: int | None = None,
+    ) -> State:
+        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
+
+        Profiles that cut a door card before play draw it from the deal's stream, after the
+        shuffle, unless ``door_card`` is given. A dealt state keeps that stream as
+        ``state.rng``: the stream its simulated agents draw from."""
+        from paiqi_core.engine.state import State
+
+        n = self.players
+        if hands is None:
+            if seed is None:
+                raise ValueError("give a seed or the hands")
+            rng = random.Random(seed)
+            deck = shuffled(self.deck, rng)
+            cut = self._cut_door(deck, rng)
+            door_card = cut if door_card is None else door_card
+            bit = BITS.__getitem__
+            masks = [sum(map(bit, deck[s::n])) for s in range(n)]
+            state = State(self, masks, seed=seed, door_card=door_card)
+            state.rng = rng
+            return state
+        if len(hands) != n:
+            raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
+        if door_card is None and seed is not None:
+            door_card = self.door_card_of(seed)
+        return State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
+
+
+_GAMES: dict[int, tuple[Rules, Game]] = {}
+
+
+def game_of(rules: Rules) -> Game:
+    """The one Game of ``rules`` in this process (rules are shared by fingerprint)."""
+    entry = _GAMES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _GAMES[id(rules)] = (rules, Game(rules))
+    return entry[1]

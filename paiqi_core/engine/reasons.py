@@ -1,0 +1,81 @@
+"""Why an action is illegal, in words a player understands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paiqi_core.actions import COVER, action_text, joker_parts, kind
+from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import card_text
+
+if TYPE_CHECKING:
+    from paiqi_core.engine.state import State
+
+JOKER_BIT = 1 << JOKER_CARD
+
+
+def why_illegal(state: State, action: int, seat: int | None = None) -> str | None:
+    """None when ``action`` is legal for the player to move, else the reason."""
+    if state.over:
+        return "the game is over"
+    if seat is not None and seat != state.turn:
+        return f"not your turn: seat {state.turn} is to move"
+    k = kind(action)
+    if k == "unknown":
+        return f"{action!r} is not an action"
+    legal = state.legal_actions()
+    if action in legal:
+        return None
+    if k in ("cut", "place", "swap", "burst", "leave"):
+        return f"{action_text(action)} is not an action: it happens by itself"
+    if k == "joker":
+        return _why_not_joker(state, action)
+    hand = state.hands[state.turn]
+    card = action if k == "play" else action - COVER
+    if k != "pass" and not (0 <= card <= JOKER_CARD and hand >> card & 1):
+        shown = card_text(card) if 0 <= card <= JOKER_CARD else str(card)
+        return f"{shown} is not in seat {state.turn}'s hand"
+    first = state.first_card
+    opening = not state.started and first is not None
+    if k == "play":
+        if card == JOKER_CARD:
+            return "not legal: the joker is never played alone"
+        if opening:
+            assert first is not None
+            return f"not legal: the first card of the game must be {card_text(first)}"
+        return f"{card_text(card)} is not legal: it does not extend a row"
+    rules = state.game.rules
+    can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
+    limit = rules.stuck.pass_limit
+    out_of_passes = limit is not None and state.passes[state.turn] >= limit
+    if k == "pass" and out_of_passes:
+        if can:
+            return f"must play when able: no passes left while {can} can be played"
+        return f"no passes left ({limit} a game)"
+    if can and opening:
+        assert first is not None
+        return f"must play when able: the game opens with {card_text(first)}"
+    if can and (rules.must_play or out_of_passes):
+        what = action_text(action)
+        return f"must play when able: {what} is not allowed while {can} can be played"
+    return f"{k} is not allowed in this game (a stuck player must {rules.stuck.name})"
+
+
+def _why_not_joker(state: State, action: int) -> str:
+    at, card = joker_parts(action)
+    seat = state.turn
+    hand = state.hands[seat]
+    if not hand & JOKER_BIT:
+        return f"seat {seat} does not hold the joker"
+    if not hand >> card & 1:
+        return f"not legal: {card_text(card)} is not in seat {seat}'s hand"
+    if hand >> at & 1:
+        return f"not legal: the joker may not take the place of {card_text(at)}, which you hold"
+    if not state.started and state.first_card is not None:
+        return f"not legal: the first card of the game must be {card_text(state.first_card)}"
+    if not state.frontier >> at & 1:
+        return f"not legal: {card_text(at)} is not a legal extension for the joker"
+    return (
+        f"not legal: {card_text(card)} is not the card just beyond {card_text(at)} "
+        "(nothing lies beyond the end of a row)"
+    )

@@ -1,0 +1,99 @@
+"""What one seat may see of a game: its own hand, the table, and public facts only.
+
+An ``Observation`` is a snapshot taken in constant time: card sets are kept as masks (with
+tuple views for reading), and the move history is a view of the state's public log, which
+the state extends move by move, instead of a copy rebuilt on every turn. In the public log
+a cover is ``HIDDEN_COVER`` whoever made it; a seat's own covered cards are in
+``own_covered``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from typing import Any, NamedTuple, overload
+
+from paiqi_core.actions import action_text
+from paiqi_core.cards import bits
+
+
+class History(Sequence[tuple[int, int]]):
+    """The first ``n`` entries of a public log: (seat, action) with covers hidden."""
+
+    __slots__ = ("_log", "_n")
+
+    def __init__(self, log: list[tuple[int, int]], n: int) -> None:
+        self._log = log  # append-only: the first n entries never change
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[tuple[int, int], ...]: ...
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return tuple(self._log[: self._n][i])
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("history index out of range")
+        return self._log[i]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return islice(self._log, self._n)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._n == other._n and (self._log is other._log or list(self) == list(other))
+        if isinstance(other, Sequence):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def texts(self) -> tuple[tuple[int, str], ...]:
+        """The history as (seat, text) pairs, e.g. ``(1, "cover")``, ``(2, "H8")``."""
+        return tuple((seat, action_text(a)) for seat, a in self)
+
+    def __repr__(self) -> str:
+        return f"History({list(self.texts())!r})"
+
+
+class Observation(NamedTuple):
+    """What one seat may see: its own hand, the table, and public counts only."""
+
+    seat: int
+    hand_mask: int
+    table_mask: int
+    turn: int
+    hand_counts: tuple[int, ...]
+    covered_counts: tuple[int, ...]
+    pass_counts: tuple[int, ...]
+    covered_mask: int  # this seat's own covered cards
+    opened: tuple[int, ...]  # suits in the order their 7 was played
+    finished: tuple[int, ...]  # seats in the order they emptied their hands
+    bursts: tuple[int, ...]  # seats in the order they burst (their hands lie on the table)
+    left: tuple[int, ...]  # seats that left holding only the joker
+    joker_at: int | None  # the place the joker holds on the table, if it lies there
+    history: History  # (seat, action) of every move and event; covers hidden
+    legal: tuple[int, ...]  # legal actions if it is this seat's turn, else empty
+    terminal: bool
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """This seat's cards, ascending."""
+        return tuple(bits(self.hand_mask))
+
+    @property
+    def table(self) -> tuple[int, ...]:
+        """The cards on the table, ascending."""
+        return tuple(bits(self.table_mask))
+
+    @property
+    def own_covered(self) -> tuple[int, ...]:
+        """The cards this seat covered, ascending."""
+        return tuple(bits(self.covered_mask))

@@ -1,0 +1,169 @@
+"""Compile a profile into ``Rules``: the one frozen, typed rule set that every consumer reads.
+
+``compile_rules`` is the only reader of a profile's dotted keys. It picks the four slot
+objects from the hook registries (``paiqi_core.slots`` says what each must provide),
+compiles the rank topology to its lookup tables, and gathers the session and match settings
+and the public facts an agent may know. The engine, the random-play loop, the agents, the
+runs, the records and the verifier read ``Rules`` only.
+
+``Rules`` pickle as their resolved profile and are rebuilt (once per process, cached by the
+profile's fingerprint) when unpickled, so states and games travel to other processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from paiqi_core import hooks
+from paiqi_core.cards import full_deck
+from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
+from paiqi_core.slots import (
+    EndingRule,
+    OpeningRule,
+    Scoring,
+    ScoringFacts,
+    ScoringRule,
+    StuckRule,
+    missing_members,
+)
+from paiqi_core.topology import Topology, compile_topology
+
+
+@dataclass(frozen=True)
+class SessionRules:
+    """A session (局): how many hands, and the money each player starts with."""
+
+    hands: int
+    bankroll: int | None
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """A match: how many games, scored by rank points."""
+
+    games: int
+
+
+@dataclass(frozen=True, eq=False)
+class Rules:
+    """The compiled rules of one profile (with its overrides)."""
+
+    profile: Profile  # where the rules came from: id, overrides, origins (for explain)
+    players: int
+    jokers: int
+    deck: tuple[int, ...]
+    topology: Topology
+    must_play: bool  # a player who can play must play
+    opening: OpeningRule
+    stuck: StuckRule
+    ending: EndingRule
+    scoring: ScoringRule
+    session: SessionRules
+    match: MatchRules
+
+    @property
+    def id(self) -> str:
+        """The profile's id."""
+        return self.profile.id
+
+    @property
+    def name(self) -> str:
+        """The profile's human name."""
+        return self.profile.name
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The overrides applied on top of the named profile (dotted key -> value)."""
+        return self.profile.overrides
+
+    @property
+    def facts(self) -> ScoringFacts:
+        """The public facts of the scoring: objective, bonuses, bust threshold, melds."""
+        return self.scoring.facts
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of every rule in effect: equal fingerprints, equal rules."""
+        return self.profile.fingerprint
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (rules_of, (self.profile,))
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.id} {self.fingerprint[:12]}>"
+
+
+def _slot_object(profile: Profile, slot: str) -> Any:
+    """Build the slot object of the hook the profile names, checked against the protocol."""
+    dotted = hooks.registry.SLOTS[slot]
+    section, key = dotted.split(".")
+    name = profile.get(dotted)
+    hook = hooks.lookup(slot, name)
+    where = profile.origin((section, key)).location or Location(profile.source, 1, 1)
+    try:
+        made = hook.factory(profile.section(section))
+    except (ValueError, TypeError, KeyError) as e:
+        raise ProfileError([Problem(where, (section, key), f"{slot} hook '{name}': {e}")]) from e
+    if slot == "scoring" and callable(made) and not hasattr(made, "score"):
+        made = Scoring(made)  # a bare scoring function: nothing declared
+    missing = missing_members(slot, made)
+    if missing:
+        raise ProfileError(
+            [
+                Problem(
+                    where,
+                    (section, key),
+                    f"{slot} hook '{name}' returned {type(made).__name__}, which lacks "
+                    f"{', '.join(missing)} of the {slot} protocol (see docs/authoring.md)",
+                )
+            ]
+        )
+    return made
+
+
+def compile_rules(profile: Profile) -> Rules:
+    """Compile a validated profile; a hook that fails or breaks its protocol is a
+    ProfileError located at the rule that names it."""
+    jokers = int(profile.get("deck.jokers"))
+    bankroll = profile.get("session.bankroll")
+    return Rules(
+        profile=profile,
+        players=int(profile.get("players")),
+        jokers=jokers,
+        deck=tuple(full_deck(jokers)),
+        topology=compile_topology(
+            profile.get("layout.ace"), profile.get("layout.ends"), profile.get("layout.ace_king")
+        ),
+        must_play=bool(profile.get("turn.must_play")),
+        opening=_slot_object(profile, "opening"),
+        stuck=_slot_object(profile, "stuck"),
+        ending=_slot_object(profile, "ending"),
+        scoring=_slot_object(profile, "scoring"),
+        session=SessionRules(
+            int(profile.get("session.hands")), None if bankroll is None else int(bankroll)
+        ),
+        match=MatchRules(int(profile.get("match.games"))),
+    )
+
+
+_BY_FINGERPRINT: dict[tuple[str, tuple[int, ...]], Rules] = {}
+
+
+def rules_of(profile: Profile | str, overrides: Any = ()) -> Rules:
+    """The compiled rules of ``profile`` (a Profile, or a built-in id or file with
+    overrides), shared by every caller in this process that has the same rules."""
+    if not isinstance(profile, Profile):
+        profile = load_profile(profile, overrides)
+    elif overrides:
+        raise ValueError("pass overrides when loading the profile")
+    factories = tuple(
+        id(hooks.lookup(slot, profile.get(dotted)).factory)
+        for slot, dotted in hooks.registry.SLOTS.items()
+    )
+    key = (profile.fingerprint, factories)  # a hook registered anew compiles anew
+    rules = _BY_FINGERPRINT.get(key)
+    if rules is None:
+        rules = _BY_FINGERPRINT[key] = compile_rules(profile)
+    return rules

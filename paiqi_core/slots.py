@@ -1,0 +1,238 @@
+"""The four slots of a rule set as typed protocols, and what each slot object declares.
+
+A profile names one hook for each slot: ``opening`` (who moves first), ``stuck`` (what a
+player does instead of playing), ``ending`` (when the game is over) and ``scoring`` (what
+the end of a game is worth). A hook's factory returns an object of its slot's protocol.
+Besides the behaviour, each object *declares what it can do*: whether a stuck rule covers
+or passes and with what limit, whether an ending is one of the two endings the fast
+random-play loop knows, what a scorer optimises and which scoring facts are public. The
+engine, the random-play loop, the agents and the runs read those declarations, never the
+name of a hook, so a plugin hook is as good as a built-in one.
+
+Every declaration has a safe default in the base classes below (``Opening``, ``Stuck``,
+``Ending``, ``Scoring``): a plugin that declares nothing gets the general, exact path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from paiqi_core.outcome import PlayerOutcome, Result
+
+SLOTS = ("opening", "stuck", "ending", "scoring")
+
+Objective = Literal["money", "points", "win"]
+StuckLoop = Literal["cover", "pass"]
+EndingLoop = Literal["first_out", "all_empty"]
+OBJECTIVES: tuple[Objective, ...] = ("money", "points", "win")
+
+
+# -- opening -------------------------------------------------------------------------------
+class Start(NamedTuple):
+    """How a game starts: who moves, what the first move must play, what is put out first."""
+
+    seat: int  # the seat that moves first
+    first_card: int | None = None  # the card the first move must play, if any
+    placed: tuple[tuple[int, int], ...] = ()  # (seat, card) put on the table before play
+
+
+@runtime_checkable
+class OpeningRule(Protocol):
+    """Who moves first, what they must play, and which cards go to the table before play."""
+
+    @property
+    def uses_door_card(self) -> bool:
+        """Whether a door card is cut at random from the shuffled deck before play."""
+        ...
+
+    def start(self, hands: Sequence[int], door_card: int | None) -> Start:
+        """The start of a game dealt ``hands`` (card masks by seat), given the door card."""
+        ...
+
+
+@dataclass(frozen=True)
+class Opening:
+    """An opening made from a function ``start(hands, door_card) -> Start``."""
+
+    start: Callable[[Sequence[int], int | None], Start]
+    uses_door_card: bool = False
+
+
+# -- stuck -----------------------------------------------------------------------------------
+@runtime_checkable
+class StuckRule(Protocol):
+    """What a player may do instead of playing a card, and what that reveals."""
+
+    @property
+    def name(self) -> str:
+        """One word for messages: a stuck player must ``cover``, ``pass``, ..."""
+        ...
+
+    @property
+    def covers(self) -> bool:
+        """Whether a player may ever have to cover a card (covered cards then count)."""
+        ...
+
+    @property
+    def pass_limit(self) -> int | None:
+        """Passes a player may make in a game; None when passes are unlimited or absent."""
+        ...
+
+    @property
+    def may_burst(self) -> bool:
+        """Whether ``actions`` can come back empty: the player is out (burst)."""
+        ...
+
+    @property
+    def loop(self) -> StuckLoop | None:
+        """``cover``: a stuck player always covers one card of ``coverable & hand`` (any
+        card of the hand if none), and passes never happen; ``pass``: a stuck player always
+        passes, without limit. None: neither; the random loop then asks ``actions``."""
+        ...
+
+    @property
+    def coverable(self) -> int:
+        """Mask of the cards that may be covered (for ``loop == "cover"``)."""
+        ...
+
+    def actions(self, hand: int, passes_used: int) -> Sequence[int]:
+        """The actions of a player holding ``hand`` with no legal play; empty: a burst."""
+        ...
+
+    def voluntary(self, hand: int, passes_used: int) -> Sequence[int]:
+        """What may be chosen instead of a legal play when playing is not compulsory."""
+        ...
+
+
+class Stuck:
+    """A base for stuck rules: declares nothing special (no covers, no passes, no burst,
+    no fast loop); subclasses override ``actions`` and what they do differently."""
+
+    name = "stuck"
+    covers = False
+    pass_limit: int | None = None
+    may_burst = False
+    loop: StuckLoop | None = None
+    coverable = 0
+
+    def actions(self, hand: int, passes_used: int) -> Sequence[int]:
+        """No action: the player bursts. Override this."""
+        return ()
+
+    def voluntary(self, hand: int, passes_used: int) -> Sequence[int]:
+        """Nothing may be chosen instead of a legal play."""
+        return ()
+
+
+# -- ending ----------------------------------------------------------------------------------
+class Progress(Protocol):
+    """What an ending may look at: the hands and who has left the game, and how."""
+
+    @property
+    def hands(self) -> Sequence[int]:
+        """Card masks by seat (0 for a seat that has left)."""
+        ...
+
+    @property
+    def finished(self) -> Sequence[int]:
+        """Seats that emptied their hands by playing or covering, in order."""
+        ...
+
+    @property
+    def bursts(self) -> Sequence[int]:
+        """Seats that burst, in order."""
+        ...
+
+    @property
+    def left(self) -> Sequence[int]:
+        """Seats that left holding only the joker, in order."""
+        ...
+
+
+@runtime_checkable
+class EndingRule(Protocol):
+    """When a game is over."""
+
+    @property
+    def loop(self) -> EndingLoop | None:
+        """``first_out`` or ``all_empty`` when ``over`` is exactly that rule (the fast
+        random-play loop then applies); None otherwise."""
+        ...
+
+    def over(self, game: Progress) -> bool:
+        """Whether the game is over. Asked after every action and automatic event."""
+        ...
+
+
+class Ending:
+    """A base for endings: ``over`` to override; not one of the fast loop's endings."""
+
+    loop: EndingLoop | None = None
+
+    def over(self, game: Progress) -> bool:
+        """Over when no hand holds a card. Override this."""
+        return not any(game.hands)
+
+
+# -- scoring ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoringFacts:
+    """What a scorer makes public about its rules: what a player should optimise and the
+    numbers a player may plan with. Agents read these; defaults mean "nothing special"."""
+
+    objective: Objective = "win"  # money, rank points, or being first
+    closure_bonus: tuple[int, int, int, int] = (0, 0, 0, 0)  # for closing a suit, by opening order
+    last_seven_bonus: int = 0  # for emptying the hand with a 7
+    clean_bonus: int = 0  # for emptying the hand without covering
+    covered_points_count: bool = False  # covered cards count their points against the player
+    bust_above: int | None = None  # covered points above which a payer pays more
+    melds_exempt: bool = False  # covered melds do not count (platform)
+    place_points: tuple[int, ...] | None = None  # rank points by rank (None: n-1 .. 0)
+
+    def __post_init__(self) -> None:
+        if self.objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}")
+
+
+@runtime_checkable
+class ScoringRule(Protocol):
+    """What the end of a game is worth."""
+
+    @property
+    def facts(self) -> ScoringFacts:
+        """The public facts of this scoring (objective, bonuses, bust threshold, ...)."""
+        ...
+
+    def score(self, outcomes: Sequence[PlayerOutcome]) -> Result:
+        """The scored game from each seat's end-of-game facts."""
+        ...
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A scoring made from a function ``score(outcomes) -> Result`` and its public facts."""
+
+    score: Callable[[Sequence[PlayerOutcome]], Result]
+    facts: ScoringFacts = field(default_factory=ScoringFacts)
+
+
+PROTOCOLS: dict[str, type] = {
+    "opening": OpeningRule,
+    "stuck": StuckRule,
+    "ending": EndingRule,
+    "scoring": ScoringRule,
+}
+
+
+def missing_members(slot: str, obj: object) -> list[str]:
+    """The members of ``slot``'s protocol that ``obj`` lacks (empty: it conforms)."""
+    proto = PROTOCOLS[slot]
+    members = [
+        name
+        for name in vars(proto)
+        if not name.startswith("_") and name not in ("mro",) and not name.startswith("__")
+    ]
+    return [name for name in members if not hasattr(obj, name)]
