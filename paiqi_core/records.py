@@ -78,9 +78,10 @@ def record_game(record: Mapping[str, Any]) -> Game:
     return game_for(record["profile"], dict(record.get("options", {})))
 
 
-def replay(record: Mapping[str, Any]) -> list[str]:
-    """Re-run a record; the list of disagreements (empty when it replays exactly)."""
-    game = record_game(record)
+def replay(record: Mapping[str, Any], game: Game | None = None) -> list[str]:
+    """Re-run a record (under ``game``, or the game its profile and options name); the
+    list of disagreements (empty when it replays exactly)."""
+    game = game or record_game(record)
     problems: list[str] = []
     if record["players"] != game.players:
         return [f"players: record has {record['players']}, profile {game.id} has {game.players}"]

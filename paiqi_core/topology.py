@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from paiqi_core.cards import SEVEN
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 RANK_COUNT = 13
 ROW_STATES = 1 << RANK_COUNT
@@ -35,6 +37,8 @@ ACE, KING = 0, 12
 def rank_graph(ace: str, ace_king: str = "none") -> nx.Graph:
     """The adjacency of ranks: ``low`` puts A below 2, ``high`` puts A above K; ``wrap``
     joins A and K (ace low) into a ring."""
+    import networkx as nx  # only where the graph is built: importing it costs ~100 ms
+
     g = nx.Graph()
     g.add_nodes_from(range(RANK_COUNT))
     nx.add_path(g, range(1, RANK_COUNT))  # 2 .. K
@@ -51,6 +55,8 @@ def rank_graph(ace: str, ace_king: str = "none") -> nx.Graph:
 
 @dataclass(frozen=True)
 class Topology:
+    """A suit's rank order compiled: the playable ranks of every possible row."""
+
     name: str
     extensions: tuple[int, ...]  # row mask -> mask of playable ranks
     # rank -> ranks its play adds to the row's extensions, when that holds on every row
@@ -73,6 +79,8 @@ def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> To
         raise ValueError(f"unknown ace-king option {ace_king!r}")
     if ace_king != "none" and ace != "low":
         raise ValueError(f"{ace_king} needs the ace low")
+    import networkx as nx
+
     g = rank_graph(ace, ace_king)
     if not nx.is_connected(g):
         raise ValueError("the rank topology is not connected")

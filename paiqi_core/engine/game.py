@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from paiqi_core.cards import mask_of
+from paiqi_core.cards import JOKER, mask_of
 from paiqi_core.playout import below, compile_playout
 from paiqi_core.profile import Profile
 from paiqi_core.rules import Rules, rules_of
@@ -61,8 +61,14 @@ class Game:
         return [sorted(deck[i::n]) for i in range(n)]
 
     def _cut_door(self, deck: Sequence[int], rng: random.Random) -> int | None:
-        """The door card, cut from the shuffled deck with the deal's stream, if used."""
-        return deck[below(rng, len(deck))] if self.rules.opening.uses_door_card else None
+        """The door card, cut from the shuffled deck with the deal's stream, if used. A cut
+        joker names no suit: the deck is cut again (the next draw of the same stream)."""
+        if not self.rules.opening.uses_door_card:
+            return None
+        card = deck[below(rng, len(deck))]
+        while card >= JOKER:
+            card = deck[below(rng, len(deck))]
+        return card
 
     def door_card_of(self, seed: int) -> int | None:
         """The door card that the deal of ``seed`` cuts (None if this game cuts none)."""

@@ -58,6 +58,9 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
     if can and (rules.must_play or out_of_passes):
         what = action_text(action)
         return f"must play when able: {what} is not allowed while {can} can be played"
+    same_kind = [action_text(a) for a in legal if kind(a) == k]
+    if same_kind:
+        return f"{action_text(action)} is not legal now (allowed: {', '.join(same_kind)})"
     return f"{k} is not allowed in this game (a stuck player must {rules.stuck.name})"
 
 

@@ -205,21 +205,21 @@ class State:
         return out
 
     def legal_actions(self) -> list[int]:
-        """The legal actions of the player to move, ascending (empty when the game is over)."""
+        """The legal actions of the player to move, ascending (empty when the game is over):
+        plays, then covers or a pass, then joker moves."""
         if self.over:
             return []
         rules = self.game.rules
         hand = self.hands[self.turn]
         used = self.passes[self.turn]
         acts = list(bits(self.plays()))
-        if rules.jokers:
-            acts += self.joker_plays()
-        if not acts:
+        jokers = self.joker_plays() if rules.jokers else []
+        if not acts and not jokers:
             return list(rules.stuck.actions(hand, used))
         opening_card = not self.started and self.first_card is not None
         if not rules.must_play and not opening_card:  # the opening card is compulsory
             acts += rules.stuck.voluntary(hand, used)
-        return acts
+        return acts + jokers if jokers else acts
 
     def _bursts_now(self, seat: int) -> bool:
         """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""

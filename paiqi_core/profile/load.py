@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import networkx as nx
 import yaml
 
 from paiqi_core import resources
@@ -83,15 +82,16 @@ def _read(path: Path) -> Located:
 def _chain(path: Path) -> list[tuple[Path, Located]]:
     """The profile and its ancestors, child first; cycles and missing parents are errors.
 
-    A cycle is reported at the ``extends`` that closes it, named from ``path``.
+    A profile extends at most one parent, so the chain is a path: a cycle is a parent met
+    again, reported at the ``extends`` that closes it and named from that parent.
     """
-    graph: nx.DiGraph = nx.DiGraph()
     chain: list[tuple[Path, Located]] = []
+    seen: dict[Path, int] = {}  # file -> its place in the chain
     current: Path | None = path
     while current is not None:
         doc = _read(current)
+        seen[current] = len(chain)
         chain.append((current, doc))
-        graph.add_node(current)
         ref = doc.data.get("extends")
         if ref is None:
             break
@@ -101,13 +101,8 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
         parent = find_profile(ref, beside=current)
         if parent is None:
             raise ProfileError([Problem(where, ("extends",), _no_profile(ref, current))])
-        graph.add_edge(current, parent)
-        try:
-            cycle = nx.find_cycle(graph, path)
-        except nx.NetworkXNoCycle:
-            cycle = []
-        if cycle:
-            names = [_display(a) for a, _ in cycle] + [_display(cycle[0][0])]
+        if parent in seen:
+            names = [_display(p) for p, _ in chain[seen[parent] :]] + [_display(parent)]
             raise ProfileError(
                 [Problem(where, ("extends",), "extends cycle: " + " -> ".join(names))]
             )
