@@ -27,15 +27,21 @@ from paiqi_core.topology import compile_topology
 
 
 class Agent(Protocol):
+    """A player: chooses one of its observation's legal actions."""
+
     name: str
 
-    def act(self, observation: Observation) -> int: ...
+    def act(self, observation: Observation) -> int:
+        """One of ``observation.legal``."""
+        ...
 
 
 class AgentFactory(Protocol):
     """What ``AGENTS`` holds: ``factory(rng, game=game)`` makes an agent for one game."""
 
-    def __call__(self, rng: random.Random, *, game: Game | None = None) -> Agent: ...
+    def __call__(self, rng: random.Random, *, game: Game | None = None) -> Agent:
+        """An agent drawing from ``rng``, for a game of ``game``'s rules."""
+        ...
 
 
 class RandomAgent:
@@ -47,6 +53,7 @@ class RandomAgent:
         self.rng = rng
 
     def act(self, observation: Observation) -> int:
+        """A legal action drawn uniformly."""
         legal = observation.legal
         return legal[below(self.rng, len(legal))]
 
@@ -219,6 +226,7 @@ class HeuristicAgent:
 
     # -- choosing ----------------------------------------------------------------------
     def act(self, observation: Observation) -> int:
+        """The legal action worth most by the weights above (ties drawn with ``rng``)."""
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]

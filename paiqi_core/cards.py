@@ -29,14 +29,17 @@ class CardError(ValueError):
 
 
 def card(suit: int, rank: int) -> int:
+    """The card number of ``suit`` (0..3, S H D C) and ``rank`` (0..12, A..K)."""
     return suit * 13 + rank
 
 
 def suit_of(c: int) -> int:
+    """The suit (0..3) of a card number."""
     return c // 13
 
 
 def rank_of(c: int) -> int:
+    """The rank index (0 = A .. 12 = K) of a card number."""
     return c % 13
 
 
@@ -49,6 +52,7 @@ CARD_POINTS = tuple(points(c) for c in range(JOKER + 1))  # points(c) by card nu
 
 
 def card_text(c: int) -> str:
+    """The text of a card: ``S7``, ``H10``, ``DA``, ``JOKER``."""
     if c == JOKER:
         return "JOKER"
     if not 0 <= c < 52:
@@ -57,6 +61,7 @@ def card_text(c: int) -> str:
 
 
 def parse_card(text: str) -> int:
+    """The card number of a text such as ``S7``, ``h10``, ``♠A``, ``黑桃K`` or ``JOKER``."""
     t = str(text).strip()
     if t.upper() in ("JOKER", "JK", "鬼牌"):
         return JOKER
@@ -88,6 +93,7 @@ def parse_cards(items: Iterable[str] | str) -> list[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of a collection of card numbers."""
     m = 0
     for c in cards:
         m |= 1 << c
@@ -103,9 +109,11 @@ def bits(mask: int) -> Iterator[int]:
 
 
 def cards_text(mask_or_cards: int | Iterable[int]) -> list[str]:
+    """The texts of the cards of a mask or a list, in order."""
     cards = bits(mask_or_cards) if isinstance(mask_or_cards, int) else mask_or_cards
     return [card_text(c) for c in cards]
 
 
 def full_deck(jokers: int = 0) -> list[int]:
+    """The 52 cards in card order, then ``jokers`` jokers."""
     return list(range(52)) + [JOKER] * jokers

@@ -40,6 +40,7 @@ def _print_json(data: Any) -> None:
 
 # -- list / explain / validate --------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> int:
+    """``paiqi list``: the built-in profiles."""
     rows = []
     for pid in resources.builtin_profiles():
         p = load_profile(pid)
@@ -64,6 +65,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    """``paiqi explain``: every rule in effect and where it came from."""
     profile = load_profile(args.profile, args.set)
     if args.json:
         _print_json(
@@ -80,6 +82,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    """``paiqi validate``: check profile files; exit 2 on any problem."""
     status = EXIT_OK
     for ref in args.files:
         try:
@@ -95,6 +98,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 # -- verify ------------------------------------------------------------------------
 def cmd_verify(args: argparse.Namespace) -> int:
+    """``paiqi verify``: run the examples of Markdown and scenario files."""
     from paiqi_core.verify import verify_paths
 
     paths = [Path(p) for p in args.paths]
@@ -116,6 +120,7 @@ def _profiles(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """``paiqi simulate``: games, sessions or matches with agents, summarised per seat."""
     from paiqi_core.agents import AGENTS
 
     if args.games < 1:
@@ -249,6 +254,7 @@ def _sessions_text(s: Any, seed: int) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    """``paiqi compare``: the same deals under several profiles, stored and paired."""
     from paiqi_core.agents import AGENTS
     from paiqi_core.runs.execute import default_workers
     from paiqi_core.runs.run import run, total_games
@@ -317,6 +323,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
+    """The report of a stored run as data: per-game, per-seat, per-agent and paired figures."""
     from paiqi_core.runs import stats
 
     profiles = list(spec.profiles)
@@ -345,6 +352,7 @@ def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def compare_text(report: dict[str, Any], db: str, workers: int | None = None) -> str:
+    """The terminal text of a comparison report."""
     spec = report["spec"]
     agents = ",".join(spec["agents"]) or "random"
     lines = [
@@ -398,6 +406,7 @@ def _ci(e: dict[str, float], digits: int = 3) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """``paiqi report``: tables, plots and an HTML page of a stored run."""
     from paiqi_core.runs.report import PLOT_EXTRA, plots_available, write_report
     from paiqi_core.runs.store import Store
 
@@ -432,6 +441,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """``paiqi replay``: re-run records and report every disagreement."""
     from paiqi_core.records import read_records, replay
 
     bad = failed = ok = 0
@@ -463,6 +473,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    """``paiqi bench``: random-play games per second, per profile."""
     from paiqi_core.runs.batch import BatchSpec, run_batch
 
     rows = []
@@ -504,6 +515,7 @@ def _batch_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
     parser = argparse.ArgumentParser(
         prog="paiqi",
         description="Rule profiles for 排七 / Sevens / Fan Tan: explain, "
@@ -629,6 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; the exit status (0 ok, 1 a failed check, 2 bad input)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

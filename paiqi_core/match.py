@@ -14,6 +14,8 @@ from paiqi_core.outcome import Result
 
 @dataclass(frozen=True)
 class MatchResult:
+    """A finished match: rank points by seat, the winners, games played."""
+
     points: tuple[int, ...]
     winners: tuple[int, ...]
     games: int

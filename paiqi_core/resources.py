@@ -15,6 +15,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def data_dir(name: str) -> Path:
+    """The folder of shipped data ``name`` (inside the wheel, or the checkout's)."""
     installed = _PACKAGE / "_data" / name
     if installed.is_dir():
         return installed
@@ -22,15 +23,18 @@ def data_dir(name: str) -> Path:
 
 
 def variants_dir() -> Path:
+    """The folder of the built-in profiles."""
     return data_dir("variants")
 
 
 def builtin_profiles() -> dict[str, Path]:
+    """The built-in profiles: id -> file."""
     return {p.stem: p for p in sorted(variants_dir().glob("*.yaml"), key=lambda p: p.stem)}
 
 
 @cache
 def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``name`` (``profile``, ``example`` or ``record``)."""
     with open(data_dir("rules") / f"{name}.schema.json", encoding="utf-8") as f:
         result: dict[str, Any] = json.load(f)
     return result

@@ -13,6 +13,7 @@ GAME_STRIDE = 1 << 32
 
 
 def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``run_seed``."""
     return run_seed * GAME_STRIDE + index
 
 

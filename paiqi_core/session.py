@@ -16,6 +16,8 @@ from paiqi_core.outcome import Money, Result
 
 @dataclass(frozen=True)
 class SessionResult:
+    """A finished session: money by seat, hands played, winners, who went broke."""
+
     money: tuple[Money, ...]  # at the end: bankroll (or 0) plus every hand's money
     hands_played: int
     winners: tuple[int, ...]

@@ -21,6 +21,7 @@ def _pad(text: str, w: int, right: bool) -> str:
 
 
 def table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A plain-text table with aligned columns (numbers to the right)."""
     cells = [[str(h) for h in head]] + [[str(c) for c in r] for r in rows]
     widths = [max(width(r[i]) for r in cells) for i in range(len(head))]
 
@@ -48,6 +49,7 @@ class Progress:
         return self
 
     def update(self, done: int) -> None:
+        """Show ``done`` of the total (at most ten times a second)."""
         if not self.enabled:
             return
         now = time.perf_counter()

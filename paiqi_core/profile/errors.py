@@ -9,6 +9,7 @@ Path_ = tuple[str | int, ...]
 
 
 def format_path(path: Sequence[str | int]) -> str:
+    """A rule path as text: ``scoring.head_amounts.big``, ``closure_bonus[2]``."""
     out = ""
     for part in path:
         if isinstance(part, int):
@@ -20,6 +21,8 @@ def format_path(path: Sequence[str | int]) -> str:
 
 @dataclass(frozen=True)
 class Location:
+    """A place in a source text: file, line and column (1-based)."""
+
     file: str
     line: int  # 1-based
     col: int  # 1-based
@@ -30,6 +33,8 @@ class Location:
 
 @dataclass(frozen=True)
 class Problem:
+    """One located problem: where, which rule, and what is wrong."""
+
     location: Location
     path: Path_
     message: str

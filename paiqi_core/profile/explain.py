@@ -67,6 +67,7 @@ class _Flat(dict[str, Any]):
 
 
 def explain_text(profile: Profile) -> str:
+    """Every rule in effect as plain text, with its meaning and origin."""
     lines = [f"{profile.name} ({profile.id})"]
     if len(profile.chain) > 1:
         lines.append("extends: " + " -> ".join(profile.chain))

@@ -403,6 +403,7 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
 
 
 def freeze_origins(origins: Mapping[Path_, Origin]) -> Mapping[Path_, Origin]:
+    """The origins of a loaded profile, as stored on it."""
     return dict(origins)
 
 

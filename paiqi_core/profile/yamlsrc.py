@@ -41,6 +41,7 @@ def _loc(file: str, mark: Any, line_offset: int = 0) -> Location:
 
 
 def load_located(text: str, file: str, *, line_offset: int = 0) -> Located:
+    """Parse YAML ``text`` safely, remembering where each key and value was written."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise ProfileError(
             [Problem(Location(file, 1, 1), (), f"file is larger than {MAX_BYTES} bytes")]

@@ -28,12 +28,15 @@ GAME_METRICS = {
 
 @dataclass(frozen=True)
 class Estimate:
+    """A mean with the half-width of its 95% confidence interval."""
+
     n: int
     mean: float
     half_width: float  # of the 95% interval
 
     @staticmethod
     def of(n: int, total: float, squares: float) -> Estimate:
+        """The estimate from a count, a sum and a sum of squares."""
         if n == 0:
             return Estimate(0, math.nan, math.nan)
         mean = total / n
@@ -41,9 +44,11 @@ class Estimate:
         return Estimate(n, mean, Z95 * math.sqrt(var / n))
 
     def text(self, digits: int = 3) -> str:
+        """``mean ± half-width``."""
         return f"{self.mean:+.{digits}f} ± {self.half_width:.{digits}f}"
 
     def as_dict(self) -> dict[str, float]:
+        """The estimate as data: n, mean, ci95."""
         return {"n": self.n, "mean": self.mean, "ci95": self.half_width}
 
 

@@ -46,10 +46,12 @@ class RunSpec:
     players: int
 
     def to_json(self) -> str:
+        """The spec as JSON text (as stored)."""
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
 
     @staticmethod
     def from_json(text: str) -> RunSpec:
+        """The spec stored as ``text``."""
         d = json.loads(text)
         for key in ("profiles", "overrides", "agents"):
             d[key] = tuple(d[key])
@@ -57,6 +59,8 @@ class RunSpec:
 
 
 class Store:
+    """An SQLite results file: runs, their finished batches, and their rows."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self.db = sqlite3.connect(path)
@@ -67,9 +71,11 @@ class Store:
         self.db.executescript(SCHEMA)
 
     def close(self) -> None:
+        """Close the file."""
         self.db.close()
 
     def new_run(self, spec: RunSpec) -> str:
+        """Record a new run; its id."""
         run = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         with self.db:
             self.db.execute(
@@ -79,21 +85,26 @@ class Store:
         return run
 
     def spec(self, run: str) -> RunSpec | None:
+        """The spec of ``run`` (None if there is no such run)."""
         row = self.db.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()
         return RunSpec.from_json(row[0]) if row else None
 
     def runs(self) -> list[tuple[str, float, str]]:
+        """(id, creation time, command) of every run, oldest first."""
         return list(self.db.execute("SELECT id, created, command FROM runs ORDER BY created"))
 
     def finished(self, run: str) -> set[tuple[str, int]]:
+        """(profile, first game) of every finished batch of ``run``."""
         rows = self.db.execute("SELECT profile, start FROM batches WHERE run = ?", (run,))
         return {(p, s) for p, s in rows}
 
     def add_batch(self, run: str, profile: str, start: int, rows: Sequence[Row]) -> None:
+        """Store a batch's rows and mark it finished, in one transaction."""
         marks = ", ".join("?" * (len(COLUMNS) + 1))
         with self.db:
             self.db.executemany(f"INSERT INTO seats VALUES ({marks})", [(run, *r) for r in rows])
             self.db.execute("INSERT INTO batches VALUES (?, ?, ?)", (run, profile, start))
 
     def query(self, sql: str, *args: Any) -> Iterator[tuple[Any, ...]]:
+        """Rows of a read-only SQL query."""
         yield from self.db.execute(sql, args)

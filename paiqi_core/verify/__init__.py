@@ -21,13 +21,16 @@ class Report:
 
     @property
     def passed(self) -> int:
+        """Examples that passed."""
         return sum(o.passed for o in self.outcomes)
 
     @property
     def failed(self) -> int:
+        """Examples that failed."""
         return len(self.outcomes) - self.passed
 
     def as_dict(self) -> dict[str, Any]:
+        """The report as data, for ``--json``."""
         return {
             "passed": self.passed,
             "failed": self.failed,

@@ -32,6 +32,7 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
+        """Whether every check of the example held."""
         return not self.failures
 
 

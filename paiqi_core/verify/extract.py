@@ -19,6 +19,8 @@ INFO = "paiqi"
 
 @dataclass(frozen=True)
 class Example:
+    """One executable example: its data, source positions, location and file."""
+
     data: dict[str, Any]
     doc: Located
     location: Location
@@ -26,10 +28,12 @@ class Example:
 
     @property
     def name(self) -> str:
+        """The example's title."""
         return str(self.data.get("name", "?"))
 
 
 def find_files(paths: list[Path]) -> list[Path]:
+    """The example files under ``paths``: Markdown and YAML, folders searched."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
