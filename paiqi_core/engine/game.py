@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paiqi_core.cards import JOKER, mask_of
+from paiqi_core.engine.state import State
 from paiqi_core.playout import below, compile_playout
 from paiqi_core.profile import Profile
 from paiqi_core.rules import Rules, rules_of
 from paiqi_core.seeds import shuffled
-
-if TYPE_CHECKING:
-    from paiqi_core.engine.state import State
 
 BITS = tuple(1 << c for c in range(53))
 
@@ -40,7 +38,14 @@ class Game:
         self.deck = rules.deck
         self.extensions = rules.topology.extensions
         self.empty_frontier = sum(self.extensions[0] << (13 * suit) for suit in range(4))
-        self.is_over = rules.ending.over  # asked after every move
+        # what the move loop asks, read once from the rules
+        self.start = rules.opening.start
+        self.is_over = rules.ending.over
+        self.stuck = rules.stuck
+        self.may_burst = rules.stuck.may_burst
+        self.must_play = rules.must_play
+        self.jokers = rules.jokers
+        self.score = rules.scoring.score
         self.playout = compile_playout(self)
 
     @property
@@ -86,8 +91,6 @@ class Game:
         Profiles that cut a door card before play draw it from the deal's stream, after the
         shuffle, unless ``door_card`` is given. A dealt state keeps that stream as
         ``state.rng``: the stream its simulated agents draw from."""
-        from paiqi_core.engine.state import State
-
         n = self.players
         if hands is None:
             if seed is None:

@@ -100,13 +100,17 @@ class State:
         self.door_card = door_card
         self.hands = list(hands)
         self.dealt = tuple(hands)
-        self.covered = list(covered) if covered is not None else [0] * n
-        self.played = list(played) if played is not None else [0] * n
+        if covered is None and played is None:  # a new deal
+            self.covered, self.played = [0] * n, [0] * n
+            self.hand_sizes = [h.bit_count() for h in hands]
+        else:
+            self.covered = list(covered) if covered is not None else [0] * n
+            self.played = list(played) if played is not None else [0] * n
+            self.hand_sizes = [
+                h.bit_count() + c.bit_count() + p
+                for h, c, p in zip(self.hands, self.covered, self.played, strict=True)
+            ]
         self.passes = list(passes) if passes is not None else [0] * n
-        self.hand_sizes = [
-            h.bit_count() + c.bit_count() + p
-            for h, c, p in zip(self.hands, self.covered, self.played, strict=True)
-        ]
         self.actions = [0] * n  # actions taken by seat: plays, covers, passes, joker plays
         self.last_play: list[int | None] = [None] * n
         self.completions: list[list[int]] = [[] for _ in range(n)]
@@ -119,7 +123,7 @@ class State:
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
         self.over = False
         self.started = table != 0
-        start = game.rules.opening.start(self.hands, door_card)
+        start = game.start(self.hands, door_card)
         self.first_card = start.first_card
         for seat, card in start.placed:
             self.hands[seat] &= ~(1 << card)
@@ -209,21 +213,21 @@ class State:
         plays, then covers or a pass, then joker moves."""
         if self.over:
             return []
-        rules = self.game.rules
+        game = self.game
         hand = self.hands[self.turn]
         used = self.passes[self.turn]
         acts = list(bits(self.plays()))
-        jokers = self.joker_plays() if rules.jokers else []
+        jokers = self.joker_plays() if game.jokers else []
         if not acts and not jokers:
-            return list(rules.stuck.actions(hand, used))
+            return list(game.stuck.actions(hand, used))
         opening_card = not self.started and self.first_card is not None
-        if not rules.must_play and not opening_card:  # the opening card is compulsory
-            acts += rules.stuck.voluntary(hand, used)
+        if not game.must_play and not opening_card:  # the opening card is compulsory
+            acts += game.stuck.voluntary(hand, used)
         return acts + jokers if jokers else acts
 
     def _bursts_now(self, seat: int) -> bool:
         """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""
-        if not self.game.rules.stuck.may_burst:
+        if not self.game.may_burst:
             return False
         if self.turn != seat:
             raise ValueError("only the player to move can burst")
@@ -434,7 +438,7 @@ class State:
         """The scored game; pass ``outcomes()`` if you already took them."""
         if not self.over:
             raise ValueError("the game is not over")
-        return self.game.rules.scoring.score(self.outcomes() if outcomes is None else outcomes)
+        return self.game.score(self.outcomes() if outcomes is None else outcomes)
 
     def __repr__(self) -> str:
         rows = " ".join(card_text(c) for c in bits(self.table))

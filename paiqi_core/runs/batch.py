@@ -113,7 +113,7 @@ def game_rows(
     result = state.result(outcomes)
     winners = result.winners
     jokers = [0] * len(agents)
-    if state.game.rules.jokers:
+    if state.game.jokers:
         for seat, action in state.log:
             if action >= JOKER:
                 jokers[seat] += 1
