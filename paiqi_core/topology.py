@@ -20,7 +20,7 @@ whole table's frontier with one mask operation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,54 @@ class Topology:
     # reachable by play from the empty row and only full rows close; else None
     successors: tuple[int, ...] | None = None
     reachable: frozenset[int] = frozenset()  # rows built by play from the empty row
+    order: tuple[int, ...] = tuple(range(13))  # ranks along the line, lowest first
+    ring: bool = False  # rows run on across the A-K junction (wrap, tunnel)
+    _beyond: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def beyond(self, row: int, rank: int) -> int | None:
+        """The rank just beyond ``rank`` (a playable place of ``row``) for a joker move: the
+        next empty place in the direction away from the row's 7, skipping cards laid there
+        by a burst and running on across the A-K junction where the row does (wrap,
+        tunnel). None where nothing lies beyond, or the direction is not defined (``rank``
+        touches the 7's part of the row on both sides or on neither)."""
+        key = row | rank << RANK_COUNT
+        got = self._beyond.get(key)
+        if got is None:
+            got = self._beyond[key] = self._find_beyond(row, rank)
+        return None if got < 0 else got
+
+    def _find_beyond(self, row: int, rank: int) -> int:
+        order, ring = self.order, self.ring
+        place = {r: i for i, r in enumerate(order)}
+
+        def step(i: int, d: int) -> int | None:
+            j = i + d
+            if ring:
+                return j % RANK_COUNT
+            return j if 0 <= j < RANK_COUNT else None
+
+        joined, todo = {place[SEVEN]}, [place[SEVEN]]  # the 7's part of the row, by place
+        if not row >> SEVEN & 1:
+            return -1
+        while todo:
+            i = todo.pop()
+            for d in (-1, 1):
+                j = step(i, d)
+                if j is not None and j not in joined and row >> order[j] & 1:
+                    joined.add(j)
+                    todo.append(j)
+        x = place[rank]
+        below, above = step(x, -1) in joined, step(x, 1) in joined
+        if below == above:
+            return -1
+        d = 1 if below else -1
+        j = step(x, d)
+        while j is not None and j != x and row >> order[j] & 1:
+            j = step(j, d)
+        if j is None or j == x:
+            return -1
+        y = order[j]
+        return y if self.extensions[row | 1 << rank] >> y & 1 else -1
 
 
 def _bits_of(mask: int) -> list[int]:
@@ -117,7 +165,15 @@ def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> To
         table[mask] = reach & ~mask
     name = f"ace-{ace}/{ends}" + (f"/{ace_king}" if ace_king != "none" else "")
     reachable = _reachable(table)
-    return Topology(name, tuple(table), _local_successors(table, reachable), reachable)
+    order = tuple(range(RANK_COUNT)) if ace == "low" else (*range(1, RANK_COUNT), ACE)
+    return Topology(
+        name,
+        tuple(table),
+        _local_successors(table, reachable),
+        reachable,
+        order=order,
+        ring=ace_king != "none",
+    )
 
 
 def _reachable(table: list[int]) -> frozenset[int]:

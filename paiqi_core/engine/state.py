@@ -191,21 +191,18 @@ class State:
     def joker_plays(self) -> list[int]:
         """Joker actions of the player to move: the joker takes the place of a legal
         extension X that the player does not hold, and the card just beyond X (the next
-        extension in the same direction) is played from the hand in the same turn."""
+        empty place in the same direction, across the A-K junction where rows run on) is
+        played from the hand in the same turn."""
         hand = self.hands[self.turn]
         if not hand & JOKER_BIT or (not self.started and self.first_card is not None):
             return []
-        ext = self.game.extensions
+        beyond = self.game.rules.topology.beyond
         out = []
         for x in bits(self.frontier & ~hand):
             shift = 13 * (x // 13)
-            row = (self.table >> shift) & FULL_SUIT
-            xr = 1 << (x - shift)
-            beyond = ext[row | xr] & ~ext[row] & ~xr
-            if beyond and not beyond & (beyond - 1):  # exactly one card beyond X
-                y = shift + beyond.bit_length() - 1
-                if hand >> y & 1:
-                    out.append(joker_action(x, y))
+            y = beyond((self.table >> shift) & FULL_SUIT, x - shift)
+            if y is not None and hand >> (shift + y) & 1:
+                out.append(joker_action(x, shift + y))
         return out
 
     def legal_actions(self) -> list[int]:
@@ -303,15 +300,20 @@ class State:
             self.last_play[seat] = card
 
     def _row_changed(self, seat: int, suit: int) -> None:
-        """Update a suit's extensions after ``seat`` added to its row; credit a closure."""
+        """Update a suit's extensions after ``seat`` added to its row; credit a closure:
+        a row cut at an end of its line (斬龍), or complete with its 13 real cards (a joker
+        standing in the row leaves it incomplete until its card is laid)."""
         shift = 13 * suit
         row = (self.table >> shift) & FULL_SUIT
         ext = self.game.extensions[row]
         self.frontier = (self.frontier & ~(FULL_SUIT << shift)) | (ext << shift)
-        if not ext:  # the suit is closed: complete, or cut at an end of its line (斬龍)
+        if ext:
+            return
+        if row != FULL_SUIT:  # cut at an end of its line
             self.completions[seat].append(self.opened.index(suit) + 1)
-            if row != FULL_SUIT:
-                self.log.append((seat, CUT + suit))
+            self.log.append((seat, CUT + suit))
+        elif self.joker_at is None or self.joker_at // 13 != suit:
+            self.completions[seat].append(self.opened.index(suit) + 1)
 
     def _joker(self, seat: int, action: int) -> None:
         at, card = joker_parts(action)
@@ -326,6 +328,9 @@ class State:
             self.played[owner] += 1
             self.joker_at = None
             self.log.append((owner, SWAP + at))
+            suit = at // 13
+            if (self.table >> 13 * suit) & FULL_SUIT == FULL_SUIT:  # the 13th real card
+                self.completions[owner].append(self.opened.index(suit) + 1)
             self._check_out(owner)
 
     def _check_out(self, seat: int) -> None:

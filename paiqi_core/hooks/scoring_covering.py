@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from paiqi_core.cards import CARD_POINTS, JOKER, SEVEN
+from paiqi_core.cards import CARD_POINTS, JOKER
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 from paiqi_core.slots import Scoring, ScoringFacts
@@ -25,8 +25,9 @@ PARAMS = (
 
 BIG, MIDDLE = "大頭", "中頭"
 POINTS = CARD_POINTS.__getitem__
-# distance of a covered card's rank from 7, by card number (a tie-break)
-DEVIATION = tuple(abs(c % 13 - SEVEN) for c in range(JOKER + 1)).__getitem__
+# distance of a covered card's points from 7, by card number (a tie-break): the same point
+# value as the total, so a covered joker (0 points) is 7 away
+DEVIATION = tuple(abs(CARD_POINTS[c] - 7) for c in range(JOKER + 1)).__getitem__
 
 
 def head_labels(totals: Mapping[int, int]) -> dict[int, str]:
