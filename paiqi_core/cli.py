@@ -18,7 +18,9 @@ from typing import Any
 from paiqi_core import resources
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError, load_profile
-from paiqi_core.profile.explain import explain_text, rules_in_effect
+from paiqi_core.profile.errors import format_path
+from paiqi_core.profile.explain import explain_text, readings_of, rules_in_effect
+from paiqi_core.profile.ranges import range_notes
 from paiqi_core.runs.execute import ExecutorError
 from paiqi_core.textui import Progress, table
 
@@ -74,6 +76,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 "name": profile.name,
                 "chain": list(profile.chain),
                 "rules": list(rules_in_effect(profile)),
+                "readings": readings_of(profile),
             }
         )
     else:
@@ -90,6 +93,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             Game(profile)
             if not args.quiet:
                 print(f"ok {ref} ({profile.id}: {profile.name})")
+            for note in range_notes(profile):
+                _err(f"{note.location}: {format_path(note.path)}: note: {note.message}")
         except ProfileError as e:
             _err(str(e))
             status = EXIT_BAD_INPUT

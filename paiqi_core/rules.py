@@ -19,6 +19,7 @@ from typing import Any
 from paiqi_core import hooks
 from paiqi_core.cards import full_deck
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
+from paiqi_core.readings import Reading, applicable
 from paiqi_core.slots import (
     EndingRule,
     OpeningRule,
@@ -62,6 +63,12 @@ class Rules:
     scoring: ScoringRule
     session: SessionRules
     match: MatchRules
+    declared_readings: tuple[str, ...] = ()  # readings the chosen hooks declare
+
+    @property
+    def readings(self) -> tuple[Reading, ...]:
+        """How paiqi settles the points these rules leave open (see ``paiqi_core.readings``)."""
+        return applicable(self, self.declared_readings)
 
     @property
     def id(self) -> str:
@@ -145,6 +152,11 @@ def compile_rules(profile: Profile) -> Rules:
             int(profile.get("session.hands")), None if bankroll is None else int(bankroll)
         ),
         match=MatchRules(int(profile.get("match.games"))),
+        declared_readings=tuple(
+            key
+            for slot, dotted in hooks.registry.SLOTS.items()
+            for key in hooks.lookup(slot, profile.get(dotted)).readings
+        ),
     )
 
 

@@ -65,6 +65,8 @@ class Topology:
     reachable: frozenset[int] = frozenset()  # rows built by play from the empty row
     order: tuple[int, ...] = tuple(range(13))  # ranks along the line, lowest first
     ring: bool = False  # rows run on across the A-K junction (wrap, tunnel)
+    ace_king: str = "none"  # none, wrap or tunnel
+    cut: bool = False  # a card at an end of the line closes its row (斬龍)
     _beyond: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def beyond(self, row: int, rank: int) -> int | None:
@@ -173,6 +175,8 @@ def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> To
         reachable,
         order=order,
         ring=ace_king != "none",
+        ace_king=ace_king,
+        cut=ends == "cut",
     )
 
 

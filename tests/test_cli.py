@@ -457,3 +457,36 @@ def test_verify_missing_path_is_bad_input(tmp_path: Path, capsys: Capsys) -> Non
     status, _, err = run(capsys, "verify", str(tmp_path / "missing.md"))
     assert status == 2
     assert "missing.md" in err
+
+
+def test_values_outside_a_family_range_are_allowed_and_noted(
+    capsys: Capsys, tmp_path: Path, in_repo: Path
+) -> None:
+    path = tmp_path / "big_table.yaml"
+    path.write_text(
+        "id: big-table\nextends: shichinarabe\nplayers: 6\nturn:\n  pass_limit: 8\n"
+        "match:\n  games: 2\n",
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "validate", str(path))
+    assert status == 0 and out.startswith("ok ")
+    notes = err.splitlines()
+    assert notes == [
+        f"{path}:3:10: players: note: 6 is outside the documented range of shichinarabe "
+        "(3..4); played as a house rule",
+        f"{path}:5:15: turn.pass_limit: note: 8 is outside the documented range of "
+        "shichinarabe (1..5); played as a house rule",
+        f"{path}:7:10: match.games: note: 2 is outside the documented range of shichinarabe "
+        "(1, 3 or 5); played as a house rule",
+    ]
+    status, out, _ = run(capsys, "explain", str(path), "--json")
+    rules = {r["rule"]: r for r in json.loads(out)["rules"]}
+    assert rules["players"]["note"].startswith("6 is outside the documented range")
+    assert "note" not in rules["deck.jokers"]
+    # in range, or a family without documented ranges for the key: no note
+    status, _, err = run(capsys, "validate", "variants/shichinarabe.yaml", "--set", "players=3")
+    assert (status, err) == (0, "")
+    status, _, err = run(capsys, "validate", "variants/pagat.yaml", "--set", "players=8")
+    assert (status, err) == (0, "")
+    status, _, err = run(capsys, "validate", "variants/doujue.yaml", "--set", "deck.jokers=1")
+    assert status == 0 and "outside the documented range of doujue (0)" in err

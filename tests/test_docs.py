@@ -73,3 +73,55 @@ def test_a_wrong_expectation_is_caught(tmp_path: Path) -> None:
     (failure,) = failing[0].failures
     assert "- expected: [800, 0, -80, -700]" in failure
     assert "+ actual:   [800, 0, -80, -720]" in failure
+
+
+def _tagged_examples() -> dict[str, list[str]]:
+    """Reading key -> names of the passing examples in docs/ tagged with it."""
+    from paiqi_core.verify.extract import readings_of
+
+    report = verify_paths([DOCS])
+    assert report.errors == [] and report.failed == 0
+    tagged: dict[str, list[str]] = {}
+    for outcome in report.outcomes:
+        for key in readings_of(outcome.example.data):
+            tagged.setdefault(key, []).append(outcome.example.name)
+    return tagged
+
+
+def test_every_reading_is_shown_by_a_verified_example() -> None:
+    from paiqi_core.readings import READINGS
+
+    tagged = _tagged_examples()
+    assert sorted(set(READINGS) - set(tagged)) == []
+
+
+def test_explain_lists_the_readings_of_combined_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "doujue-passes", "--set", "deck.jokers=1"]) == 0
+    out = capsys.readouterr().out
+    readings = out.split("Readings")[1]
+    for key in ("joker-covered-points", "joker-real-completion", "joker-leaver-not-covered",
+                "cover-after-passes-finishes", "opening-card-compulsory"):  # fmt: skip
+        assert f"\n{key}\n" in readings
+    assert "joker-across-junction" not in readings  # no ring on doujue's rows
+    assert main(["explain", "doujue"]) == 0
+    assert "Readings" not in capsys.readouterr().out  # plain 鬥雀 needs none
+    assert main(["explain", "shichinarabe-tunnel", "--set", "deck.jokers=1", "--json"]) == 0
+    import json
+
+    keys = [r["key"] for r in json.loads(capsys.readouterr().out)["readings"]]
+    assert {"joker-across-junction", "tunnel-closes-next-to-reach"} <= set(keys)
+
+
+def test_an_unknown_reading_key_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "ex.yaml"
+    path.write_text(
+        "name: x\nprofile: doujue\nreading: joker-covered-point\nposition: {table: [S7], "
+        "hand: [S8]}\nexpect: {legal: [S8]}\n",
+        encoding="utf-8",
+    )
+    report = verify_paths([path])
+    (error,) = report.errors
+    assert str(error).endswith(
+        "ex.yaml:3:10: reading: unknown reading 'joker-covered-point'; did you mean "
+        "'joker-covered-points'?"
+    )

@@ -62,6 +62,7 @@ SEVEN_CARDS = tuple(13 * suit + SEVEN for suit in range(4))
     params=("card",),
     summary="every 7 goes to the table right after the deal; the player who held {card} "
     "moves first",
+    readings=("sevens-placed-at-once",),
 )
 def sevens_out(p: Params) -> Opening:
     """Every 7 goes to the table after the deal; the holder of a fixed card moves first."""

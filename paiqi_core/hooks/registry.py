@@ -46,6 +46,7 @@ class Hook:
     summary: str
     requires: Mapping[str, Any] = field(default_factory=dict)  # other rules it needs
     schema: Mapping[str, Any] = field(default_factory=dict)  # JSON Schemas of new params
+    readings: tuple[str, ...] = ()  # keys of paiqi_core.readings this hook embodies
 
 
 _REGISTRY: dict[str, dict[str, Hook]] = {slot: {} for slot in SLOTS}
@@ -60,6 +61,7 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
+    readings: tuple[str, ...] = (),
 ) -> Callable[[OpeningFactory], OpeningFactory]: ...
 @overload
 def register(
@@ -70,6 +72,7 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
+    readings: tuple[str, ...] = (),
 ) -> Callable[[StuckFactory], StuckFactory]: ...
 @overload
 def register(
@@ -80,6 +83,7 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
+    readings: tuple[str, ...] = (),
 ) -> Callable[[EndingFactory], EndingFactory]: ...
 @overload
 def register(
@@ -90,6 +94,7 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
+    readings: tuple[str, ...] = (),
 ) -> Callable[[ScoringFactory], ScoringFactory]: ...
 @overload
 def register(
@@ -100,6 +105,7 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
+    readings: tuple[str, ...] = (),
 ) -> Callable[[F], F]: ...
 def register(
     slot: str,
@@ -109,6 +115,7 @@ def register(
     summary: str,
     requires: Mapping[str, Any] | None = None,
     schema: Mapping[str, Any] | None = None,
+    readings: tuple[str, ...] = (),
 ) -> Callable[[F], F]:
     """Decorator: register ``factory`` as hook ``name`` of ``slot``.
 
@@ -117,6 +124,7 @@ def register(
     of that section the hook reads; a parameter that the profile schema does not define yet
     needs its JSON Schema (with a ``default`` and a ``description``) in ``schema``.
     ``requires`` states other rules the hook needs, e.g. ``{"ending.method": "all_empty"}``.
+    ``readings`` names the readings (``paiqi_core.readings``) the hook's behaviour takes.
     """
     if slot not in _REGISTRY:
         raise ValueError(f"unknown hook slot {slot!r}; slots: {', '.join(SLOTS)}")
@@ -126,7 +134,14 @@ def register(
 
     def deco(factory: F) -> F:
         _REGISTRY[slot][name] = Hook(
-            slot, name, factory, params, summary, dict(requires or {}), dict(schema or {})
+            slot,
+            name,
+            factory,
+            params,
+            summary,
+            dict(requires or {}),
+            dict(schema or {}),
+            tuple(readings),
         )
         return factory
 

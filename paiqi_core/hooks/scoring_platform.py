@@ -54,6 +54,7 @@ def labels_of(rank: Sequence[int]) -> list[str]:
     "platform",
     params=PARAMS,
     requires={"ending.method": "all_empty"},
+    readings=("middle-ties-share-label", "all-covered-never-busts"),
     summary="斬龍/點差 platform: 脫手, 十三蓋, 尾張七 and closure bonuses minus covered points "
     "outside melds; losers pay by {settlement}",
 )

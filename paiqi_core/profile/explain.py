@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -9,6 +10,7 @@ from paiqi_core import resources
 from paiqi_core.hooks import registry
 from paiqi_core.profile.errors import format_path
 from paiqi_core.profile.model import Profile
+from paiqi_core.profile.ranges import note_of, range_notes
 
 _META = ("id", "name", "description", "extends")
 
@@ -26,8 +28,10 @@ def _hook_params(profile: Profile) -> dict[str, tuple[set[str], set[str]]]:
 
 
 def rules_in_effect(profile: Profile) -> Iterator[dict[str, Any]]:
-    """One entry per rule: path, value, description, origin (skips unused hook params)."""
+    """One entry per rule: path, value, description, origin, and a note when the value
+    lies outside its family's documented range (skips parameters no chosen hook reads)."""
     schema = registry.extend_schema(resources.schema("profile"))
+    notes = range_notes(profile)
     params = _hook_params(profile)
 
     def walk(
@@ -51,12 +55,16 @@ def rules_in_effect(profile: Profile) -> Iterator[dict[str, Any]]:
                 summary = registry.lookup(slot, str(value)).summary.format_map(
                     _Flat(profile.section(p[0]))
                 )
-            yield {
+            entry = {
                 "rule": format_path(p),
                 "value": value,
                 "means": summary or sub.get("description", ""),
                 "from": profile.origin(p).describe(),
             }
+            note = note_of(notes, p)
+            if note:
+                entry["note"] = note
+            yield entry
 
     yield from walk(schema, profile.data, ())
 
@@ -66,8 +74,16 @@ class _Flat(dict[str, Any]):
         return "{" + key + "}"
 
 
+def readings_of(profile: Profile) -> list[dict[str, str]]:
+    """The readings (points the sources leave open) that touch the profile's rules."""
+    from paiqi_core.rules import rules_of
+
+    return [{"key": r.key, "text": r.text} for r in rules_of(profile).readings]
+
+
 def explain_text(profile: Profile) -> str:
-    """Every rule in effect as plain text, with its meaning and origin."""
+    """Every rule in effect as plain text, with its meaning and origin, then the readings
+    paiqi takes where the sources are silent."""
     lines = [f"{profile.name} ({profile.id})"]
     if len(profile.chain) > 1:
         lines.append("extends: " + " -> ".join(profile.chain))
@@ -87,4 +103,14 @@ def explain_text(profile: Profile) -> str:
         lines.append(f"{r['rule']} = {shown}")
         lines.append(f"    {r['means']}")
         lines.append(f"    from: {r['from']}")
+        if "note" in r:
+            lines.append(f"    note: {r['note']}")
+    readings = readings_of(profile)
+    if readings:
+        lines += ["", "Readings (points the rule sources leave open, as paiqi settles them):"]
+        for reading in readings:
+            lines.append(f"{reading['key']}")
+            lines += textwrap.wrap(
+                reading["text"], 96, initial_indent="    ", subsequent_indent="    "
+            )
     return "\n".join(lines)

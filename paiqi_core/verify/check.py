@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from paiqi_core.actions import ActionError, action_text, is_event, parse_action
-from paiqi_core.cards import CardError, bits, card_text, parse_cards
+from paiqi_core.cards import CardError, bits, card_text, parse_card, parse_cards
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
 from paiqi_core.hooks.scoring_placement import rank_points
@@ -123,6 +123,10 @@ def _check_state(
             _compare(key, seats.name(seats.index(want)), actual, failures, where)
         elif key == "terminal":
             _compare(key, bool(want), state.over, failures, where)
+        elif key == "door_card":
+            door = None if state.door_card is None else card_text(state.door_card)
+            wanted = None if want is None else card_text(parse_card(str(want)))
+            _compare(key, wanted, door, failures, where)
         elif key in RESULT_KEYS:
             if not state.over:
                 failures.append(f"{where}{key}: the game is not over, so there is no result yet")

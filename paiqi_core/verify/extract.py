@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,9 +132,31 @@ def _check(
         problems.append(
             Problem(loc, path, "name the profile(s): 'profile: ID' or 'profiles: [..]'")
         )
+    if not problems:
+        problems += _unknown_readings(data, where)
     if problems:
         return ProfileError(problems)
     return Example(data, _Sub(doc, path), loc, file)
+
+
+def readings_of(data: Mapping[str, Any]) -> list[str]:
+    """The reading keys an example is tagged with (``reading: KEY`` or a list)."""
+    tagged = data.get("reading", [])
+    return [tagged] if isinstance(tagged, str) else list(tagged)
+
+
+def _unknown_readings(data: Mapping[str, Any], where: Any) -> list[Problem]:
+    from paiqi_core.readings import READINGS
+
+    problems = []
+    for key in readings_of(data):
+        if key not in READINGS:
+            close = difflib.get_close_matches(key, list(READINGS), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            problems.append(
+                Problem(where(("reading",)), ("reading",), f"unknown reading '{key}'{hint}")
+            )
+    return problems
 
 
 class _Sub(Located):

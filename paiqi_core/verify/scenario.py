@@ -69,8 +69,14 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
 
     With an empty table (``dealt``) the hands are completed to full deal sizes with the
     remaining cards, shuffled by ``fill_seed``; mid-game, unlisted cards are spread over the
-    seats whose hands were not given.
+    seats whose hands were not given, and the cards a seat was dealt but neither holds nor
+    covered count as played before the position (a seat with an empty hand has finished).
     """
+    if "seed" in setup:
+        others = sorted(set(setup) & {"table", "hand", "hands", "covered", "door_card", "turn"})
+        if others:
+            raise SetupError(f"a game dealt from 'seed' takes no {', '.join(others)}")
+        return game.new_state(seed=int(setup["seed"]))
     n = game.players
     table = parse_cards(setup.get("table", []))
     hands = _seat_cards(seats, setup.get("hands"))
@@ -90,8 +96,8 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     )
     rest = [c for c in game.deck if c not in used]
     full: list[list[int]] = [list(hands.get(s, [])) for s in range(n)]
+    sizes = [len(game.deck) // n + (1 if s < len(game.deck) % n else 0) for s in range(n)]
     if dealt and not table:
-        sizes = [len(game.deck) // n + (1 if s < len(game.deck) % n else 0) for s in range(n)]
         random.Random(int(setup.get("fill_seed", 0))).shuffle(rest)
         for s in range(n):
             need = sizes[s] - len(full[s]) - len(covered.get(s, []))
@@ -123,6 +129,10 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         opened=opened,
         covered=[mask_of(covered.get(s, [])) for s in range(n)],
         passes=passes,
+        # mid-game, what a seat was dealt and no longer holds or covered, it played
+        played=[max(0, sizes[s] - len(full[s]) - len(covered.get(s, []))) for s in range(n)]
+        if table
+        else None,
     )
     stuck = state.bursts[0] if state.bursts else state.turn
     if state.bursts or (not state.over and not state.legal_actions()):

@@ -1,0 +1,186 @@
+"""Readings: how paiqi settles points the rule sources leave open.
+
+Each reading has a key, a statement, and says which rule sets it touches: either a
+predicate over the compiled ``Rules`` (readings of rules combined across families, such as
+the joker in a covering game) or the hooks that embody it (``register(...,
+readings=...)``). ``paiqi explain`` lists the readings of a profile; the rule pages show
+each with an example tagged ``reading: KEY``, which ``paiqi verify`` checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paiqi_core.rules import Rules
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One settled point: its key, the statement, and (for combined rules) when it holds."""
+
+    key: str
+    text: str
+    applies: Callable[[Rules], bool] | None = None  # None: declared by the hooks it concerns
+
+
+def _jokers(rules: Rules) -> bool:
+    return rules.jokers > 0
+
+
+def _opens_with_a_card(rules: Rules) -> bool:
+    """Whether the opening names a card the first move must play (asked of a deal where
+    seat 0 holds every card, the door card being SA)."""
+    try:
+        start = rules.opening.start([(1 << 52) - 1] + [0] * (rules.players - 1), 0)
+    except Exception:  # a plugin opening that cannot answer this probe: no reading
+        return False
+    return start.first_card is not None
+
+
+READINGS: dict[str, Reading] = {
+    r.key: r
+    for r in (
+        Reading(
+            "joker-across-junction",
+            "A joker move follows the row across the A-K junction: the card just beyond X may "
+            "lie past K or past A, even when X and that card are the row's last two empty "
+            "places.",
+            lambda r: _jokers(r) and r.topology.ring,
+        ),
+        Reading(
+            "joker-skips-laid-cards",
+            "The card just beyond the joker's place is the next empty place in that "
+            "direction: cards laid there by a burst are skipped.",
+            lambda r: _jokers(r) and r.stuck.may_burst,
+        ),
+        Reading(
+            "joker-swap-not-a-turn",
+            "The holder of the card the joker replaced plays it at once and takes the joker; "
+            "this is not a turn of theirs: play goes on after the player who used the joker.",
+            _jokers,
+        ),
+        Reading(
+            "joker-swap-after-the-end",
+            "The swap happens even when the joker move ends the game.",
+            _jokers,
+        ),
+        Reading(
+            "joker-leaves-with-leaver",
+            "A player whose hand becomes the joker alone leaves the game at once, and the "
+            "joker leaves with them, like the joker of a burst hand.",
+            _jokers,
+        ),
+        Reading(
+            "joker-covered-points",
+            "A covered joker counts 0 points, and in the |points - 7| tie-break it is 7 away, "
+            "the same point value as in the total.",
+            lambda r: _jokers(r) and r.stuck.covers and r.facts.covered_points_count,
+        ),
+        Reading(
+            "joker-real-completion",
+            "A suit is complete only with its 13 real cards on the table: a joker standing in "
+            "for a card leaves it incomplete (for good if that card was covered), and the swap "
+            "that lays the 13th real card completes it for the swapping player.",
+            lambda r: _jokers(r) and any(r.facts.closure_bonus) and not r.topology.cut,
+        ),
+        Reading(
+            "joker-leaver-not-covered",
+            "Leaving with only the joker covers nothing: a leaver who covered no card scores "
+            "全脫手, and a 7 played just before is not 尾張7 (the hand was emptied by "
+            "leaving, not by the 7).",
+            lambda r: _jokers(r) and bool(r.facts.clean_bonus or r.facts.last_seven_bonus),
+        ),
+        Reading(
+            "door-card-joker",
+            "A door card cut as the joker names no suit: the deck is cut again.",
+            lambda r: _jokers(r) and r.opening.uses_door_card,
+        ),
+        Reading(
+            "pass-limit-at-least-one",
+            "A limited number of passes is at least 1 (a limit of 0 is refused), and passes "
+            "never let the player who must open skip the opening card.",
+            lambda r: r.stuck.pass_limit is not None,
+        ),
+        Reading(
+            "cover-after-passes-finishes",
+            "With passes that run out into covers, a hand emptied by covering finishes like "
+            "any other.",
+            lambda r: r.stuck.pass_limit is not None and r.stuck.covers,
+        ),
+        Reading(
+            "burst-on-own-turn",
+            "A player with no passes left and nothing to play bursts when their turn comes "
+            "round, logged with the move that handed them the turn; several players may burst "
+            "one after another.",
+            lambda r: r.stuck.may_burst,
+        ),
+        Reading(
+            "stuck-pass-counts",
+            "Where a pass is allowed only with nothing to play, such a pass still uses up one "
+            "of the passes.",
+            lambda r: r.must_play and r.stuck.pass_limit is not None,
+        ),
+        Reading(
+            "tunnel-closes-next-to-reach",
+            "In a tunnel the closed side closes next to the card the row already reaches on "
+            "that side (H4 when hearts run 5..K), not necessarily next to the 7.",
+            lambda r: r.topology.ace_king == "tunnel",
+        ),
+        Reading(
+            "zhanlong-bonus-by-order",
+            "斬龍 closes a suit when its A or K is played; the closure bonus uses the same "
+            "opening-order table as the 接龍 completion bonus.",
+            lambda r: r.topology.cut and any(r.facts.closure_bonus),
+        ),
+        Reading(
+            "sevens-placed-at-once",
+            "The 7s are placed all at once after the deal, logged suit by suit (S, H, D, C) "
+            "under the seats that held them; placing them is nobody's turn.",
+        ),
+        Reading(
+            "opening-card-compulsory",
+            "The card that must open the game stays compulsory where passes are voluntary: its "
+            "holder may not pass instead of playing it.",
+            lambda r: not r.must_play and _opens_with_a_card(r),
+        ),
+        Reading(
+            "bust-after-melds",
+            "The bust threshold counts the covered points left after the meld exemption.",
+            lambda r: r.facts.melds_exempt and r.facts.bust_above is not None,
+        ),
+        Reading(
+            "meld-choice",
+            "When covered cards allow several sets of melds, the most 同花順 is taken, then the "
+            "most 鐵支, then the most 葫蘆, then the most points forgiven.",
+            lambda r: r.facts.melds_exempt,
+        ),
+        Reading(
+            "no-ace-high-straight-flush",
+            "10-J-Q-K-A is not a 同花順 (the ace sits below the 2); A-2-3-4-5 is.",
+            lambda r: r.facts.melds_exempt,
+        ),
+        Reading(
+            "middle-ties-share-label",
+            "Players tied in the middle of the ranking share the label of their rank (1, 2, 2, "
+            "4: both are 小頭 and 中頭 is unused).",
+        ),
+        Reading(
+            "all-covered-never-busts",
+            "A 十三蓋 player's covered cards are not counted, so a 十三蓋 player who loses "
+            "never busts.",
+        ),
+    )
+}
+
+
+def applicable(rules: Rules, declared: tuple[str, ...] = ()) -> tuple[Reading, ...]:
+    """The readings that touch ``rules``: those its hooks declare and those of combined
+    rules whose condition holds, in the order of ``READINGS``."""
+    return tuple(
+        r
+        for r in READINGS.values()
+        if r.key in declared or (r.applies is not None and r.applies(rules))
+    )
