@@ -3,7 +3,7 @@
 Plots need matplotlib (``pip install 'paiqi[plots]'``); without it the tables are still
 written and the report says how to get the plots.
 
-Every plot is drawn from the report data of ``paiqi_core.cli.compare_report`` alone (means
+Every plot is drawn from the report data of ``paiqi_core.runs.summary.compare_report`` alone (means
 and 95% half-widths already aggregated by the store), so the cost does not grow with the
 number of games. Each profile keeps one colour in every plot.
 """

@@ -1,0 +1,174 @@
+"""The ``paiqi`` command line.
+
+Exit status: 0 success, 1 a check failed (verify, replay), 2 bad input (with the located
+error on stderr, never a traceback). Each command lives in a module of this package; this
+one builds the parser and runs a command.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+
+from paiqi_core.cli.common import EXIT_BAD_INPUT, EXIT_OK, FAMILIES, BadInput, err
+from paiqi_core.cli.profiles import cmd_explain, cmd_list, cmd_validate
+from paiqi_core.cli.replay import cmd_replay
+from paiqi_core.cli.runs import cmd_bench, cmd_compare, cmd_report, cmd_simulate
+from paiqi_core.cli.verify import cmd_verify
+from paiqi_core.profile import ProfileError
+from paiqi_core.runs.execute import ExecutorError
+
+
+# -- parser ------------------------------------------------------------------------
+def _batch_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that run games in batches."""
+    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
+    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    p.add_argument(
+        "--dask",
+        metavar="local|tcp://HOST:PORT",
+        help="run the batches on a Dask cluster (pip install 'paiqi[dask]')",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    parser = argparse.ArgumentParser(
+        prog="paiqi",
+        description="Rule profiles for 排七 / Sevens / Fan Tan: explain, "
+        "validate, verify documented examples, simulate and replay games.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def add(
+        name: str,
+        func: Callable[[argparse.Namespace], int],
+        help_: str,
+        *,
+        json_: bool = True,
+        sets: bool = True,
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.set_defaults(func=func)
+        if json_:
+            p.add_argument("--json", action="store_true", help="print data as JSON")
+        if sets:
+            p.add_argument(
+                "--set",
+                action="append",
+                default=[],
+                metavar="KEY=VALUE",
+                help="override a rule, e.g. --set scoring.stake=2 (repeatable)",
+            )
+        return p
+
+    add("list", cmd_list, "list the built-in profiles", sets=False)
+    p = add(
+        "explain", cmd_explain, "every rule in effect, in plain language, and where it came from"
+    )
+    p.add_argument("profile", help="built-in profile id or a profile file")
+    p = add(
+        "validate", cmd_validate, "check profile files; located errors, exit 2 if any", json_=False
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+    p = add(
+        "verify", cmd_verify, "run the examples in Markdown files and scenario files", sets=False
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.md, .yaml)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    p = add("simulate", cmd_simulate, "play games with agents and summarise them per seat")
+    p.add_argument(
+        "profiles",
+        nargs="*",
+        metavar="PROFILE",
+        help="profile ids or files (default: every built-in profile)",
+    )
+    p.add_argument("--games", type=int, default=1000, help="games per profile (default 1000)")
+    p.add_argument(
+        "--sessions",
+        type=int,
+        metavar="N",
+        help="play N whole sessions (session.hands hands each, running money) "
+        "instead of single games",
+    )
+    p.add_argument(
+        "--matches",
+        type=int,
+        metavar="N",
+        help="play N whole matches (match.games games each, rank points) instead of single games",
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--agents", default="", help="agents by seat, e.g. random,random,random,random")
+    p.add_argument(
+        "--records",
+        metavar="FILE.jsonl",
+        help="write every game as a record, in game order",
+    )
+    _batch_options(p)
+    p.add_argument("--db", help="keep one row per game per seat in this SQLite file")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p = add(
+        "compare",
+        cmd_compare,
+        "play the same deals under several profiles on all cores and compare them, "
+        "paired game by game, with 95% confidence intervals",
+    )
+    p.add_argument(
+        "profiles",
+        nargs="*",
+        metavar="PROFILE",
+        help=f"profiles to compare (default: {' '.join(FAMILIES)})",
+    )
+    p.add_argument("--games", type=int, default=10000, help="deals per profile (default 10000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--agents", default="", help="agents by seat, e.g. heuristic,random,random,random"
+    )
+    p.add_argument(
+        "--rotate", action="store_true", help="play each deal once per seat rotation of the agents"
+    )
+    _batch_options(p)
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument("--resume", metavar="RUN", help="finish an interrupted run of --db")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p = add(
+        "report",
+        cmd_report,
+        "tables, PNG plots and a self-contained HTML page of a stored run",
+        sets=False,
+    )
+    p.add_argument("run", nargs="?", help="run id, or 'last' (default: list the runs)")
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument("--out", metavar="FOLDER", help="where to write (default paiqi-report-RUN)")
+    p = add(
+        "replay",
+        cmd_replay,
+        "re-run game records and report any disagreement",
+        json_=False,
+        sets=False,
+    )
+    p.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    p = add("bench", cmd_bench, "games per second of random play, per profile")
+    p.add_argument("profiles", nargs="*", metavar="PROFILE")
+    p.add_argument("--games", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--repeat", type=int, default=3)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; the exit status (0 ok, 1 a failed check, 2 bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except (ProfileError, BadInput, ExecutorError) as e:
+        err(str(e))
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

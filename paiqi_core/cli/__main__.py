@@ -1,0 +1,7 @@
+"""``python -m paiqi_core.cli``: the ``paiqi`` command."""
+
+import sys
+
+from paiqi_core.cli import main
+
+sys.exit(main())

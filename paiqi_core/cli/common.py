@@ -1,0 +1,34 @@
+"""What every command shares: exit statuses, bad input, output helpers, profile loading."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from paiqi_core import resources
+from paiqi_core.engine import Game
+from paiqi_core.profile import load_profile
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")  # one built-in profile a family
+
+
+class BadInput(Exception):
+    """Input that cannot be used; the message is already located."""
+
+
+def err(message: str) -> None:
+    """Write a line to stderr."""
+    print(message, file=sys.stderr)
+
+
+def print_json(data: Any) -> None:
+    """Print data as indented JSON."""
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def load_games(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
+    """Compiled games of the named profiles (default: every built-in profile)."""
+    return [Game(load_profile(n, overrides)) for n in (names or list(resources.builtin_profiles()))]
