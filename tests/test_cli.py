@@ -490,3 +490,19 @@ def test_values_outside_a_family_range_are_allowed_and_noted(
     assert (status, err) == (0, "")
     status, _, err = run(capsys, "validate", "variants/doujue.yaml", "--set", "deck.jokers=1")
     assert status == 0 and "outside the documented range of doujue (0)" in err
+
+
+def test_help_of_the_program_and_of_every_command(capsys: Capsys) -> None:
+    from paiqi_core.cli import build_parser
+
+    commands = sorted(build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    assert {"list", "explain", "validate", "verify", "simulate", "compare", "replay"} <= set(
+        commands
+    )
+    for argv in (["--help"], *([c, "--help"] for c in commands)):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+        out, err = capsys.readouterr()
+        assert out.startswith("usage: paiqi") and err == ""
+    assert "95% confidence intervals" in build_parser().format_help()

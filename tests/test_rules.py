@@ -238,3 +238,28 @@ def test_observations_share_one_public_log() -> None:
     _play_on_for(state, 5)
     assert len(first.history) == 30  # an observation is a snapshot
     assert first.history[:30] == state.observation(0).history[:30]
+
+
+def test_resolved_rules_load_back_to_the_same_rules() -> None:
+    from paiqi_core import ProfileError, load_profile
+    from paiqi_core.profile.load import load_resolved
+
+    profile = load_profile("platform-zhanlong", ["scoring.settlement=difference"])
+    again = load_resolved(
+        profile.resolved(), source="stored", chain=profile.chain, overrides=dict(profile.overrides)
+    )
+    assert again.fingerprint == profile.fingerprint
+    assert rules_of(again) is rules_of(profile)
+    broken = profile.resolved()
+    broken["turn"]["stuck"] = "juggle"
+    with pytest.raises(ProfileError, match=r"^stored:1:1: turn.stuck: unknown stuck hook 'juggle'"):
+        load_resolved(broken, source="stored")
+
+
+def test_a_profile_error_survives_pickling() -> None:
+    from paiqi_core import ProfileError
+
+    with pytest.raises(ProfileError) as info:
+        Game("doujue", ["players=99"])
+    copied = pickle.loads(pickle.dumps(info.value))
+    assert copied.problems == info.value.problems and str(copied) == str(info.value)

@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
         json_: bool = True,
         sets: bool = True,
     ) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_, description=help_)
+        # argparse formats help strings with %: a literal % must be doubled there
+        p = sub.add_parser(name, help=help_.replace("%", "%%"), description=help_)
         p.set_defaults(func=func)
         if json_:
             p.add_argument("--json", action="store_true", help="print data as JSON")

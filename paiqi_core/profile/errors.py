@@ -52,6 +52,10 @@ class ProfileError(ValueError):
         self.problems = tuple(sorted(problems, key=_order))
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self) -> tuple[type[ProfileError], tuple[tuple[Problem, ...]]]:
+        # rebuilt from its problems (not its message), e.g. when raised in a worker process
+        return (type(self), (self.problems,))
+
 
 def _order(p: Problem) -> tuple[str, int, int, str]:
     return (p.location.file, p.location.line, p.location.col, p.message)

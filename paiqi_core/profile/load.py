@@ -407,6 +407,38 @@ def freeze_origins(origins: Mapping[Path_, Origin]) -> Mapping[Path_, Origin]:
     return dict(origins)
 
 
+def load_resolved(
+    data: Mapping[str, Any],
+    *,
+    source: str,
+    chain: Sequence[str] = (),
+    overrides: Mapping[str, Any] | None = None,
+) -> Profile:
+    """A profile from rules already resolved (``Profile.resolved()``, as a run or a record
+    stores them), validated again against the schema and the registered hooks: stored rules
+    that this installation cannot play (a hook no longer installed, a changed schema) are a
+    ProfileError located at ``source``."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("id"), str):
+        raise ProfileError([Problem(Location(source, 1, 1), (), "stored rules are not a profile")])
+    resolved = copy.deepcopy(dict(data))
+    origins = {path: Origin("default") for path in _all_paths(resolved)}  # nothing to flag
+    fallback = Location(source, 1, 1)
+    schema = registry.extend_schema(resources.schema("profile"))
+    problems = schema_errors(resolved, schema, lambda path, key=False: fallback)
+    if not problems:
+        problems = _semantic_errors(resolved, origins, {}, fallback)
+    if problems:
+        raise ProfileError(problems)
+    return Profile(
+        id=resolved["id"],
+        data=freeze(resolved),
+        origins=origins,
+        source=source,
+        chain=tuple(chain) or (resolved["id"],),
+        overrides=freeze(dict(overrides or {})),
+    )
+
+
 def _overrides(
     overrides: Sequence[str] | Mapping[str, Any],
 ) -> Iterable[tuple[Path_, Any, Location]]:
