@@ -13,12 +13,14 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from paiqi_core import Game, State, card_text, parse_card, parse_cards
-from paiqi_core.actions import COVER, CUT, action_text, parse_action
+from paiqi_core.actions import COVER, CUT, PASS, action_text, parse_action
 from paiqi_core.cards import mask_of
 from paiqi_core.engine import IllegalAction
 from paiqi_core.playout import loop_source
 from paiqi_core.seeds import shuffled
 from paiqi_core.topology import compile_topology
+
+from .conftest import ROOT
 
 RANK_TEXT = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -760,3 +762,31 @@ def test_random_play_is_compiled_for_simple_rules_only() -> None:
     # pass limits with bursts, and the joker, list the legal actions instead
     assert loop_source(Game("shichinarabe")) is None
     assert loop_source(Game("doujue", ["deck.jokers=1"])) is None
+
+
+def test_every_documented_refusal_category_is_what_the_engine_says() -> None:
+    """docs/verifying.md lists the categories that refusals start with; each one is produced
+    by the situation the table describes, and nothing else starts a reason."""
+    import re
+
+    from paiqi_core.engine.reasons import CATEGORIES
+
+    doc = (ROOT / "docs" / "verifying.md").read_text(encoding="utf-8")
+    table = doc.split("| Category | When |")[1].split("\n\n")[0]
+    documented = re.findall(r"^\| `([a-z ]+)` \| ", table, flags=re.M)
+    assert set(documented) == set(CATEGORIES)
+    hands = make_hands({0: "S7 HK", 1: "S8 D2", 2: "S9"})
+    state = start("doujue", hands)
+    reasons = {
+        "not your turn": state.why_illegal(parse_card("S8"), seat=1),
+        "not in hand": state.why_illegal(parse_card("H7")),
+        "must play when able": state.why_illegal(COVER + parse_card("HK")),
+        "not an action": state.why_illegal(CUT + 1),
+    }
+    state.apply("S7")
+    reasons["not legal"] = state.why_illegal(parse_card("D2"))
+    finished = game("pagat").new_state(seed=1)
+    finished.play_random(random.Random(1))
+    reasons["game over"] = finished.why_illegal(PASS)
+    for category, reason in reasons.items():
+        assert reason is not None and reason.startswith(category + ": "), (category, reason)

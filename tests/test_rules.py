@@ -185,7 +185,7 @@ def test_an_illegal_action_of_any_kind_is_refused_with_a_reason() -> None:
     for action in (999, -5, None, "pass", 3.5, COVER + 60):
         with pytest.raises(IllegalAction):
             state.apply(action)  # type: ignore[arg-type]
-    assert state.why_illegal(999) == "999 is not an action"
+    assert state.why_illegal(999) == "not an action: 999 is no action's number"
     assert state.why_illegal(PASS) == "must play when able: the game opens with S7"
 
 

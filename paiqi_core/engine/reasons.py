@@ -1,4 +1,9 @@
-"""Why an action is illegal, in words a player understands."""
+"""Why an action is illegal, in words a player understands.
+
+Every reason starts with one of the categories of ``CATEGORIES`` and a colon, then the
+detail: ``not in hand: seat 0 does not hold H7``. Documentation examples match on the
+category (``rejected: not in hand``).
+"""
 
 from __future__ import annotations
 
@@ -13,55 +18,63 @@ if TYPE_CHECKING:
 
 JOKER_BIT = 1 << JOKER_CARD
 
+GAME_OVER = "game over"
+NOT_YOUR_TURN = "not your turn"
+NOT_AN_ACTION = "not an action"
+NOT_IN_HAND = "not in hand"
+MUST_PLAY = "must play when able"
+NOT_LEGAL = "not legal"
+CATEGORIES = (GAME_OVER, NOT_YOUR_TURN, NOT_AN_ACTION, NOT_IN_HAND, MUST_PLAY, NOT_LEGAL)
+
 
 def why_illegal(state: State, action: int, seat: int | None = None) -> str | None:
     """None when ``action`` is legal for the player to move, else the reason."""
     if state.over:
-        return "the game is over"
+        return f"{GAME_OVER}: no action can be taken"
     if seat is not None and seat != state.turn:
-        return f"not your turn: seat {state.turn} is to move"
+        return f"{NOT_YOUR_TURN}: seat {state.turn} is to move"
     k = kind(action)
     if k == "unknown":
-        return f"{action!r} is not an action"
+        return f"{NOT_AN_ACTION}: {action!r} is no action's number"
     legal = state.legal_actions()
     if action in legal:
         return None
     if k in ("cut", "place", "swap", "burst", "leave"):
-        return f"{action_text(action)} is not an action: it happens by itself"
+        return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if k == "joker":
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]
     card = action if k == "play" else action - COVER
     if k != "pass" and not (0 <= card <= JOKER_CARD and hand >> card & 1):
         shown = card_text(card) if 0 <= card <= JOKER_CARD else str(card)
-        return f"{shown} is not in seat {state.turn}'s hand"
+        return f"{NOT_IN_HAND}: seat {state.turn} does not hold {shown}"
     first = state.first_card
     opening = not state.started and first is not None
     if k == "play":
         if card == JOKER_CARD:
-            return "not legal: the joker is never played alone"
+            return f"{NOT_LEGAL}: the joker is never played alone"
         if opening:
             assert first is not None
-            return f"not legal: the first card of the game must be {card_text(first)}"
-        return f"{card_text(card)} is not legal: it does not extend a row"
+            return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
+        return f"{NOT_LEGAL}: {card_text(card)} does not extend a row"
     rules = state.game.rules
     can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
     limit = rules.stuck.pass_limit
     out_of_passes = limit is not None and state.passes[state.turn] >= limit
     if k == "pass" and out_of_passes:
         if can:
-            return f"must play when able: no passes left while {can} can be played"
-        return f"no passes left ({limit} a game)"
+            return f"{MUST_PLAY}: no passes left while {can} can be played"
+        return f"{NOT_LEGAL}: no passes left ({limit} a game)"
     if can and opening:
         assert first is not None
-        return f"must play when able: the game opens with {card_text(first)}"
+        return f"{MUST_PLAY}: the game opens with {card_text(first)}"
     if can and (rules.must_play or out_of_passes):
         what = action_text(action)
-        return f"must play when able: {what} is not allowed while {can} can be played"
+        return f"{MUST_PLAY}: {what} is not allowed while {can} can be played"
     same_kind = [action_text(a) for a in legal if kind(a) == k]
     if same_kind:
-        return f"{action_text(action)} is not legal now (allowed: {', '.join(same_kind)})"
-    return f"{k} is not allowed in this game (a stuck player must {rules.stuck.name})"
+        return f"{NOT_LEGAL}: {action_text(action)} (allowed: {', '.join(same_kind)})"
+    return f"{NOT_LEGAL}: {k} is not allowed in this game (a stuck player must {rules.stuck.name})"
 
 
 def _why_not_joker(state: State, action: int) -> str:
@@ -69,16 +82,13 @@ def _why_not_joker(state: State, action: int) -> str:
     seat = state.turn
     hand = state.hands[seat]
     if not hand & JOKER_BIT:
-        return f"seat {seat} does not hold the joker"
+        return f"{NOT_IN_HAND}: seat {seat} does not hold the joker"
     if not hand >> card & 1:
-        return f"not legal: {card_text(card)} is not in seat {seat}'s hand"
+        return f"{NOT_IN_HAND}: seat {seat} does not hold {card_text(card)}"
     if hand >> at & 1:
-        return f"not legal: the joker may not take the place of {card_text(at)}, which you hold"
+        return f"{NOT_LEGAL}: the joker may not take the place of {card_text(at)}, which you hold"
     if not state.started and state.first_card is not None:
-        return f"not legal: the first card of the game must be {card_text(state.first_card)}"
+        return f"{NOT_LEGAL}: the first card of the game must be {card_text(state.first_card)}"
     if not state.frontier >> at & 1:
-        return f"not legal: {card_text(at)} is not a legal extension for the joker"
-    return (
-        f"not legal: {card_text(card)} is not the card just beyond {card_text(at)} "
-        "(nothing lies beyond the end of a row)"
-    )
+        return f"{NOT_LEGAL}: {card_text(at)} is not a place the joker can take now"
+    return f"{NOT_LEGAL}: {card_text(card)} is not the card just beyond {card_text(at)}"

@@ -23,12 +23,14 @@ from paiqi_core.actions import (
     PASS,
     PLACE,
     SWAP,
+    ActionError,
     joker_action,
     joker_parts,
     parse_action,
 )
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text
+from paiqi_core.engine.reasons import NOT_AN_ACTION
 from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
 
@@ -253,13 +255,12 @@ class State:
     def apply(self, action: int | str, seat: int | None = None) -> None:
         """Apply a legal action (int or text like 'H7', 'cover HK', 'pass', 'joker H8 H9');
         anything else raises ``IllegalAction`` with the reason, changing nothing."""
-        if isinstance(action, str):
-            a = parse_action(action)
-        else:
-            try:
-                a = operator.index(action)
-            except TypeError:
-                raise IllegalAction(f"{action!r} is not an action") from None
+        try:
+            a = parse_action(action) if isinstance(action, str) else operator.index(action)
+        except (TypeError, ActionError):
+            hint = " (write a card like H7, 'cover HK', 'pass' or 'joker H8 H9')"
+            shown = f"{action!r}" + (hint if isinstance(action, str) else "")
+            raise IllegalAction(f"{NOT_AN_ACTION}: {shown}") from None
         reason = self.why_illegal(a, seat)
         if reason is not None:
             raise IllegalAction(reason)
