@@ -77,11 +77,13 @@ class Observation(NamedTuple):
     opened: tuple[int, ...]  # suits in the order their 7 was played
     finished: tuple[int, ...]  # seats in the order they emptied their hands
     bursts: tuple[int, ...]  # seats in the order they burst (their hands lie on the table)
+    laid: tuple[int, ...]  # by burst, the hand laid face up (a mask; a joker in it is removed)
     left: tuple[int, ...]  # seats that left holding only the joker
     joker_at: int | None  # the place the joker holds on the table, if it lies there
     history: History  # (seat, action) of every move and event; covers hidden
     legal: tuple[int, ...]  # legal actions if it is this seat's turn, else empty
     terminal: bool
+    door_card: int | None = None  # the card cut before play, shown to everybody, if any
 
     @property
     def hand(self) -> tuple[int, ...]:

@@ -64,6 +64,7 @@ class State:
         "hand_sizes",
         "hands",
         "joker_at",
+        "laid",
         "last_play",
         "left",
         "log",
@@ -119,6 +120,7 @@ class State:
         self.opened: list[int] = []
         self.finished: list[int] = []  # emptied their hands, in order
         self.bursts: list[int] = []  # burst, in order
+        self.laid: list[int] = []  # the hand each burst laid face up (a joker in it included)
         self.left: list[int] = []  # left holding only the joker
         self.joker_at: int | None = None
         self.log: list[tuple[int, int]] = []
@@ -156,7 +158,7 @@ class State:
             setattr(other, name, getattr(self, name))
         for name in (
             "hands", "covered", "played", "passes", "hand_sizes", "actions", "last_play",
-            "opened", "finished", "bursts", "left", "log", "_public",
+            "opened", "finished", "bursts", "laid", "left", "log", "_public",
         ):  # fmt: skip
             setattr(other, name, list(getattr(self, name)))
         other.completions = [list(c) for c in self.completions]
@@ -348,6 +350,7 @@ class State:
         """Out of passes and stuck: the hand goes face up to the table, each card in its
         place (joined to nothing until the gaps fill); a joker in it is removed."""
         self.log.append((seat, BURST))
+        self.laid.append(self.hands[seat])
         laid = self.hands[seat] & SUITED
         self.hands[seat] = 0
         self.bursts.append(seat)
@@ -402,11 +405,13 @@ class State:
             tuple(self.opened),
             tuple(self.finished),
             tuple(self.bursts),
+            tuple(self.laid),
             tuple(self.left),
             self.joker_at,
             History(public, len(public)),
             tuple(self.legal_actions()) if seat == self.turn and not over else (),
             over,
+            self.door_card,
         )
 
     # -- results -------------------------------------------------------------------
