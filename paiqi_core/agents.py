@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from paiqi_core.actions import COVER, JOKER, PASS, joker_parts
 from paiqi_core.cards import JOKER as JOKER_CARD
@@ -380,4 +380,50 @@ class HeuristicAgent:
         return out
 
 
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "heuristic": HeuristicAgent}
+def _search_players() -> dict[str, AgentFactory]:
+    from paiqi_core.search import ISMCTSAgent, PIMCAgent
+
+    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent}
+
+
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    **_search_players(),
+}
+# players that take a strength after a colon: ``ismcts:2000``, ``pimc:64x8``, ``ismcts:50ms``
+STRENGTHS = frozenset({"pimc", "ismcts"})
+# levels by their everyday names
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:300"}
+
+
+def resolve(name: str) -> tuple[str, str | None]:
+    """(player, strength) of an agent name: a level, a player, or ``player:strength``;
+    ValueError, with the known names, if there is no such agent."""
+    text = LEVELS.get(name.strip(), name.strip())
+    base, colon, strength = text.partition(":")
+    if base not in AGENTS:
+        known = ", ".join([*LEVELS, *AGENTS])
+        raise ValueError(
+            f"unknown agent '{name}' (known: {known}; search players take a strength, "
+            "e.g. ismcts:2000)"
+        )
+    if not colon:
+        return base, None
+    if base not in STRENGTHS:
+        raise ValueError(f"agent '{base}' takes no strength (only {', '.join(sorted(STRENGTHS))})")
+    from paiqi_core.search.budget import Budget
+
+    Budget.parse(strength, pairs=base == "pimc")  # raises ValueError with the reason
+    return base, strength
+
+
+def make_agent(name: str, rng: random.Random, game: Game | None = None) -> Agent:
+    """The agent called ``name`` (see ``resolve``) for a game of ``game``'s rules."""
+    base, strength = resolve(name)
+    factory: Any = AGENTS[base]
+    if strength is None:
+        agent: Agent = factory(rng, game=game)
+    else:
+        agent = factory(rng, game=game, budget=strength)
+    return agent

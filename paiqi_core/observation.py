@@ -84,6 +84,7 @@ class Observation(NamedTuple):
     legal: tuple[int, ...]  # legal actions if it is this seat's turn, else empty
     terminal: bool
     door_card: int | None = None  # the card cut before play, shown to everybody, if any
+    cover_order: tuple[int, ...] = ()  # this seat's covered cards in the order it covered them
 
     @property
     def hand(self) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO, Any
 
-from paiqi_core.agents import AGENTS, Agent
+from paiqi_core.agents import Agent, make_agent
 from paiqi_core.engine import Game, State
 from paiqi_core.match import MatchResult, run_match
 from paiqi_core.outcome import Result
@@ -20,7 +20,7 @@ from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
 from paiqi_core.session import SessionResult, run_session
 
-ONLY_RANDOM = frozenset({"random"})
+ONLY_RANDOM = frozenset({"random", "easy"})
 
 
 def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
@@ -28,11 +28,11 @@ def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
     state = game.new_state(seed)
     rng = state.rng
     assert rng is not None
-    if ONLY_RANDOM.issuperset(agent_names):
+    if ONLY_RANDOM.issuperset(agent_names):  # "random" and "easy" play as the fast loop does
         state.play_random(rng)
         return state
     names = list(agent_names) or ["random"] * game.players
-    agents: list[Agent] = [AGENTS[n](rng, game=game) for n in names]
+    agents: list[Agent] = [make_agent(n, rng, game) for n in names]
     while not state.over:
         seat = state.turn
         state.apply_unchecked(agents[seat].act(state.observation(seat)))

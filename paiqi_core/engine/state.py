@@ -50,6 +50,7 @@ class State:
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
+        "_cover_order",
         "_public",
         "actions",
         "bursts",
@@ -125,6 +126,7 @@ class State:
         self.joker_at: int | None = None
         self.log: list[tuple[int, int]] = []
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
+        self._cover_order: list[list[int]] = [[] for _ in range(n)]  # covered cards, in order
         self.over = False
         self.started = table != 0
         start = game.start(self.hands, door_card)
@@ -162,6 +164,7 @@ class State:
         ):  # fmt: skip
             setattr(other, name, list(getattr(self, name)))
         other.completions = [list(c) for c in self.completions]
+        other._cover_order = [list(c) for c in self._cover_order]
         other.rng = None if self.rng is None else _copy_rng(self.rng)
         return other
 
@@ -386,7 +389,11 @@ class State:
         public, log = self._public, self.log
         for i in range(len(public), len(log)):
             seat, action = log[i]
-            public.append((seat, HIDDEN_COVER) if COVER <= action < PASS else (seat, action))
+            if COVER <= action < PASS:
+                self._cover_order[seat].append(action - COVER)
+                public.append((seat, HIDDEN_COVER))
+            else:
+                public.append((seat, action))
         return public
 
     def observation(self, seat: int) -> Observation:
@@ -412,6 +419,7 @@ class State:
             tuple(self.legal_actions()) if seat == self.turn and not over else (),
             over,
             self.door_card,
+            tuple(self._cover_order[seat]),
         )
 
     # -- results -------------------------------------------------------------------

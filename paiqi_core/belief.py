@@ -1,0 +1,344 @@
+"""What one seat can know of the cards it cannot see, and whole games sampled from it.
+
+``Belief(game, observation)`` replays the public history the observation carries (every
+move and event as the table saw it, the hands burst players laid face up) and works out
+where each unseen card may be: in another seat's hand now, or among the cards that seat
+covered, at one of its covers. A cover, or a pass where passing is allowed only when stuck,
+proves that the seat held none of the cards playable at that moment: it holds none of them
+now, and covered none of them later. A pass by choice proves nothing. The joker is followed
+wherever it is seen (played, taken by a swap, gone with a leaver or a burst hand); a card
+the joker stands in for was covered before the joker took its place.
+
+``sample(rng)`` returns a full game state, a *determinization*, that agrees with everything
+the seat saw. The unseen cards are placed by a Markov chain over placements that respect
+those constraints: it swaps two cards, or rotates three, between places whenever every card
+may go to its new place; symmetric moves accepted on feasibility alone leave every allowed
+placement equally likely. The game is then replayed from the deal the placement implies,
+through the engine, which checks what the constraints cannot express (the joker's moves,
+the rules of plugin hooks); a placement the replay refuses is skipped. So a sample never
+contradicts the observation (``state.observation(seat) == observation``), and samples are
+close to uniform over the deals that agree with it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from paiqi_core.actions import COVER, EVENT, HIDDEN_COVER, JOKER, PASS, PLACE, SWAP, kind
+from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import SUIT_MASK, bits
+from paiqi_core.engine import Game, Observation, State
+
+JOKER_BIT = 1 << JOKER_CARD
+SUITED = JOKER_BIT - 1
+EVERY_CARD = (1 << 53) - 1
+
+
+class InconsistentObservation(ValueError):
+    """No deal agrees with the observation (it was not produced by these rules)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where unseen cards may be: a seat's hand now (``cover`` is -1), or what the seat
+    covered at its ``cover``-th cover; ``size`` cards go there."""
+
+    seat: int
+    cover: int
+    size: int
+
+
+def _joker_spans(history: Sequence[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
+    """Per seat, the stretches of the history (first index, index of the joker move) during
+    which the seat is known to have held the joker: from the deal, or from the swap that
+    gave it the joker, until it played the joker."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    since = 0  # where the joker's current stretch began
+    for index, (seat, action) in enumerate(history):
+        if action >= JOKER:
+            spans.setdefault(seat, []).append((since, index))
+        elif kind(action) == "swap":
+            since = index
+    return spans
+
+
+class Belief:
+    """The unseen cards of one seat's observation, the places each may be, and deals drawn
+    from them."""
+
+    def __init__(self, game: Game, observation: Observation) -> None:
+        self.game = game
+        self.observation = observation
+        self.seat = observation.seat
+        self._chain: list[int] | None = None
+        self._read_history()
+        self._find_places()
+
+    # -- what the public history proves ------------------------------------------------
+    def _read_history(self) -> None:
+        game, obs = self.game, self.observation
+        rules = game.rules
+        n = game.players
+        probe = [EVERY_CARD] + [0] * (n - 1)
+        first_card = rules.opening.start(probe, obs.door_card).first_card
+        ext = game.extensions
+        coverable = rules.stuck.coverable or EVERY_CARD
+        voluntary: dict[int, set[str]] = {}
+
+        def by_choice(action: int, used: int) -> bool:
+            """Whether ``action`` could be chosen while a play was legal."""
+            if rules.must_play:
+                return False
+            if used not in voluntary:
+                voluntary[used] = {kind(a) for a in rules.stuck.voluntary(EVERY_CARD, used)}
+            return kind(action) in voluntary[used]
+
+        table, started = 0, False
+        self._opener: tuple[int, int] | None = None  # (card, seat) of a first card yet unplayed
+        passes = [0] * n
+        self._void = [0] * n  # cards each seat is proven not to hold (now, and when covering)
+        self._covers: list[list[int]] = [[] for _ in range(n)]  # per cover: cards it is not
+        self._out = [0] * n  # cards seen leaving each hand: part of what it was dealt
+        self._jokers_in = [0] * n  # jokers taken by swaps, less jokers seen leaving the hand
+        self._joker_with: int | None = None  # a seat seen taking the joker (held or covered)
+        self._covers_before_swap = 0  # that seat's covers made before it took the joker
+        self._joker_seen = False
+        self._under_joker: int | None = None  # the card the joker stands in for on the table
+        self._covers_before_joker = [0] * n
+        mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
+        held_joker = _joker_spans(obs.history)
+        beyond = rules.topology.beyond
+        laid = iter(obs.laid)
+        for index, (seat, action) in enumerate(obs.history):
+            if action in (HIDDEN_COVER, PASS):
+                if not by_choice(action, passes[seat]):
+                    if not started and first_card is not None:
+                        playable = 1 << first_card
+                    else:
+                        playable = sum(
+                            ext[(table >> 13 * s) & SUIT_MASK] << 13 * s for s in range(4)
+                        )
+                    self._void[seat] |= playable & SUITED
+                    if any(a <= index < b for a, b in held_joker.get(seat, ())):
+                        # holding the joker, no joker move either: no card beyond a free place
+                        for x in bits(playable & SUITED):
+                            row = (table >> 13 * (x // 13)) & SUIT_MASK
+                            y = beyond(row, x % 13)
+                            if y is not None:
+                                self._void[seat] |= 1 << (13 * (x // 13) + y)
+                if action == PASS:
+                    passes[seat] += 1
+                else:
+                    self._covers[seat].append(self._void[seat] | (EVERY_CARD & ~coverable))
+            elif action < COVER:  # a play
+                table |= 1 << action
+                self._out[seat] |= 1 << action
+                started = True
+            elif action >= JOKER:  # the joker at X, and the card beyond X
+                at, card = divmod(action - JOKER, 64)
+                table |= 1 << at | 1 << card
+                self._out[seat] |= 1 << card
+                self._jokers_in[seat] -= 1
+                self._joker_seen, self._joker_with, started = True, None, True
+                self._under_joker = at
+                self._covers_before_joker = [len(c) for c in self._covers]
+            elif action >= EVENT:
+                event = kind(action)
+                if event == "place":
+                    table |= 1 << (action - PLACE)
+                    self._out[seat] |= 1 << (action - PLACE)
+                elif event == "swap":  # X laid from this hand; the joker taken into it
+                    self._out[seat] |= 1 << (action - SWAP)
+                    self._jokers_in[seat] += 1
+                    self._joker_with, self._under_joker = seat, None
+                    self._joker_seen = False  # unseen again: held, or covered later
+                    self._covers_before_swap = len(self._covers[seat])
+                elif event == "burst":
+                    hand = next(laid)
+                    table |= hand & SUITED
+                    self._out[seat] |= hand & SUITED
+                    if hand & JOKER_BIT:
+                        self._jokers_in[seat] -= 1
+                        self._joker_seen, self._joker_with = True, None
+                elif event == "leave":
+                    self._jokers_in[seat] -= 1
+                    self._joker_seen, self._joker_with = True, None
+        if not started and first_card is not None:
+            self._opener = (first_card, mover)  # who moves first holds the opening card
+
+    def _find_places(self) -> None:
+        game, obs, me = self.game, self.observation, self.seat
+        under = self._under_joker if obs.joker_at is not None else None
+        table = obs.table_mask
+        if under is not None:
+            table &= ~(1 << under)  # the joker stands there; the card itself may be unseen
+        seen = table | obs.hand_mask | obs.covered_mask
+        if under is not None and obs.covered_mask >> under & 1:
+            under = None  # this seat covered it: nothing to place
+        hidden = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
+        if (
+            game.rules.jokers
+            and not self._joker_seen
+            and not (obs.hand_mask | obs.covered_mask) & JOKER_BIT
+        ):
+            hidden.append(JOKER_CARD)
+        self.hidden: tuple[int, ...] = tuple(hidden)
+        places: list[Place] = []
+        allowed: list[int] = []
+        for t in range(game.players):
+            if t == me:
+                continue
+            with_joker = self._joker_with
+            if obs.hand_counts[t]:
+                places.append(Place(t, -1, obs.hand_counts[t]))
+                mask = EVERY_CARD & ~self._void[t]
+                if self._opener is not None and self._opener[1] != t:
+                    mask &= ~(1 << self._opener[0])
+                if under is not None:
+                    mask &= ~(1 << under)  # it was in no hand when the joker took its place
+                if with_joker is not None and with_joker != t:
+                    mask &= ~JOKER_BIT  # another seat took it
+                allowed.append(mask)
+            for k, cannot in enumerate(self._covers[t]):
+                places.append(Place(t, k, 1))
+                mask = EVERY_CARD & ~cannot
+                if self._opener is not None:
+                    mask &= ~(1 << self._opener[0])
+                if under is not None and k >= self._covers_before_joker[t]:
+                    mask &= ~(1 << under)  # covered after the joker took its place
+                if with_joker is not None and (with_joker != t or k < self._covers_before_swap):
+                    mask &= ~JOKER_BIT  # the joker was taken by another seat, or later
+                allowed.append(mask)
+        room = sum(p.size for p in places)
+        if room != len(self.hidden):
+            raise InconsistentObservation(f"{len(self.hidden)} unseen cards for {room} places")
+        self.places: tuple[Place, ...] = tuple(places)
+        self.allowed: tuple[int, ...] = tuple(allowed)
+
+    # -- placements ----------------------------------------------------------------------
+    def _first_placement(self, rng: random.Random) -> list[int]:
+        """A placement of the unseen cards (a place index per card) that respects every
+        constraint: a maximum flow from cards to places, in a random order."""
+        import networkx as nx  # only search players need it
+
+        cards = list(range(len(self.hidden)))
+        rng.shuffle(cards)
+        order = list(range(len(self.places)))
+        rng.shuffle(order)
+        g = nx.DiGraph()
+        g.add_node("s")
+        g.add_node("t")
+        for i in cards:
+            g.add_edge("s", ("c", i), capacity=1)
+            for p in order:
+                if self.allowed[p] >> self.hidden[i] & 1:
+                    g.add_edge(("c", i), ("p", p), capacity=1)
+        for p in order:
+            g.add_edge(("p", p), "t", capacity=self.places[p].size)
+        flow, paths = nx.maximum_flow(g, "s", "t")
+        if flow != len(self.hidden):
+            raise InconsistentObservation("no placement of the unseen cards fits what was seen")
+        placement = [0] * len(self.hidden)
+        for i in cards:
+            placement[i] = next(node[1] for node, units in paths[("c", i)].items() if units)
+        return placement
+
+    def _mix(self, placement: list[int], rng: random.Random, steps: int) -> None:
+        """Move the chain ``steps`` steps: swap two cards between places, or rotate three,
+        when every card may go to its new place."""
+        n = len(placement)
+        if n < 2:
+            return
+        hidden, allowed = self.hidden, self.allowed
+        pick = rng.randrange
+        for _ in range(steps):
+            i, j = pick(n), pick(n)
+            pi, pj = placement[i], placement[j]
+            if pi == pj:
+                continue
+            if n > 2 and pick(3) == 0:  # rotate: i to j's place, j to k's, k to i's
+                k = pick(n)
+                pk = placement[k]
+                if (
+                    pk != pi
+                    and pk != pj
+                    and (
+                        allowed[pj] >> hidden[i] & 1
+                        and allowed[pk] >> hidden[j] & 1
+                        and allowed[pi] >> hidden[k] & 1
+                    )
+                ):
+                    placement[i], placement[j], placement[k] = pj, pk, pi
+            elif allowed[pj] >> hidden[i] & 1 and allowed[pi] >> hidden[j] & 1:
+                placement[i], placement[j] = pj, pi
+
+    def placements(self, rng: random.Random) -> Iterator[list[int]]:
+        """Placements drawn from the chain, one after another (the chain carries on from
+        one call to the next)."""
+        n = len(self.hidden)
+        if self._chain is None:
+            self._chain = self._first_placement(rng)
+            self._mix(self._chain, rng, 40 * n + 50)  # burn-in
+        while True:
+            self._mix(self._chain, rng, 8 * n + 10)
+            yield list(self._chain)
+
+    # -- whole states ----------------------------------------------------------------------
+    def state_of(self, placement: list[int]) -> State | None:
+        """The game replayed from the deal this placement implies, or None when the engine
+        refuses the history under it (what the placement chain cannot check)."""
+        game, obs, me = self.game, self.observation, self.seat
+        n = game.players
+        hands = [0] * n
+        covers: list[dict[int, int]] = [{} for _ in range(n)]
+        for i, p in enumerate(placement):
+            place = self.places[p]
+            if place.cover < 0:
+                hands[place.seat] |= 1 << self.hidden[i]
+            else:
+                covers[place.seat][place.cover] = self.hidden[i]
+        hands[me] = obs.hand_mask
+        dealt = []
+        for t in range(n):
+            covered = obs.covered_mask if t == me else sum(1 << c for c in covers[t].values())
+            held = hands[t] | covered
+            jokers = (held >> JOKER_CARD & 1) - self._jokers_in[t]  # jokers dealt to t
+            if jokers not in (0, 1):
+                return None
+            dealt.append((held | self._out[t]) & SUITED | (JOKER_BIT if jokers else 0))
+        state = game.new_state(hands=[list(bits(d)) for d in dealt], door_card=obs.door_card)
+        own = iter(obs.cover_order)
+        taken = [0] * n
+        for seat, action in obs.history:
+            if EVENT <= action < JOKER:
+                continue  # events happen by themselves; the final comparison checks them
+            if action == HIDDEN_COVER:
+                if seat == me:
+                    card = next(own, None)
+                else:
+                    card = covers[seat].get(taken[seat])
+                    taken[seat] += 1
+                if card is None:
+                    return None
+                action = COVER + card
+            if state.over or state.turn != seat:
+                return None
+            if COVER <= action < JOKER and action not in state.legal_actions():
+                return None  # a cover or a pass that these cards would not allow
+            state.apply_unchecked(action)
+        return state if state.observation(me) == obs else None
+
+    def sample(self, rng: random.Random, tries: int = 200) -> State:
+        """One game state that agrees with the observation, drawn close to uniformly."""
+        draws = self.placements(rng)
+        for _ in range(tries):
+            state = self.state_of(next(draws))
+            if state is not None:
+                return state
+        raise InconsistentObservation(f"no agreeing deal found in {tries} draws")
+
+    def samples(self, rng: random.Random, count: int) -> list[State]:
+        """``count`` states that agree with the observation."""
+        return [self.sample(rng) for _ in range(count)]

@@ -1,0 +1,154 @@
+"""The belief sampler: every sampled deal agrees with the seat's observation, under every
+family and the joker; the constraints are those the rules prove; and on small positions the
+samples are spread like the exact list of agreeing deals."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiqi_core import Game, State
+from paiqi_core.belief import Belief
+from paiqi_core.cards import JOKER, bits, parse_card
+from paiqi_core.resources import builtin_profiles
+
+CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
+    ("shichinarabe", ("deck.jokers=1",)),
+    ("shichinarabe-tunnel", ("deck.jokers=1", "players=3")),
+    ("doujue-passes", ("deck.jokers=1",)),
+    ("platform", ("deck.jokers=1",)),
+]
+
+
+@cache
+def game(profile: str, overrides: tuple[str, ...]) -> Game:
+    return Game(profile, list(overrides))
+
+
+@pytest.mark.parametrize(("profile", "overrides"), CONFIGS)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), stop=st.floats(0.0, 1.0), watcher=st.integers(0, 3))
+def test_every_sample_agrees_with_the_observation(
+    profile: str, overrides: tuple[str, ...], seed: int, stop: float, watcher: int
+) -> None:
+    g = game(profile, overrides)
+    state = g.new_state(seed)
+    rng = random.Random(seed)
+    moves = 0
+    while not state.is_terminal() and rng.random() > stop / 8:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        moves += 1
+    seat = watcher % g.players
+    observation = state.observation(seat)
+    belief = Belief(g, observation)
+    truth = {(s, c) for s in range(g.players) if s != seat for c in bits(state.hands[s])}
+    for sample in belief.samples(rng, 4):
+        assert sample.observation(seat) == observation
+        assert sample.hands[seat] == state.hands[seat]
+        # every proven void holds in the sample: no seat holds a card it was shown not to
+        for t in range(g.players):
+            assert not sample.hands[t] & belief._void[t] & ((1 << JOKER) - 1) or t == seat
+        # cards are conserved: the unseen ones are all somewhere
+        seen = {(s, c) for s in range(g.players) if s != seat for c in bits(sample.hands[s])}
+        assert len(seen) == len(truth)
+
+
+def _small_position(profile: str, overrides: tuple[str, ...], seed: int) -> tuple[Game, State]:
+    """Late in a game with covers: seat 0 to move, with at most 6 cards it cannot place,
+    some of them covered by the others (whose covers prove voids)."""
+    g = game(profile, overrides)
+    state = g.new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        unseen = sum(h.bit_count() for s, h in enumerate(state.hands) if s != 0)
+        covers = sum(c.bit_count() for s, c in enumerate(state.covered) if s != 0)
+        if state.turn == 0 and unseen + covers <= 6 and covers >= 1 and unseen >= 2:
+            return g, state
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError("no such position in this deal")
+
+
+def _exact(belief: Belief) -> list[tuple[int, ...]]:
+    """Every placement of the unseen cards (a place per card) that the engine accepts."""
+    sizes = [p.size for p in belief.places]
+    slots = [p for p, size in enumerate(sizes) for _ in range(size)]
+    seen = set()
+    out = []
+    for perm in itertools.permutations(range(len(belief.hidden))):
+        placement = [0] * len(perm)
+        for slot, card in zip(slots, perm, strict=True):
+            placement[card] = slot
+        key = tuple(placement)
+        if key not in seen:
+            seen.add(key)
+            if belief.state_of(placement) is not None:
+                out.append(key)
+    return out
+
+
+def _chi_square_p(counts: list[int], expected: float) -> float:
+    """Upper tail of the chi-square statistic (Wilson-Hilferty approximation)."""
+    k = len(counts) - 1
+    x = sum((c - expected) ** 2 / expected for c in counts)
+    z = ((x / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+@pytest.mark.parametrize(
+    ("profile", "overrides", "seed"),
+    [("doujue", (), 2), ("doujue-passes", ("deck.jokers=1",), 7), ("platform", (), 10)],
+)
+def test_samples_of_a_small_position_spread_like_the_exact_list(
+    profile: str, overrides: tuple[str, ...], seed: int
+) -> None:
+    g, state = _small_position(profile, overrides, seed)
+    belief = Belief(g, state.observation(0))
+    exact = _exact(belief)
+    assert 8 <= len(exact) <= 120, len(exact)
+    draws = 40 * len(exact)
+    rng = random.Random(5)
+    chain = belief.placements(rng)
+    counts: Counter[tuple[int, ...]] = Counter()
+    while sum(counts.values()) < draws:
+        placement = next(chain)
+        if belief.state_of(placement) is not None:
+            counts[tuple(placement)] += 1
+    assert set(counts) <= set(exact), "a sample outside the exact list"
+    assert set(counts) == set(exact), "some agreeing deal never drawn"
+    p = _chi_square_p([counts[d] for d in exact], draws / len(exact))
+    assert p > 0.001, p
+
+
+def test_a_cover_proves_a_void_and_a_voluntary_pass_does_not() -> None:
+    """doujue: 乙 covers with S6 and S8 playable (after S7) and every 7 but S7 unopened, so
+    乙 holds none of S6, S8, H7, D7, C7; 七並べ: a pass made while passes are voluntary
+    proves nothing."""
+    g = game("doujue", ())
+    cards = [parse_card(c) for c in ("S6", "S8", "H7", "D7", "C7")]
+    s7 = parse_card("S7")
+    seat1 = [c for c in range(52) if c not in (*cards, s7)][:13]
+    rest = [c for c in range(52) if c != s7 and c not in seat1]
+    hands = [[s7, *rest[:12]], seat1, rest[12:25], rest[25:38]]
+    state = g.new_state(hands=hands)
+    state.apply("S7")
+    assert state.turn == 1 and all(a >= 64 for a in state.legal_actions())  # 乙 is stuck
+    state.apply(state.legal_actions()[0])
+    belief = Belief(g, state.observation(0))
+    assert [c for c in cards if belief._void[1] >> c & 1] == cards
+    assert belief._void[2] == belief._void[3] == 0
+    for sample in belief.samples(random.Random(1), 20):
+        assert not any(sample.hands[1] >> c & 1 for c in cards)
+    japanese = game("shichinarabe", ())
+    s = japanese.new_state(seed=3)
+    mover = s.turn
+    s.apply("pass")
+    assert Belief(japanese, s.observation((mover + 1) % 4))._void[mover] == 0
