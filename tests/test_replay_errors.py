@@ -5,7 +5,9 @@ files cost little; records of profile files replay without the file."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -680,3 +682,18 @@ def test_a_line_at_the_bound_with_crlf_keeps_the_line_numbers(
         f"{path}:4:1",
     ]
     assert f"a line of {bound + 2:,} bytes" in str(items[longest - 1])
+
+
+def test_records_are_read_from_a_pipe(tmp_path: Path, capsys: Capsys, good: list[Record]) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write("".join(dumps(r) + "\n" for r in good))
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    status, out, _ = run(capsys, "replay", str(fifo))
+    writer.join()
+    assert (status, out.splitlines()[-1]) == (0, "4 replayed exactly, 0 disagreed, 0 malformed")

@@ -18,7 +18,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     bad = failed = ok = 0
     for name in args.files:
         path = Path(name)
-        if not path.is_file():
+        if path.is_dir() or not path.exists():  # a pipe (<(zcat games.jsonl.gz)) is read
             what = "a folder, not a file" if path.is_dir() else "no such file"
             err(f"{name}:1:1: (root): {what}")
             bad += 1
