@@ -16,6 +16,7 @@ from paiqi_core.cli.replay import cmd_replay
 from paiqi_core.cli.runs import cmd_bench, cmd_compare, cmd_report, cmd_simulate
 from paiqi_core.cli.verify import cmd_verify
 from paiqi_core.profile import ProfileError
+from paiqi_core.records import MAX_LINE_BYTES
 from paiqi_core.runs.execute import ExecutorError
 
 
@@ -150,6 +151,14 @@ def build_parser() -> argparse.ArgumentParser:
         sets=False,
     )
     p.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    p.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help=f"refuse record lines longer than N bytes (default {MAX_LINE_BYTES:,}; "
+        "a game's record is far smaller)",
+    )
     p = add("bench", cmd_bench, "games per second of random play, per profile")
     p.add_argument("profiles", nargs="*", metavar="PROFILE")
     p.add_argument("--games", type=int, default=5000)

@@ -6,31 +6,38 @@ import argparse
 from pathlib import Path
 
 from paiqi_core.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, BadInput, err
-from paiqi_core.profile import ProfileError
+from paiqi_core.profile import Location, ProfileError
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``paiqi replay``: re-run records and report every disagreement."""
-    from paiqi_core.records import read_records, replay
+    from paiqi_core.records import read_records, record_game, replay
 
+    if args.max_line_bytes < 1:
+        raise BadInput(f"--max-line-bytes: {args.max_line_bytes} is not a positive number of bytes")
     bad = failed = ok = 0
-    for path in args.files:
-        if not Path(path).is_file():
-            raise BadInput(f"{path}:1:1: (root): no such file")
-        for item in read_records(Path(path)):
+    for name in args.files:
+        path = Path(name)
+        if path.is_dir() or not path.exists():  # a pipe (<(zcat games.jsonl.gz)) is read
+            what = "a folder, not a file" if path.is_dir() else "no such file"
+            err(f"{name}:1:1: (root): {what}")
+            bad += 1
+            continue
+        for item in read_records(path, max_line_bytes=args.max_line_bytes):
             if isinstance(item, ProfileError):
                 err(str(item))
                 bad += 1
                 continue
             try:
-                problems = replay(item.data)
+                game = record_game(item.data, Location(name, item.line, 1))
             except ProfileError as e:
-                err(f"{path}:{item.line}:1: profile: {e}")
+                err(str(e))
                 bad += 1
                 continue
+            problems = replay(item.data, game)
             if problems:
                 failed += 1
-                print(f"FAIL {path}:{item.line}")
+                print(f"FAIL {name}:{item.line}")
                 for p in problems:
                     print(f"    {p}")
             else:
