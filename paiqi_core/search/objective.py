@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from paiqi_core.actions import COVER, JOKER
 from paiqi_core.engine import State
 from paiqi_core.outcome import Result
 from paiqi_core.slots import OBJECTIVES, Objective
@@ -33,12 +34,24 @@ def utilities(result: Result, objective: Objective) -> list[float]:
 
 
 def finish(state: State, rng: random.Random, policy: str = "random") -> None:
-    """Play ``state`` to its end: every seat random (the compiled fast loop), or every seat
-    the rule-based ``heuristic`` player (slower, closer to how people play)."""
+    """Play ``state`` to its end: every seat ``random`` (uniform over its legal actions: the
+    compiled fast loop), ``eager`` (a random card whenever one can be played, a pass or a
+    cover only when none can), or the rule-based ``heuristic`` player (slower, closer to how
+    people play)."""
     if state.over:
         return
     if policy == "random":
         state.play_random(rng)
+        return
+    if policy == "eager":
+        if state.game.rules.must_play:
+            state.play_random(rng)  # the same thing: nothing is chosen instead of a play
+            return
+        while not state.over:
+            legal = state.legal_actions()
+            plays = [a for a in legal if a < COVER or a >= JOKER]
+            options = plays or legal
+            state.apply_unchecked(options[rng.randrange(len(options))])
         return
     from paiqi_core.agents import HeuristicAgent
 
@@ -48,4 +61,4 @@ def finish(state: State, rng: random.Random, policy: str = "random") -> None:
         state.apply_unchecked(players[seat].act(state.observation(seat)))
 
 
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "eager", "heuristic")
