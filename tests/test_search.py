@@ -1,0 +1,139 @@
+"""Search players and agent names: legal moves under every family, decisions from the
+observation alone, reproducible games, the objectives, strengths and levels."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+import pytest
+
+from paiqi_core import Game
+from paiqi_core.agents import AGENTS, LEVELS, make_agent, resolve
+from paiqi_core.outcome import Result
+from paiqi_core.records import replay, state_record
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.search import ISMCTSAgent, PIMCAgent
+from paiqi_core.search.budget import Budget
+from paiqi_core.search.objective import utilities
+from paiqi_core.seeds import game_seed
+from paiqi_core.simulate import play_game
+
+from .conftest import ROOT
+from .test_agents import _redeal
+
+CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
+    ("shichinarabe", ("deck.jokers=1",)),
+    ("doujue-passes", ("deck.jokers=1",)),
+]
+
+
+@cache
+def game(profile: str, overrides: tuple[str, ...] = ()) -> Game:
+    return Game(profile, list(overrides))
+
+
+@pytest.mark.parametrize(("profile", "overrides"), CONFIGS)
+def test_search_players_play_whole_legal_games(profile: str, overrides: tuple[str, ...]) -> None:
+    g = game(profile, overrides)
+    names = ["pimc:3x1", "ismcts:25", *["random"] * (g.players - 2)]
+    state = play_game(g, game_seed(3, 1), names)
+    assert state.is_terminal()
+    assert replay(state_record(state), g) == []  # every move was legal
+
+
+@pytest.mark.parametrize("name", ["pimc:4x1", "ismcts:30"])
+def test_search_games_are_reproducible_under_the_seed(name: str) -> None:
+    g = game("doujue-passes", ("deck.jokers=1",))
+    names = [name, "heuristic", name, "random"]
+    first = [state_record(play_game(g, game_seed(5, i), names)) for i in range(2)]
+    again = [state_record(play_game(g, game_seed(5, i), names)) for i in range(2)]
+    assert first == again
+
+
+@pytest.mark.parametrize(
+    ("profile", "overrides"), [("doujue", ()), ("shichinarabe", ("deck.jokers=1",))]
+)
+def test_the_choice_depends_only_on_the_observation(
+    profile: str, overrides: tuple[str, ...]
+) -> None:
+    g = game(profile, overrides)
+    rnd = random.Random(profile)
+    positions = 0
+    for deal in range(12):
+        state = g.new_state(seed=game_seed(8, deal))
+        for _ in range(rnd.randrange(10, 40)):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rnd.randrange(len(legal))])
+        if state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        seat = state.current_seat()
+        obs = state.observation(seat)
+        for player in (PIMCAgent, ISMCTSAgent):
+            budget = "3x1" if player is PIMCAgent else "20"
+            chosen = player(random.Random(deal), game=g, budget=budget).act(obs)
+            alt = _redeal(state, seat, rnd)
+            assert alt.observation(seat) == obs
+            assert player(random.Random(deal), game=g, budget=budget).act(obs) == chosen
+        positions += 1
+    assert positions >= 5
+
+
+def test_each_player_optimises_its_profiles_objective() -> None:
+    assert PIMCAgent(random.Random(0), game=game("doujue")).objective == "money"
+    assert PIMCAgent(random.Random(0), game=game("shichinarabe")).objective == "points"
+    assert ISMCTSAgent(random.Random(0), game=game("pagat")).objective == "win"
+    assert ISMCTSAgent(random.Random(0), game=game("pagat"), objective="money").objective == "money"
+    with pytest.raises(ValueError, match="unknown objective 'glory'"):
+        PIMCAgent(random.Random(0), game=game("pagat"), objective="glory")
+    result = Result(rank=(1, 1, 3, 4), winners=(0, 1), money=(5, 5, -4, -6), total=(3, 3, 1, 0))
+    assert utilities(result, "money") == [5, 5, -4, -6]
+    assert utilities(result, "points") == [3, 3, 1, 0]
+    assert utilities(result, "win") == [0.5, 0.5, 0.0, 0.0]
+
+
+def test_strengths_and_levels() -> None:
+    assert Budget.parse("2000") == Budget(iterations=2000)
+    assert Budget.parse("64x8", pairs=True) == Budget(iterations=64, per_iteration=8)
+    assert Budget.parse("50ms") == Budget(seconds=0.05)
+    assert Budget.parse("1.5s") == Budget(seconds=1.5)
+    for bad in ("0", "64x8", "fast", "-3", "0ms", "9999s"):
+        with pytest.raises(ValueError):
+            Budget.parse(bad)
+    assert resolve("easy") == ("random", None)
+    assert resolve("normal") == ("heuristic", None)
+    assert resolve(LEVELS["hard"])[0] in ("pimc", "ismcts")
+    assert resolve("pimc:16x2") == ("pimc", "16x2")
+    with pytest.raises(ValueError, match="unknown agent 'genius'"):
+        resolve("genius")
+    with pytest.raises(ValueError, match="agent 'heuristic' takes no strength"):
+        resolve("heuristic:10")
+    with pytest.raises(ValueError, match="'lots' is not a strength"):
+        resolve("ismcts:lots")
+    rng = random.Random(1)
+    assert isinstance(make_agent("hard", rng, game("doujue")), (PIMCAgent, ISMCTSAgent))
+    assert {"random", "heuristic", "pimc", "ismcts"} <= set(AGENTS)
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    import time
+
+    g = game("doujue")
+    state = g.new_state(seed=9)
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    obs = state.observation(state.current_seat())
+    for player in (PIMCAgent, ISMCTSAgent):
+        t0 = time.perf_counter()
+        player(random.Random(0), game=g, budget="30ms").act(obs)
+        assert time.perf_counter() - t0 < 1.0
+
+
+def test_the_documented_example_runs() -> None:
+    doc = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    exec(compile(code, "docs/players.md", "exec"), {})
