@@ -68,8 +68,8 @@ def _no_profile(ref: str, beside: Path) -> str:
 def _read(path: Path) -> Located:
     display = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_text(path, display)
+    except OSError as e:
         raise ProfileError([Problem(Location(display, 1, 1), (), f"cannot read: {e}")]) from None
     doc = load_located(text, display)
     if doc.data is None:
@@ -77,6 +77,21 @@ def _read(path: Path) -> Located:
     if not isinstance(doc.data, dict):
         raise ProfileError([Problem(doc.where(()), (), "a profile must be a mapping of rules")])
     return doc
+
+
+def read_text(path: Path, display: str) -> str:
+    """A file's text; bytes that are not UTF-8 are a ProfileError located at the first."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start].decode("utf-8", "replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        byte = data[e.start : e.start + 1].hex()
+        raise ProfileError(
+            [Problem(Location(display, line, col), (), f"not UTF-8 text: byte 0x{byte}")]
+        ) from None
 
 
 def _chain(path: Path) -> list[tuple[Path, Located]]:
