@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from paiqi_core import resources
 from paiqi_core.cli import main
+from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
 from paiqi_core.profile.yamlsrc import load_located
 
@@ -68,6 +73,101 @@ def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "no/such/profile.yaml"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("no/such/profile.yaml:1:1: (root): no such profile file")
+
+
+# -- --set: every problem of an override is located in --set, at its key or its value --------
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("scoring.stake=.nan", "--set:1:15: scoring.stake: nan is not a finite number"),
+        ("scoring.stake=-.inf", "--set:1:15: scoring.stake: -inf is not a finite number"),
+        ("players=4.0", "--set:1:9: players: 4.0 is not an integer (write 4)"),
+        ("deck.jokers=0.0", "--set:1:13: deck.jokers: 0.0 is not an integer (write 0)"),
+        (
+            "scoring.clean_bonus=10000000000000000000",
+            "--set:1:21: scoring.clean_bonus: 10000000000000000000 is greater than the maximum "
+            "of 1000",
+        ),
+        (
+            "session.hands=2147483648",
+            "--set:1:15: session.hands: 2147483648 is greater than the maximum of 1000",
+        ),
+    ],
+)
+def test_bad_override_is_located_in_set(
+    override: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", "doujue", "--set", override]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == message
+    assert captured.out == ""
+
+
+# -- numbers: integers strictly, finite, inside the bounds that keep money exact -----------
+def _leaves(schema: Mapping[str, Any], path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    for key, sub in schema.get("properties", {}).items():
+        here = f"{path}.{key}" if path else key
+        if "properties" in sub:
+            yield from _leaves(sub, here)
+        else:
+            yield here, sub
+
+
+def _numeric(sub: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The schema of a number: the key's own, or its items' (closure_bonus, place_points)."""
+    types = sub.get("type", [])
+    if {"integer", "number"} & set([types] if isinstance(types, str) else types):
+        return sub
+    items = sub.get("items", {})
+    return items if items.get("type") in ("integer", "number") else None
+
+
+def test_every_number_of_the_schema_has_both_bounds() -> None:
+    numbers = {k: _numeric(s) for k, s in _leaves(resources.schema("profile"))}
+    numbers = {k: s for k, s in numbers.items() if s is not None}
+    assert len(numbers) == 27
+    for key, sub in numbers.items():
+        assert "maximum" in sub, key
+        assert "minimum" in sub or "exclusiveMinimum" in sub, key
+
+
+def test_the_largest_game_money_is_exact_and_far_inside_64_bits() -> None:
+    """A payer of the most points (3 players, 18 cards: four each of K, Q, J, 10 and two
+    9s is 202), the lowest total (big head), bust, paying six winners... one winner with
+    every multiplier at its bound collects from two payers: the largest money of a game."""
+    schema = resources.schema("profile")["properties"]["scoring"]["properties"]
+    stake = schema["stake"]["maximum"]
+    head = schema["big_head"]["maximum"]
+    bust = schema["bust_multiplier"]["maximum"]
+    winner = max(s["maximum"] for s in schema["winner_multiplier"]["properties"].values())
+    per_payer = 202 * head * bust * stake * winner
+    assert per_payer == 202 * 10**10
+    # at most 7 payers for one winner (8 players); money is exact as a float below 2**53
+    assert 7 * per_payer < 2**53
+    hands = resources.schema("profile")["properties"]["session"]["properties"]["hands"]
+    assert hands["maximum"] * 7 * per_payer < 2**63 // 100
+
+
+def test_numbers_at_their_bounds_play(tmp_path: Path) -> None:
+    """Every bound at once (the largest stakes, bonuses, multipliers) plays and scores."""
+    game = Game(
+        "doujue",
+        [
+            "scoring.stake=10000",
+            "scoring.big_head=100",
+            "scoring.middle_head=100",
+            "scoring.bust_multiplier=100",
+            "scoring.bust_above=0",
+            "scoring.winner_multiplier={last_seven: 100, all_covered: 100, clean: 100}",
+            "players=3",
+            "deck.jokers=1",
+        ],
+    )
+    state = game.new_state(3)
+    state.play_random(random.Random(3))
+    money = state.result().money
+    assert sum(money) == 0
+    assert 0 < max(abs(m) for m in money) < 2**53
 
 
 # -- YAML text that cannot be read: located, from a file, --set, or a verified example -----

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -195,11 +196,31 @@ def _apply_override(
     origins[path] = Origin("set", where)
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``integer``, strictly: an int, never a float such as 4.0 (nor a bool)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _is_number(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``number``, finite: no NaN and no infinity."""
+    if isinstance(instance, float):
+        return math.isfinite(instance)
+    return _is_integer(checker, instance)
+
+
+_STRICT = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"integer": _is_integer, "number": _is_number}
+    ),
+)
+
+
 class _DefaultFiller:
-    """A draft 2020-12 validator that fills ``default`` values as it validates."""
+    """A strict draft 2020-12 validator that fills ``default`` values as it validates."""
 
     def __init__(self) -> None:
-        base = jsonschema.Draft202012Validator
+        base = _STRICT
         original = base.VALIDATORS["properties"]
 
         def properties(
@@ -237,12 +258,22 @@ def _origin_locator(
 def schema_errors(
     data: Any, schema: Mapping[str, Any], where: Locator, *, fill_defaults: bool = True
 ) -> list[Problem]:
-    """Every schema violation of ``data``, located with ``where(path, key)``."""
-    problems = []
-    cls = _FILLER.cls if fill_defaults else jsonschema.Draft202012Validator
+    """Every schema violation of ``data``, located with ``where(path, key)``: one problem
+    per value. Numbers must be finite, anywhere in ``data``; ``integer`` takes ints only
+    (4.0 is not an integer)."""
+    problems = [
+        Problem(where(path), path, f"{value!r} is not a finite number")
+        for path, value in _non_finite(data)
+    ]
+    seen = {p.path for p in problems}
+    cls = _FILLER.cls if fill_defaults else _STRICT
     validator = cls(schema)
     for error in validator.iter_errors(data):
         path = tuple(error.absolute_path)
+        if not isinstance(error.instance, dict | list):
+            if path in seen:
+                continue  # one problem per value: the first the schema finds
+            seen.add(path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = list(error.schema.get("properties", {}))
             for extra in sorted(set(error.instance) - set(allowed), key=str):
@@ -274,8 +305,31 @@ def schema_errors(
         message = best.message
         if best.validator == "pattern" and "x-expected" in best.schema:
             message = f"{best.instance!r} is not {best.schema['x-expected']}"
+        elif (
+            best.validator == "type"
+            and isinstance(best.instance, float)
+            and best.instance.is_integer()
+            and "integer" in _types(best.validator_value)
+        ):
+            message = f"{best.instance!r} is not an integer (write {int(best.instance)})"
         problems.append(Problem(where(path), path, message))
     return problems
+
+
+def _types(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _non_finite(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, float]]:
+    """Every NaN or infinity in ``value``, with its path."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _non_finite(v, (*path, k))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _non_finite(v, (*path, i))
 
 
 def _semantic_errors(
