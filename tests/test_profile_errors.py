@@ -12,7 +12,7 @@ import pytest
 from paiqi_core import resources
 from paiqi_core.cli import main
 from paiqi_core.engine import Game
-from paiqi_core.profile import ProfileError
+from paiqi_core.profile import ProfileError, load_profile
 from paiqi_core.profile.yamlsrc import load_located
 
 from .conftest import ROOT
@@ -59,7 +59,7 @@ def test_bad_override_is_located(capsys: pytest.CaptureFixture[str]) -> None:
 def test_override_of_unknown_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "pagat", "--set", "scoring.stak=2"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "--set:1:14: scoring.stak: unknown key; did you mean 'stake'?"
+        "--set:1:9: scoring.stak: unknown key; did you mean 'stake'?"
     )
 
 
@@ -92,6 +92,33 @@ def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
             "session.hands=2147483648",
             "--set:1:15: session.hands: 2147483648 is greater than the maximum of 1000",
         ),
+        (
+            "extends=pagat",
+            "--set:1:1: extends: --set cannot change the profile a profile extends: name that "
+            "profile instead (e.g. paiqi explain pagat --set ...)",
+        ),
+        (
+            ".=1",
+            "--set:1:1: (root): '.' has an empty part: a rule is a dotted key such as "
+            "scoring.stake",
+        ),
+        (
+            "scoring..stake=1",
+            "--set:1:9: scoring: 'scoring..stake' has an empty part: a rule is a dotted key such "
+            "as scoring.stake",
+        ),
+        (
+            "house.stake=1",
+            "--set:1:1: house: unknown key (known: id, name, description, extends, players, deck, "
+            "layout, opening, turn, ending, scoring, session, match)",
+        ),
+        ("name=a\x00b", "--set:1:7: name: U+0000 (NUL) is not allowed in YAML text"),
+        ("name=\udcff", "--set:1:6: name: U+DCFF is not allowed in YAML text"),
+        (
+            "scoring.closure_bonus=" + "[" * 40,
+            # 32 levels inside the value: the 34th [ is too deep
+            "--set:1:56: scoring.closure_bonus" + "[0]" * 33 + ": nested more than 32 levels deep",
+        ),
     ],
 )
 def test_bad_override_is_located_in_set(
@@ -101,6 +128,19 @@ def test_bad_override_is_located_in_set(
     captured = capsys.readouterr()
     assert captured.err.strip() == message
     assert captured.out == ""
+
+
+def test_the_nth_override_is_line_n_of_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "doujue", "--set", "players=3", "--set", "  scoring . stak =2"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "--set:2:13: scoring.stak: unknown key; did you mean 'stake'?"
+    )
+
+
+def test_an_override_that_is_not_yaml_is_text(capsys: pytest.CaptureFixture[str]) -> None:
+    # 'a: b: c' is no YAML value: the text itself is the name
+    assert main(["explain", "doujue", "--set", "name=a: b: c"]) == 0
+    assert capsys.readouterr().out.startswith("a: b: c (doujue)\n")
 
 
 # -- numbers: integers strictly, finite, inside the bounds that keep money exact -----------
@@ -207,3 +247,15 @@ def test_a_value_its_tag_cannot_build_is_located() -> None:
         "f.yaml:2:6: a.b: malformed YAML: not a valid float: could not convert string to "
         "float: 'nope'"
     )
+
+
+def test_extends_null_is_an_error(tmp_path: Path) -> None:
+    f = tmp_path / "t.yaml"
+    f.write_text("id: t\nextends:\n", encoding="utf-8")
+    with pytest.raises(ProfileError) as e:
+        load_profile(f)
+    assert [p.message for p in e.value.problems] == [
+        "null names no profile: extends takes a built-in id or a path to a profile file "
+        "(e.g. extends: doujue)"
+    ]
+    assert (e.value.problems[0].location.line, e.value.problems[0].location.col) == (2, 9)

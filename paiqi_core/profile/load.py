@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from paiqi_core import resources
 from paiqi_core.hooks import registry
 from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError
 from paiqi_core.profile.model import Origin, Profile, freeze
-from paiqi_core.profile.yamlsrc import Located, load_located
+from paiqi_core.profile.yamlsrc import Located, MalformedYAML, load_located
 
 SET_FILE = "--set"
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
@@ -55,6 +54,14 @@ def find_profile(ref: str, *, beside: Path | None = None) -> Path | None:
         if c.is_file():
             return c.resolve()
     return None
+
+
+def _not_a_parent(ref: Any) -> str:
+    shown = "null" if ref is None else str(ref).lower() if isinstance(ref, bool) else repr(ref)
+    return (
+        f"{shown} names no profile: extends takes a built-in id or a path to a profile file "
+        "(e.g. extends: doujue)"
+    )
 
 
 def _no_profile(ref: str, beside: Path) -> str:
@@ -108,12 +115,12 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
         doc = _read(current)
         seen[current] = len(chain)
         chain.append((current, doc))
-        ref = doc.data.get("extends")
-        if ref is None:
+        if "extends" not in doc.data:
             break
+        ref = doc.data["extends"]
         where = doc.where(("extends",))
-        if not isinstance(ref, str) or not ref:
-            break  # the schema reports the wrong type
+        if not isinstance(ref, str) or not ref.strip():
+            raise ProfileError([Problem(where, ("extends",), _not_a_parent(ref))])
         parent = find_profile(ref, beside=current)
         if parent is None:
             raise ProfileError([Problem(where, ("extends",), _no_profile(ref, current))])
@@ -155,8 +162,39 @@ def _leaves(value: Any, path: Path_, doc: Located) -> Iterator[tuple[Path_, Loca
             yield from _leaves(v, (*path, k), doc)
 
 
+def _override_key(key: str, line: int) -> tuple[Path_, list[Location]]:
+    """A dotted ``--set`` key as a rule path, with the location of each of its parts; an
+    empty part is a located error."""
+    path: list[str] = []
+    where: list[Location] = []
+    start = 0
+    for part in key.split("."):
+        name = part.strip()
+        col = start + (len(part) - len(part.lstrip())) + 1
+        if not name:
+            raise ProfileError(
+                [
+                    Problem(
+                        Location(SET_FILE, line, col),
+                        tuple(path),
+                        f"'{key}' has an empty part: a rule is a dotted key such as scoring.stake",
+                    )
+                ]
+            )
+        path.append(name)
+        where.append(Location(SET_FILE, line, col))
+        start += len(part) + 1
+    return tuple(path), where
+
+
 def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
     """``scoring.stake=2`` → (("scoring", "stake"), 2, location of the value)."""
+    return _parse_override(text, index)[:3]
+
+
+def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[Location]]:
+    """A ``--set KEY=VALUE``: the rule path, the value read as YAML (text that is not YAML
+    is taken as a string), the value's location and the location of each part of the key."""
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise ProfileError(
@@ -168,13 +206,19 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
                 )
             ]
         )
+    path, parts = _override_key(key, index)
     where = Location(SET_FILE, index, len(key) + 2)
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
-    except yaml.YAMLError:
+        value = load_located(raw, SET_FILE, line_offset=index - 1, col_offset=len(key) + 1).data
+    except MalformedYAML:
         value = raw
-    path = tuple(part.strip() for part in key.strip().split("."))
-    return path, value, where
+    except ProfileError as e:  # a value that cannot be read at all: located in the rule
+        raise ProfileError(
+            [Problem(p.location, (*path, *p.path), p.message) for p in e.problems]
+        ) from None
+    if value is None and not raw.strip():
+        value = ""
+    return path, value, where, parts
 
 
 def _apply_override(
@@ -184,15 +228,29 @@ def _apply_override(
     where: Location,
     origins: dict[Path_, Origin],
     keys: dict[Path_, Location],
+    parts: Sequence[Location] = (),
 ) -> None:
+    if path[0] == "extends":
+        raise ProfileError(
+            [
+                Problem(
+                    parts[0] if parts else where,
+                    ("extends",),
+                    "--set cannot change the profile a profile extends: name that profile "
+                    "instead (e.g. paiqi explain pagat --set ...)",
+                )
+            ]
+        )
     node = data
     for i, part in enumerate(path[:-1]):
+        if i < len(parts):
+            keys.setdefault(path[: i + 1], parts[i])
         child = node.setdefault(str(part), {})
         if not isinstance(child, dict):
             raise ProfileError([Problem(where, path[: i + 1], "is not a section of rules")])
         node = child
     node[str(path[-1])] = value
-    keys[path] = where
+    keys[path] = parts[-1] if parts else where
     origins[path] = Origin("set", where)
 
 
@@ -434,8 +492,8 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
     data["id"] = top_id
     data.pop("extends", None)
     applied: dict[str, Any] = {}
-    for opath, value, where in _overrides(overrides):
-        _apply_override(data, opath, value, where, origins, keys)
+    for opath, value, where, parts in _overrides(overrides):
+        _apply_override(data, opath, value, where, origins, keys, parts)
         applied[".".join(map(str, opath))] = value
     fallback = Location(_display(path), 1, 1)
     schema = registry.extend_schema(resources.schema("profile"))
@@ -510,13 +568,14 @@ def load_resolved(
 
 def _overrides(
     overrides: Sequence[str] | Mapping[str, Any],
-) -> Iterable[tuple[Path_, Any, Location]]:
+) -> Iterable[tuple[Path_, Any, Location, list[Location]]]:
     if isinstance(overrides, Mapping):
         for i, (k, v) in enumerate(overrides.items(), start=1):
-            yield tuple(k.split(".")), v, Location(SET_FILE, i, len(k) + 2)
+            path, parts = _override_key(str(k), i)
+            yield path, v, Location(SET_FILE, i, len(str(k)) + 2), parts
     else:
         for i, text in enumerate(overrides, start=1):
-            yield parse_override(text, i)
+            yield _parse_override(text, i)
 
 
 def _all_paths(value: Any, path: Path_ = ()) -> Iterator[Path_]:
