@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from paiqi_core import resources
+from paiqi_core.cards import parse_card
 from paiqi_core.cli import main
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError, load_profile
@@ -91,6 +92,11 @@ def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
         (
             "session.hands=2147483648",
             "--set:1:15: session.hands: 2147483648 is greater than the maximum of 1000",
+        ),
+        (
+            "opening.card=HK",
+            "--set:1:14: opening.card: 'HK' is not a 7 (S7, H7, D7 or C7): with opening method "
+            "holder_leads the game opens with this card, and only a 7 starts a row",
         ),
         (
             "extends=pagat",
@@ -208,6 +214,40 @@ def test_numbers_at_their_bounds_play(tmp_path: Path) -> None:
     money = state.result().money
     assert sum(money) == 0
     assert 0 < max(abs(m) for m in money) < 2**53
+
+
+# -- opening cards ----------------------------------------------------------------------
+def test_sevens_out_may_name_any_card(in_repo: Path) -> None:
+    """With sevens_out the card names who moves first: the holder of HK, after every 7
+    went to the table."""
+    game = Game("tests/data/valid/king_moves_first.yaml")
+    king = parse_card("HK")
+    for seed in range(20):
+        state = game.new_state(seed)
+        holder = next(s for s, hand in enumerate(state.dealt) if hand >> king & 1)
+        assert state.turn == holder
+        assert state.table == sum(1 << (13 * suit + 6) for suit in range(4))
+        state.play_random(random.Random(seed))
+        assert state.over
+
+
+@pytest.mark.parametrize("card", ["S7", "H7", "D7", "C7"])
+def test_holder_leads_opens_with_any_seven(card: str) -> None:
+    game = Game("doujue", [f"opening.card={card}"])
+    state = game.new_state(1)
+    assert state.legal_actions() == [parse_card(card)]
+    state.play_random(random.Random(1))
+    assert state.over
+
+
+def test_an_inherited_opening_card_is_checked_where_it_was_written(in_repo: Path) -> None:
+    """HK names who moves first with sevens_out; a child that opens with holder_leads
+    would have to play it first: refused, at the card in the parent."""
+    with pytest.raises(ProfileError) as e:
+        load_profile("tests/data/valid/king_moves_first.yaml", ["opening.method=holder_leads"])
+    (problem,) = e.value.problems
+    assert str(problem.location) == "tests/data/valid/king_moves_first.yaml:5:9"
+    assert problem.path == ("opening", "card")
 
 
 # -- YAML text that cannot be read: located, from a file, --set, or a verified example -----
