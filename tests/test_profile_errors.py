@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -14,6 +15,8 @@ from paiqi_core.cards import parse_card
 from paiqi_core.cli import main
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError, load_profile
+from paiqi_core.profile.explain import explain_text
+from paiqi_core.profile.model import Described
 from paiqi_core.profile.yamlsrc import load_located
 
 from .conftest import ROOT
@@ -299,3 +302,59 @@ def test_extends_null_is_an_error(tmp_path: Path) -> None:
         "(e.g. extends: doujue)"
     ]
     assert (e.value.problems[0].location.line, e.value.problems[0].location.col) == (2, 9)
+
+
+# -- descriptions never contradict the rules in effect -----------------------------------
+DOUJUE = (
+    "Four players, 13 cards each. The holder of S7 opens with it; a player who can play must "
+    "play, otherwise covers a card face down. Bonuses for 尾張7, 接龍 and 全脫手, covered points "
+    "count against you, and the winner collects from the negative totals."
+)
+
+
+def test_a_description_is_shown_as_written_while_its_rules_are_in_effect() -> None:
+    lines = explain_text(load_profile("doujue")).splitlines()
+    assert lines[:3] == ["鬥雀 Taiwan covering (排七) (doujue)", DOUJUE, ""]
+    # the same rules set again change nothing
+    lines = explain_text(load_profile("doujue", ["players=4", "scoring.stake=1"])).splitlines()
+    assert lines[1] == DOUJUE
+
+
+def test_an_inherited_description_is_the_parents_with_the_rules_that_differ(
+    in_repo: Path,
+) -> None:
+    profile = load_profile("tests/data/valid/doujue_three.yaml", ["scoring.stake=2"])
+    lines = explain_text(profile).splitlines()
+    assert lines[:7] == [
+        "鬥雀 Taiwan covering (排七) (doujue-three)",
+        "extends: doujue-three -> doujue",
+        f"Description of doujue: {DOUJUE}",
+        "Rules in effect that differ from doujue:",
+        "    players = 3 (from: this profile (tests/data/valid/doujue_three.yaml:4:10))",
+        "    scoring.stake = 2 (from: --set on the command line)",
+        "",
+    ]
+    assert profile.described == Described("doujue", ("players", "scoring.stake"))
+    assert pickle.loads(pickle.dumps(profile)).described == profile.described
+
+
+def test_a_description_changed_by_set_is_shown_with_the_changes() -> None:
+    lines = explain_text(load_profile("shichinarabe", ["players=3"])).splitlines()
+    assert lines[1].startswith("Description of shichinarabe: Three or four players;")
+    assert lines[2:5] == [
+        "Rules in effect that differ from shichinarabe:",
+        "    players = 3 (from: --set on the command line)",
+        "",
+    ]
+
+
+def test_a_profile_that_writes_its_own_description_shows_it(in_repo: Path) -> None:
+    # bicycle extends pagat and says what it changes
+    lines = explain_text(load_profile("bicycle")).splitlines()
+    assert lines[2].startswith("Pagat's Fan Tan with the ace below the 2 and chips")
+    assert lines[3] == ""
+
+
+def test_the_id_follows_set() -> None:
+    profile = load_profile("doujue", ["id=my-table"])
+    assert (profile.id, profile.chain) == ("my-table", ("my-table",))

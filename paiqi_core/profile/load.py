@@ -16,11 +16,12 @@ import jsonschema
 
 from paiqi_core import resources
 from paiqi_core.hooks import registry
-from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError
-from paiqi_core.profile.model import Origin, Profile, freeze
+from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
+from paiqi_core.profile.model import Described, Origin, Profile, freeze
 from paiqi_core.profile.yamlsrc import Located, MalformedYAML, load_located
 
 SET_FILE = "--set"
+META = ("id", "name", "description", "extends")  # about a profile, not rules of play
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
 RULE_NEEDS = (("layout.ace_king", ("none",), "layout.ace", "low"),)
 Locator = Callable[..., Location]
@@ -481,36 +482,46 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
             ]
         )
     chain = _chain(path)
+    display = _display(path)
     data: dict[str, Any] = {}
     origins: dict[Path_, Origin] = {}
     keys: dict[Path_, Location] = {}
+    described: tuple[str, int, dict[str, Any]] | None = None  # author, its depth, its rules
     for depth, (p, doc) in reversed(list(enumerate(chain))):
         pid = str(doc.data.get("id", p.stem))
         origin = Origin("profile" if depth == 0 else "parent", None, pid)
         _merge(data, doc.data, origins, keys, doc, origin)
-    top_id = str(chain[0][1].data.get("id", path.stem))
+        if "description" in doc.data:
+            described = (pid, depth, copy.deepcopy(data))
+    top = chain[0][1].data
+    top_id = str(top.get("id", path.stem))
     data["id"] = top_id
+    if "id" not in top:  # named after its file
+        origins[("id",)] = Origin("profile", Location(display, 1, 1), top_id)
     data.pop("extends", None)
     applied: dict[str, Any] = {}
     for opath, value, where, parts in _overrides(overrides):
         _apply_override(data, opath, value, where, origins, keys, parts)
         applied[".".join(map(str, opath))] = value
-    fallback = Location(_display(path), 1, 1)
+    fallback = Location(display, 1, 1)
     schema = registry.extend_schema(resources.schema("profile"))
     problems = schema_errors(data, schema, _origin_locator(origins, keys, fallback))
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
     if problems:
-        note = ""
+        chained = ""
         if len(chain) > 1:
-            note = "extends chain: " + " -> ".join(_display(p) for p, _ in chain)
+            chained = "extends chain: " + " -> ".join(_display(p) for p, _ in chain)
+        from_file = "id" not in top and "id" not in applied
         raise ProfileError(
             [
                 Problem(
                     p.location,
                     p.path,
                     p.message,
-                    note
+                    "a profile without id: is named after its file"
+                    if from_file and p.path == ("id",)
+                    else chained
                     if p.location.file != fallback.file and p.location.file != SET_FILE
                     else "",
                 )
@@ -520,13 +531,47 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
     for path_ in _all_paths(data):
         origins.setdefault(path_, Origin("default"))
     return Profile(
-        id=top_id,
+        id=data["id"],
         data=freeze(data),
         origins=freeze_origins(origins),
-        source=_display(path),
-        chain=tuple(str(d.data.get("id", p.stem)) for p, d in chain),
+        source=display,
+        chain=(data["id"], *(str(d.data.get("id", p.stem)) for p, d in chain[1:])),
         overrides=freeze(applied),
+        described=_described(described, data, schema, bool(applied)),
     )
+
+
+def _described(
+    author: tuple[str, int, dict[str, Any]] | None,
+    data: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    overridden: bool,
+) -> Described | None:
+    """Who wrote the profile's description, and the rules in effect that differ from that
+    profile's own (none when the profile wrote it and nothing was overridden)."""
+    if author is None:
+        return None
+    by, depth, rules = author
+    if depth == 0 and not overridden:
+        return Described(by)
+    for _ in _FILLER.cls(schema).iter_errors(rules):
+        pass  # fills the defaults of the author's rules
+    missing = object()
+    differs = []
+    for path_ in _all_paths(data):
+        if path_[0] in META or isinstance(_at(data, path_), dict):
+            continue
+        if _at(data, path_) != _at(rules, path_, missing):
+            differs.append(format_path(path_))
+    return Described(by, tuple(differs))
+
+
+def _at(data: Any, path: Path_, missing: Any = None) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return missing
+        data = data[part]
+    return data
 
 
 def freeze_origins(origins: Mapping[Path_, Origin]) -> Mapping[Path_, Origin]:
