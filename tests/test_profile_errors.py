@@ -292,6 +292,23 @@ def test_a_value_its_tag_cannot_build_is_located() -> None:
     )
 
 
+def test_a_value_that_breaks_its_tags_constructor_is_located() -> None:
+    # PyYAML's timestamp constructor fails with an AttributeError on a non-date
+    with pytest.raises(ProfileError) as e:
+        load_located("players: !!timestamp four\n", "f.yaml")
+    assert str(e.value) == "f.yaml:1:10: players: malformed YAML: not a valid timestamp"
+
+
+def test_a_parent_name_too_long_for_the_system_is_no_profile(tmp_path: Path) -> None:
+    f = tmp_path / "t.yaml"
+    f.write_text("id: t\nextends: " + "x" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(ProfileError) as e:
+        load_profile(f)
+    (problem,) = e.value.problems
+    assert (problem.location.line, problem.location.col) == (2, 10)
+    assert problem.message.startswith("no profile 'xxx")
+
+
 def test_extends_null_is_an_error(tmp_path: Path) -> None:
     f = tmp_path / "t.yaml"
     f.write_text("id: t\nextends:\n", encoding="utf-8")

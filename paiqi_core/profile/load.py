@@ -52,8 +52,11 @@ def find_profile(ref: str, *, beside: Path | None = None) -> Path | None:
         if builtin:
             candidates.append(builtin)
     for c in candidates:
-        if c.is_file():
-            return c.resolve()
+        try:
+            if c.is_file():
+                return c.resolve()
+        except OSError:  # a name the system cannot look up (too long, ...): no such file
+            continue
     return None
 
 

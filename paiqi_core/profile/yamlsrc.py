@@ -151,11 +151,14 @@ def load_located(text: str, file: str, *, line_offset: int = 0, col_offset: int 
             31st of February, an integer of thousands of digits) is located."""
             try:
                 return loader.construct_object(n, deep=True)
-            except (ValueError, TypeError, OverflowError, ArithmeticError) as e:
+            except yaml.YAMLError:
+                raise
+            except Exception as e:  # PyYAML's constructors fail in many ways on odd text
                 tag = n.tag.rsplit(":", 1)[-1]
-                why = str(e).split(";")[0]  # not Python's advice on raising its limits
+                # a ValueError says what is wrong (not Python's advice on raising its limits)
+                why = f": {str(e).split(';')[0]}" if isinstance(e, ValueError) else ""
                 raise ProfileError(
-                    [Problem(at(n.start_mark), path, f"malformed YAML: not a valid {tag}: {why}")]
+                    [Problem(at(n.start_mark), path, f"malformed YAML: not a valid {tag}{why}")]
                 ) from None
 
         def walk(n: yaml.Node, path: Path_) -> Any:
