@@ -181,9 +181,10 @@ def test_every_number_of_the_schema_has_both_bounds() -> None:
 
 
 def test_the_largest_game_money_is_exact_and_far_inside_64_bits() -> None:
-    """A payer of the most points (3 players, 18 cards: four each of K, Q, J, 10 and two
-    9s is 202), the lowest total (big head), bust, paying six winners... one winner with
-    every multiplier at its bound collects from two payers: the largest money of a game."""
+    """The largest money of a game: a covering payer can count 202 points at most (3
+    players and the joker: 18 cards, four each of K, Q, J and 10 and two 9s), and pays it
+    times the big head, the bust and the winner's multipliers and the stake, each at its
+    bound; a winner collects from at most 7 payers."""
     schema = resources.schema("profile")["properties"]["scoring"]["properties"]
     stake = schema["stake"]["maximum"]
     head = schema["big_head"]["maximum"]
@@ -191,13 +192,13 @@ def test_the_largest_game_money_is_exact_and_far_inside_64_bits() -> None:
     winner = max(s["maximum"] for s in schema["winner_multiplier"]["properties"].values())
     per_payer = 202 * head * bust * stake * winner
     assert per_payer == 202 * 10**10
-    # at most 7 payers for one winner (8 players); money is exact as a float below 2**53
-    assert 7 * per_payer < 2**53
+    assert 7 * per_payer < 1.5e13 < 2**53  # exact even as a float
+    # a session of the most hands stays a hundred times inside a signed 64-bit integer
     hands = resources.schema("profile")["properties"]["session"]["properties"]["hands"]
     assert hands["maximum"] * 7 * per_payer < 2**63 // 100
 
 
-def test_numbers_at_their_bounds_play(tmp_path: Path) -> None:
+def test_numbers_at_their_bounds_play() -> None:
     """Every bound at once (the largest stakes, bonuses, multipliers) plays and scores."""
     game = Game(
         "doujue",
