@@ -81,26 +81,58 @@ def readings_of(profile: Profile) -> list[dict[str, str]]:
     return [{"key": r.key, "text": r.text} for r in rules_of(profile).readings]
 
 
+def description_of(profile: Profile) -> dict[str, Any] | None:
+    """The profile's description, the profile that wrote it (``of``) and the rules in
+    effect that differ from that profile's (``differs``: rule, value, where it was set).
+
+    A description speaks of the rules of the profile that wrote it. A profile that inherits
+    it, or changes rules with ``--set``, may play other rules: the description is then
+    shown as that profile's, with every rule that differs."""
+    text = profile.data.get("description")
+    if not text:
+        return None
+    described = profile.described
+    by = described.by if described else profile.id
+    differs = [
+        {
+            "rule": rule,
+            "value": profile.get(rule),
+            "from": profile.origin(tuple(rule.split("."))).describe(),
+        }
+        for rule in (described.differs if described else ())
+    ]
+    return {"text": " ".join(str(text).split()), "of": by, "differs": differs}
+
+
+def shown(value: Any) -> str:
+    """A rule's value as explain prints it: yes/no, none, [a, b]."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    if value is None:
+        return "none"
+    return str(value)
+
+
 def explain_text(profile: Profile) -> str:
     """Every rule in effect as plain text, with its meaning and origin, then the readings
     paiqi takes where the sources are silent."""
     lines = [f"{profile.name} ({profile.id})"]
     if len(profile.chain) > 1:
         lines.append("extends: " + " -> ".join(profile.chain))
-    if profile.data.get("description"):
-        lines.append(" ".join(str(profile.data["description"]).split()))
+    about = description_of(profile)
+    if about and not about["differs"]:
+        lines.append(about["text"])
+    elif about:
+        lines.append(f"Description of {about['of']}: {about['text']}")
+        lines.append(f"Rules in effect that differ from {about['of']}:")
+        lines += [
+            f"    {d['rule']} = {shown(d['value'])} (from: {d['from']})" for d in about["differs"]
+        ]
     lines.append("")
     for r in rules_in_effect(profile):
-        value = r["value"]
-        if isinstance(value, bool):
-            shown = "yes" if value else "no"
-        elif isinstance(value, tuple):
-            shown = "[" + ", ".join(map(str, value)) + "]"
-        elif value is None:
-            shown = "none"
-        else:
-            shown = value
-        lines.append(f"{r['rule']} = {shown}")
+        lines.append(f"{r['rule']} = {shown(r['value'])}")
         lines.append(f"    {r['means']}")
         lines.append(f"    from: {r['from']}")
         if "note" in r:

@@ -6,21 +6,22 @@ from __future__ import annotations
 
 import copy
 import difflib
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from paiqi_core import resources
 from paiqi_core.hooks import registry
-from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError
-from paiqi_core.profile.model import Origin, Profile, freeze
-from paiqi_core.profile.yamlsrc import Located, load_located
+from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
+from paiqi_core.profile.model import Described, Origin, Profile, freeze
+from paiqi_core.profile.yamlsrc import Located, MalformedYAML, load_located
 
 SET_FILE = "--set"
+META = ("id", "name", "description", "extends")  # about a profile, not rules of play
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
 RULE_NEEDS = (("layout.ace_king", ("none",), "layout.ace", "low"),)
 Locator = Callable[..., Location]
@@ -51,9 +52,20 @@ def find_profile(ref: str, *, beside: Path | None = None) -> Path | None:
         if builtin:
             candidates.append(builtin)
     for c in candidates:
-        if c.is_file():
-            return c.resolve()
+        try:
+            if c.is_file():
+                return c.resolve()
+        except OSError:  # a name the system cannot look up (too long, ...): no such file
+            continue
     return None
+
+
+def _not_a_parent(ref: Any) -> str:
+    shown = "null" if ref is None else str(ref).lower() if isinstance(ref, bool) else repr(ref)
+    return (
+        f"{shown} names no profile: extends takes a built-in id or a path to a profile file "
+        "(e.g. extends: doujue)"
+    )
 
 
 def _no_profile(ref: str, beside: Path) -> str:
@@ -68,8 +80,8 @@ def _no_profile(ref: str, beside: Path) -> str:
 def _read(path: Path) -> Located:
     display = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_text(path, display)
+    except OSError as e:
         raise ProfileError([Problem(Location(display, 1, 1), (), f"cannot read: {e}")]) from None
     doc = load_located(text, display)
     if doc.data is None:
@@ -77,6 +89,21 @@ def _read(path: Path) -> Located:
     if not isinstance(doc.data, dict):
         raise ProfileError([Problem(doc.where(()), (), "a profile must be a mapping of rules")])
     return doc
+
+
+def read_text(path: Path, display: str) -> str:
+    """A file's text; bytes that are not UTF-8 are a ProfileError located at the first."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start].decode("utf-8", "replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        byte = data[e.start : e.start + 1].hex()
+        raise ProfileError(
+            [Problem(Location(display, line, col), (), f"not UTF-8 text: byte 0x{byte}")]
+        ) from None
 
 
 def _chain(path: Path) -> list[tuple[Path, Located]]:
@@ -92,12 +119,12 @@ def _chain(path: Path) -> list[tuple[Path, Located]]:
         doc = _read(current)
         seen[current] = len(chain)
         chain.append((current, doc))
-        ref = doc.data.get("extends")
-        if ref is None:
+        if "extends" not in doc.data:
             break
+        ref = doc.data["extends"]
         where = doc.where(("extends",))
-        if not isinstance(ref, str) or not ref:
-            break  # the schema reports the wrong type
+        if not isinstance(ref, str) or not ref.strip():
+            raise ProfileError([Problem(where, ("extends",), _not_a_parent(ref))])
         parent = find_profile(ref, beside=current)
         if parent is None:
             raise ProfileError([Problem(where, ("extends",), _no_profile(ref, current))])
@@ -139,8 +166,39 @@ def _leaves(value: Any, path: Path_, doc: Located) -> Iterator[tuple[Path_, Loca
             yield from _leaves(v, (*path, k), doc)
 
 
+def _override_key(key: str, line: int) -> tuple[Path_, list[Location]]:
+    """A dotted ``--set`` key as a rule path, with the location of each of its parts; an
+    empty part is a located error."""
+    path: list[str] = []
+    where: list[Location] = []
+    start = 0
+    for part in key.split("."):
+        name = part.strip()
+        col = start + (len(part) - len(part.lstrip())) + 1
+        if not name:
+            raise ProfileError(
+                [
+                    Problem(
+                        Location(SET_FILE, line, col),
+                        tuple(path),
+                        f"'{key}' has an empty part: a rule is a dotted key such as scoring.stake",
+                    )
+                ]
+            )
+        path.append(name)
+        where.append(Location(SET_FILE, line, col))
+        start += len(part) + 1
+    return tuple(path), where
+
+
 def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
     """``scoring.stake=2`` → (("scoring", "stake"), 2, location of the value)."""
+    return _parse_override(text, index)[:3]
+
+
+def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[Location]]:
+    """A ``--set KEY=VALUE``: the rule path, the value read as YAML (text that is not YAML
+    is taken as a string), the value's location and the location of each part of the key."""
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise ProfileError(
@@ -152,13 +210,19 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
                 )
             ]
         )
+    path, parts = _override_key(key, index)
     where = Location(SET_FILE, index, len(key) + 2)
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
-    except yaml.YAMLError:
+        value = load_located(raw, SET_FILE, line_offset=index - 1, col_offset=len(key) + 1).data
+    except MalformedYAML:
         value = raw
-    path = tuple(part.strip() for part in key.strip().split("."))
-    return path, value, where
+    except ProfileError as e:  # a value that cannot be read at all: located in the rule
+        raise ProfileError(
+            [Problem(p.location, (*path, *p.path), p.message) for p in e.problems]
+        ) from None
+    if value is None and not raw.strip():
+        value = ""
+    return path, value, where, parts
 
 
 def _apply_override(
@@ -168,23 +232,57 @@ def _apply_override(
     where: Location,
     origins: dict[Path_, Origin],
     keys: dict[Path_, Location],
+    parts: Sequence[Location] = (),
 ) -> None:
+    if path[0] == "extends":
+        raise ProfileError(
+            [
+                Problem(
+                    parts[0] if parts else where,
+                    ("extends",),
+                    "--set cannot change the profile a profile extends: name that profile "
+                    "instead (e.g. paiqi explain pagat --set ...)",
+                )
+            ]
+        )
     node = data
     for i, part in enumerate(path[:-1]):
+        if i < len(parts):
+            keys.setdefault(path[: i + 1], parts[i])
         child = node.setdefault(str(part), {})
         if not isinstance(child, dict):
             raise ProfileError([Problem(where, path[: i + 1], "is not a section of rules")])
         node = child
     node[str(path[-1])] = value
-    keys[path] = where
+    keys[path] = parts[-1] if parts else where
     origins[path] = Origin("set", where)
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``integer``, strictly: an int, never a float such as 4.0 (nor a bool)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _is_number(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``number``, finite: no NaN and no infinity."""
+    if isinstance(instance, float):
+        return math.isfinite(instance)
+    return _is_integer(checker, instance)
+
+
+_STRICT = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"integer": _is_integer, "number": _is_number}
+    ),
+)
+
+
 class _DefaultFiller:
-    """A draft 2020-12 validator that fills ``default`` values as it validates."""
+    """A strict draft 2020-12 validator that fills ``default`` values as it validates."""
 
     def __init__(self) -> None:
-        base = jsonschema.Draft202012Validator
+        base = _STRICT
         original = base.VALIDATORS["properties"]
 
         def properties(
@@ -222,12 +320,22 @@ def _origin_locator(
 def schema_errors(
     data: Any, schema: Mapping[str, Any], where: Locator, *, fill_defaults: bool = True
 ) -> list[Problem]:
-    """Every schema violation of ``data``, located with ``where(path, key)``."""
-    problems = []
-    cls = _FILLER.cls if fill_defaults else jsonschema.Draft202012Validator
+    """Every schema violation of ``data``, located with ``where(path, key)``: one problem
+    per value. Numbers must be finite, anywhere in ``data``; ``integer`` takes ints only
+    (4.0 is not an integer)."""
+    problems = [
+        Problem(where(path), path, f"{value!r} is not a finite number")
+        for path, value in _non_finite(data)
+    ]
+    seen = {p.path for p in problems}
+    cls = _FILLER.cls if fill_defaults else _STRICT
     validator = cls(schema)
     for error in validator.iter_errors(data):
         path = tuple(error.absolute_path)
+        if not isinstance(error.instance, dict | list):
+            if path in seen:
+                continue  # one problem per value: the first the schema finds
+            seen.add(path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = list(error.schema.get("properties", {}))
             for extra in sorted(set(error.instance) - set(allowed), key=str):
@@ -259,8 +367,31 @@ def schema_errors(
         message = best.message
         if best.validator == "pattern" and "x-expected" in best.schema:
             message = f"{best.instance!r} is not {best.schema['x-expected']}"
+        elif (
+            best.validator == "type"
+            and isinstance(best.instance, float)
+            and best.instance.is_integer()
+            and "integer" in _types(best.validator_value)
+        ):
+            message = f"{best.instance!r} is not an integer (write {int(best.instance)})"
         problems.append(Problem(where(path), path, message))
     return problems
+
+
+def _types(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _non_finite(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, float]]:
+    """Every NaN or infinity in ``value``, with its path."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _non_finite(v, (*path, k))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _non_finite(v, (*path, i))
 
 
 def _semantic_errors(
@@ -354,36 +485,46 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
             ]
         )
     chain = _chain(path)
+    display = _display(path)
     data: dict[str, Any] = {}
     origins: dict[Path_, Origin] = {}
     keys: dict[Path_, Location] = {}
+    described: tuple[str, int, dict[str, Any]] | None = None  # author, its depth, its rules
     for depth, (p, doc) in reversed(list(enumerate(chain))):
         pid = str(doc.data.get("id", p.stem))
         origin = Origin("profile" if depth == 0 else "parent", None, pid)
         _merge(data, doc.data, origins, keys, doc, origin)
-    top_id = str(chain[0][1].data.get("id", path.stem))
+        if "description" in doc.data:
+            described = (pid, depth, copy.deepcopy(data))
+    top = chain[0][1].data
+    top_id = str(top.get("id", path.stem))
     data["id"] = top_id
+    if "id" not in top:  # named after its file
+        origins[("id",)] = Origin("profile", Location(display, 1, 1), top_id)
     data.pop("extends", None)
     applied: dict[str, Any] = {}
-    for opath, value, where in _overrides(overrides):
-        _apply_override(data, opath, value, where, origins, keys)
+    for opath, value, where, parts in _overrides(overrides):
+        _apply_override(data, opath, value, where, origins, keys, parts)
         applied[".".join(map(str, opath))] = value
-    fallback = Location(_display(path), 1, 1)
+    fallback = Location(display, 1, 1)
     schema = registry.extend_schema(resources.schema("profile"))
     problems = schema_errors(data, schema, _origin_locator(origins, keys, fallback))
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
     if problems:
-        note = ""
+        chained = ""
         if len(chain) > 1:
-            note = "extends chain: " + " -> ".join(_display(p) for p, _ in chain)
+            chained = "extends chain: " + " -> ".join(_display(p) for p, _ in chain)
+        from_file = "id" not in top and "id" not in applied
         raise ProfileError(
             [
                 Problem(
                     p.location,
                     p.path,
                     p.message,
-                    note
+                    "a profile without id: is named after its file"
+                    if from_file and p.path == ("id",)
+                    else chained
                     if p.location.file != fallback.file and p.location.file != SET_FILE
                     else "",
                 )
@@ -393,13 +534,47 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
     for path_ in _all_paths(data):
         origins.setdefault(path_, Origin("default"))
     return Profile(
-        id=top_id,
+        id=data["id"],
         data=freeze(data),
         origins=freeze_origins(origins),
-        source=_display(path),
-        chain=tuple(str(d.data.get("id", p.stem)) for p, d in chain),
+        source=display,
+        chain=(data["id"], *(str(d.data.get("id", p.stem)) for p, d in chain[1:])),
         overrides=freeze(applied),
+        described=_described(described, data, schema, bool(applied)),
     )
+
+
+def _described(
+    author: tuple[str, int, dict[str, Any]] | None,
+    data: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    overridden: bool,
+) -> Described | None:
+    """Who wrote the profile's description, and the rules in effect that differ from that
+    profile's own (none when the profile wrote it and nothing was overridden)."""
+    if author is None:
+        return None
+    by, depth, rules = author
+    if depth == 0 and not overridden:
+        return Described(by)
+    for _ in _FILLER.cls(schema).iter_errors(rules):
+        pass  # fills the defaults of the author's rules
+    missing = object()
+    differs = []
+    for path_ in _all_paths(data):
+        if path_[0] in META or isinstance(_at(data, path_), dict):
+            continue
+        if _at(data, path_) != _at(rules, path_, missing):
+            differs.append(format_path(path_))
+    return Described(by, tuple(differs))
+
+
+def _at(data: Any, path: Path_, missing: Any = None) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return missing
+        data = data[part]
+    return data
 
 
 def freeze_origins(origins: Mapping[Path_, Origin]) -> Mapping[Path_, Origin]:
@@ -441,13 +616,14 @@ def load_resolved(
 
 def _overrides(
     overrides: Sequence[str] | Mapping[str, Any],
-) -> Iterable[tuple[Path_, Any, Location]]:
+) -> Iterable[tuple[Path_, Any, Location, list[Location]]]:
     if isinstance(overrides, Mapping):
         for i, (k, v) in enumerate(overrides.items(), start=1):
-            yield tuple(k.split(".")), v, Location(SET_FILE, i, len(k) + 2)
+            path, parts = _override_key(str(k), i)
+            yield path, v, Location(SET_FILE, i, len(str(k)) + 2), parts
     else:
         for i, text in enumerate(overrides, start=1):
-            yield parse_override(text, i)
+            yield _parse_override(text, i)
 
 
 def _all_paths(value: Any, path: Path_ = ()) -> Iterator[Path_]:

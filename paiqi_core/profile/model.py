@@ -52,6 +52,15 @@ def thaw(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Described:
+    """Which profile wrote the description a profile shows, and the rules in effect that
+    differ from that profile's (dotted keys; empty when the description holds as written)."""
+
+    by: str
+    differs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Profile:
     """A validated profile: every rule with its value (defaults filled) and origin."""
 
@@ -61,6 +70,7 @@ class Profile:
     source: str  # file the profile was read from
     chain: tuple[str, ...]  # this profile, then its parents (ids)
     overrides: Mapping[str, Any]  # dotted key -> value, from --set
+    described: Described | None = None  # whose description this is; None: no description
 
     @property
     def name(self) -> str:
@@ -97,7 +107,7 @@ class Profile:
 
     def __reduce__(self) -> tuple[Any, ...]:
         state = (self.id, self.resolved(), dict(self.origins), self.source, self.chain)
-        return (_restore, (*state, thaw(self.overrides)))
+        return (_restore, (*state, thaw(self.overrides), self.described))
 
 
 def _restore(
@@ -107,6 +117,7 @@ def _restore(
     source: str,
     chain: tuple[str, ...],
     overrides: dict[str, Any],
+    described: Described | None = None,
 ) -> Profile:
     """A pickled Profile, frozen again (its data was validated when it was first loaded)."""
-    return Profile(id, freeze(data), origins, source, chain, freeze(overrides))
+    return Profile(id, freeze(data), origins, source, chain, freeze(overrides), described)

@@ -1,12 +1,15 @@
 """Safe YAML loading that remembers where every key and value was written.
 
-Only the safe constructors are used; files are size-limited; aliases are refused (they
-are never needed in a profile and are the usual way to blow up memory); duplicate keys
-are errors instead of a silent "last one wins".
+Only the safe constructors are used; files are size-limited and nesting is bounded;
+aliases are refused (they are never needed in a profile and are the usual way to blow up
+memory); duplicate keys are errors instead of a silent "last one wins". Whatever the text,
+reading it gives data or a located ``ProfileError``: control characters, values a tag
+cannot build (``2001-02-30``, a 5,000-digit integer) and syntax errors are all located.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +19,40 @@ from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError
 
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000
+MAX_DEPTH = 32  # nested mappings and lists; a profile needs 3, an example about 8
+
+
+class MalformedYAML(ProfileError):
+    """Text that is not YAML (a syntax error); ``--set`` then takes the text as a string."""
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing nesting deeper than ``MAX_DEPTH`` before it recurses."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.path: list[str | int] = []  # where the node being composed lies
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """Compose one node, knowing where it lies and refusing it too deep."""
+        if isinstance(index, yaml.ScalarNode):
+            part: str | int = index.value  # a mapping's value, under its key
+        else:
+            part = index if isinstance(index, int) and parent is not None else "?"
+        if parent is not None:
+            self.path.append(part)
+        try:
+            if len(self.path) > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark, tuple(self.path))
+            return super().compose_node(parent, index)
+        finally:
+            if parent is not None:
+                self.path.pop()
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark: Any, path: Path_) -> None:
+        self.mark, self.path = mark, path
 
 
 @dataclass
@@ -36,28 +73,72 @@ class Located:
         return marks.get(p, Location(self.file, 1, 1))
 
 
-def _loc(file: str, mark: Any, line_offset: int = 0) -> Location:
-    return Location(file, mark.line + 1 + line_offset, mark.column + 1)
+def _loc(file: str, mark: Any, line_offset: int = 0, col_offset: int = 0) -> Location:
+    """A YAML mark as a location; ``col_offset`` shifts the first line (text that starts
+    inside a line, such as the value of ``--set KEY=VALUE``)."""
+    col = mark.column + 1 + (col_offset if mark.line == 0 else 0)
+    return Location(file, mark.line + 1 + line_offset, col)
 
 
-def load_located(text: str, file: str, *, line_offset: int = 0) -> Located:
-    """Parse YAML ``text`` safely, remembering where each key and value was written."""
-    if len(text.encode("utf-8")) > MAX_BYTES:
+class _Mark:
+    """A position in the text, counted as YAML counts lines and columns."""
+
+    def __init__(self, text: str, index: int) -> None:
+        self.line = self.column = 0
+        for i, ch in enumerate(text[:index]):
+            if ch in "\n\x85\u2028\u2029" or (ch == "\r" and text[i + 1 : i + 2] != "\n"):
+                self.line += 1
+                self.column = 0
+            elif ch != "\ufeff":
+                self.column += 1
+
+
+def _character(code: int) -> str:
+    """A character for messages: its code and, for a control character, its name."""
+    names = {0: "NUL", 0x1B: "ESC", 0x7F: "DEL"}
+    name = names.get(code, "control character" if code < 0x20 or 0x80 <= code < 0xA0 else "")
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
+def load_located(text: str, file: str, *, line_offset: int = 0, col_offset: int = 0) -> Located:
+    """Parse YAML ``text`` safely, remembering where each key and value was written.
+
+    ``line_offset`` and ``col_offset`` place the text inside a larger one (a Markdown
+    block, a ``--set`` value). Every failure is a located ``ProfileError``; a syntax error
+    is a ``MalformedYAML``."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise ProfileError(
             [Problem(Location(file, 1, 1), (), f"file is larger than {MAX_BYTES} bytes")]
         )
-    loader = yaml.SafeLoader(text)
+
+    def at(mark: Any) -> Location:
+        return _loc(file, mark, line_offset, col_offset)
+
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as e:
+        where = at(_Mark(text, e.position))
+        message = f"{_character(int(e.character))} is not allowed in YAML text"
+        raise ProfileError([Problem(where, (), message)]) from None
     try:
         try:
             node = loader.get_single_node()
         except yaml.MarkedYAMLError as e:
             mark = e.problem_mark or e.context_mark
-            where = _loc(file, mark, line_offset) if mark else Location(file, 1, 1)
+            where = at(mark) if mark else Location(file, 1 + line_offset, 1 + col_offset)
             msg = e.problem or e.context or "cannot be read"
-            raise ProfileError([Problem(where, (), f"malformed YAML: {msg}")]) from None
-        except yaml.YAMLError as e:
+            raise MalformedYAML([Problem(where, (), f"malformed YAML: {msg}")]) from None
+        except _TooDeep as e:
             raise ProfileError(
-                [Problem(Location(file, 1, 1), (), f"malformed YAML: {e}")]
+                [Problem(at(e.mark), e.path, f"nested more than {MAX_DEPTH} levels deep")]
+            ) from None
+        except yaml.YAMLError as e:
+            raise MalformedYAML(
+                [
+                    Problem(
+                        Location(file, 1 + line_offset, 1 + col_offset), (), f"malformed YAML: {e}"
+                    )
+                ]
             ) from None
         out = Located(None, file)
         if node is None:
@@ -65,76 +146,73 @@ def load_located(text: str, file: str, *, line_offset: int = 0) -> Located:
         problems: list[Problem] = []
         count = [0]
 
+        def construct(n: yaml.Node, path: Path_) -> Any:
+            """A scalar (or a key) built by its tag; a value the tag cannot build (the
+            31st of February, an integer of thousands of digits) is located."""
+            try:
+                return loader.construct_object(n, deep=True)
+            except yaml.YAMLError:
+                raise
+            except Exception as e:  # PyYAML's constructors fail in many ways on odd text
+                tag = n.tag.rsplit(":", 1)[-1]
+                # a ValueError says what is wrong (not Python's advice on raising its limits)
+                why = f": {str(e).split(';')[0]}" if isinstance(e, ValueError) else ""
+                raise ProfileError(
+                    [Problem(at(n.start_mark), path, f"malformed YAML: not a valid {tag}{why}")]
+                ) from None
+
         def walk(n: yaml.Node, path: Path_) -> Any:
             count[0] += 1
             if count[0] > MAX_NODES:
                 raise ProfileError(
-                    [
-                        Problem(
-                            _loc(file, n.start_mark, line_offset),
-                            path,
-                            f"more than {MAX_NODES} YAML nodes",
-                        )
-                    ]
+                    [Problem(at(n.start_mark), path, f"more than {MAX_NODES} YAML nodes")]
                 )
-            out.values[path] = _loc(file, n.start_mark, line_offset)
+            out.values[path] = at(n.start_mark)
             if isinstance(n, yaml.MappingNode):
                 result: dict[Any, Any] = {}
                 for k_node, v_node in n.value:
                     if k_node.tag == "tag:yaml.org,2002:merge":
                         problems.append(
                             Problem(
-                                _loc(file, k_node.start_mark, line_offset),
-                                path,
-                                "merge keys (<<) are not supported",
+                                at(k_node.start_mark), path, "merge keys (<<) are not supported"
                             )
                         )
                         continue
-                    key = loader.construct_object(k_node, deep=True)
+                    key = construct(k_node, path)
                     if not isinstance(key, str | int) or isinstance(key, bool):
                         key = str(key)
                     kpath = (*path, key)
                     if key in result:
-                        problems.append(
-                            Problem(
-                                _loc(file, k_node.start_mark, line_offset), kpath, "duplicate key"
-                            )
-                        )
+                        problems.append(Problem(at(k_node.start_mark), kpath, "duplicate key"))
                         continue
-                    out.keys[kpath] = _loc(file, k_node.start_mark, line_offset)
+                    out.keys[kpath] = at(k_node.start_mark)
                     result[key] = walk(v_node, kpath)
                 return result
             if isinstance(n, yaml.SequenceNode):
                 return [walk(item, (*path, i)) for i, item in enumerate(n.value)]
-            return loader.construct_object(n, deep=True)
+            return construct(n, path)
 
-        _refuse_aliases(node, file, line_offset)
+        _refuse_aliases(node, at)
         out.data = walk(node, ())
         if problems:
             raise ProfileError(problems)
         return out
     except yaml.constructor.ConstructorError as e:
         mark = e.problem_mark
-        where = _loc(file, mark, line_offset) if mark else Location(file, 1, 1)
+        where = at(mark) if mark else Location(file, 1 + line_offset, 1 + col_offset)
         raise ProfileError([Problem(where, (), f"malformed YAML: {e.problem}")]) from None
     finally:
         loader.dispose()
 
 
-def _refuse_aliases(root: yaml.Node, file: str, line_offset: int) -> None:
+def _refuse_aliases(root: yaml.Node, at: Callable[[Any], Location]) -> None:
     seen: set[int] = set()
     stack = [root]
     while stack:
         n = stack.pop()
         if id(n) in seen:
             raise ProfileError(
-                [
-                    Problem(
-                        _loc(file, n.start_mark, line_offset),
-                        (),
-                        "YAML anchors and aliases are not allowed",
-                    )
-                ]
+                [Problem(at(n.start_mark), (), "YAML anchors and aliases are not allowed")]
             )
         seen.add(id(n))
         if isinstance(n, yaml.MappingNode):
