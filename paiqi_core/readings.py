@@ -169,8 +169,9 @@ READINGS: dict[str, Reading] = {
         ),
         Reading(
             "all-covered-never-busts",
-            "A 十三蓋 player's covered cards are not counted, so a 十三蓋 player who loses "
-            "never busts.",
+            "By default a 十三蓋 player's covered cards are not counted, so a 十三蓋 player who "
+            "loses never busts; with scoring.all_covered_busts, one whose covered points after "
+            "the meld exemption are above the bust threshold pays double.",
         ),
     )
 }

@@ -19,6 +19,7 @@ PARAMS = (
     "bust_multiplier",
     "closure_bonus",
     "all_covered_total",
+    "all_covered_busts",
     "last_seven_bonus",
     "clean_bonus",
     "melds",
@@ -69,6 +70,7 @@ def platform(p: Params) -> Scoring:
     rate, bust_above, bust_mult = int(p["rate"]), int(p["bust_above"]), int(p["bust_multiplier"])
     closure_bonus = tuple(int(b) for b in p["closure_bonus"])
     all_covered_total = int(p["all_covered_total"])
+    all_covered_busts = bool(p["all_covered_busts"])
     last_seven, clean = int(p["last_seven_bonus"]), int(p["clean_bonus"])
     melds = bool(p["melds"])
     fee = Fraction(str(p["fee"]))
@@ -81,14 +83,14 @@ def platform(p: Params) -> Scoring:
         multipliers: list[int] = []
         for o in outcomes:
             seven = o.last_seven
+            free = exempt_points(o.covered) if melds and len(o.covered) >= 4 else 0
+            points = o.covered_points - free
             if o.all_covered:  # 十三蓋: a fixed total, whatever was covered
                 totals.append(all_covered_total)
                 exempt.append(0)
-                counted.append(0)
+                counted.append(points if all_covered_busts else 0)  # for the bust only
                 multipliers.append(mult_all_covered)
                 continue
-            free = exempt_points(o.covered) if melds and len(o.covered) >= 4 else 0
-            points = o.covered_points - free
             bonus = sum(closure_bonus[k - 1] for k in o.completions)
             if seven:  # 尾張七 replaces 脫手
                 bonus += last_seven
