@@ -97,7 +97,7 @@ def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main([*args, "--workers", "2"]) == 0
     text = capsys.readouterr().out
     assert "platform − doujue, paired on the same deals" in text
-    assert "winner_differs" in text
+    assert "share of deals with another winner" in text
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,6 @@ def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
             ["compare", "doujue", "pagat", "--agents", "random,clever,random,random"],
             "unknown agent 'clever'",
         ),
-        (["compare", "--resume", "nope"], "no run 'nope'"),
     ],
 )
 def test_compare_bad_input(
