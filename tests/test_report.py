@@ -170,6 +170,8 @@ def test_no_money_anywhere_means_no_money_plot(moneyless_run: tuple[Path, Writte
         "win_rate_by_seat.png",
     ]
     assert "money" not in " ".join(t for t, _, _ in r.figures()).lower()
+    total = r.captions()["Mean total by seat"]
+    assert "For shichinarabe the total is rank points, what a placement scoring gives" in total
 
 
 def test_report_without_matplotlib_still_writes_the_tables(

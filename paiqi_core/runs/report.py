@@ -342,6 +342,12 @@ def _by_seat(plt: Any, report: dict[str, Any], figure: _SeatFigure) -> Plot | No
     ax.set_title(f"{figure.title} ({figure.subtitle})")
     _legend(ax)
     caption = figure.caption.format(games=_games_text(report), ci=CI_TEXT)
+    ranked = [p for p in profiles if report["profiles"][p].get("objective") == "points"]
+    if key == "total" and ranked:
+        caption += (
+            f" For {', '.join(ranked)} the total is rank points, what a placement scoring "
+            "gives each place in a game (and a match adds up)."
+        )
     if without:
         caption += f" Left out, as {figure.missing}: {', '.join(without)}."
     return Plot(figure.file, figure.title, caption + _seating_note(report), _png(plt, fig))
