@@ -597,9 +597,15 @@ def test_an_unusable_results_file_is_a_clear_error(
     assert _snapshot(tmp_path) == before  # nothing written, nothing created beside it
 
 
-def test_reading_a_results_file_writes_nothing(tmp_path: Path, capsys: Capsys) -> None:
+@pytest.mark.parametrize("mode", ["at rest", "marked for a log"])
+def test_reading_a_results_file_writes_nothing(tmp_path: Path, capsys: Capsys, mode: str) -> None:
     db = _results(tmp_path)
-    assert db.read_bytes()[18:20] == b"\x01\x01"  # at rest: no write-ahead log (journal mode)
+    assert db.read_bytes()[18:20] == b"\x01\x01"  # closed by its writer: no write-ahead log
+    if mode == "marked for a log":  # as an earlier paiqi left its files
+        con = sqlite3.connect(db)
+        con.execute("PRAGMA journal_mode = WAL")
+        con.close()
+        assert db.read_bytes()[18:20] == b"\x02\x02"
     before = _snapshot(tmp_path)
     assert cli(capsys, "report", "--db", str(db))[0] == 0
     assert cli(capsys, "report", "last", "--db", str(db), "--json")[0] == 0

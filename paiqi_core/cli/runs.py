@@ -291,7 +291,7 @@ def _resume(args: argparse.Namespace) -> int:
             ("--seed", args.seed),
             ("--batch", args.batch),
         )
-        if value not in (None, [], False)
+        if value is not None and value != []  # None and [] mark an option left out
     ]
     if changed:
         raise BadInput(

@@ -209,14 +209,18 @@ class Store:
             raise self._error(e) from None
 
     def _open_readonly(self) -> sqlite3.Connection:
-        """Open read-only. A file at rest has no write-ahead log, and is read as it is
-        (``immutable``: SQLite then creates no ``-shm`` file beside it); a file that a run
-        is writing, or that a killed run left with its log, is read with the log."""
+        """Open read-only, writing nothing to the file or beside it. A file at rest is a
+        plain SQLite file, read with SQLite's usual locks. A file still marked for a
+        write-ahead log but without one (closed while another process had it open, or
+        written by an earlier paiqi) is read as it is (``immutable``), as SQLite would
+        otherwise create a ``-shm`` file beside it. A file that a run is writing, or that a
+        killed run left with its log, is read with the log."""
         wal = self.path.with_name(self.path.name + "-wal")
-        if not wal.exists():
+        with open(self.path, "rb") as f:
+            logged = f.read(20)[18:20] == b"\x02\x02"  # the file format of WAL mode
+        if logged and not wal.exists():
             db = self._connect("ro", "&immutable=1")
-            # a run that started writing between the check and the open: read with its log
-            if not wal.exists():
+            if not wal.exists():  # else a run started writing meanwhile: read with its log
                 return db
             db.close()
         db = self._connect("ro")
@@ -228,6 +232,9 @@ class Store:
                 f"{self.path}: cannot read it with its write-ahead log {wal.name} ({e}): "
                 "it needs a folder it can write to; copy both files to one"
             ) from None
+        except sqlite3.DatabaseError as e:
+            db.close()
+            raise self._error(e) from None
         return db
 
     def _tables(self) -> dict[str, tuple[str, ...]]:
