@@ -133,6 +133,7 @@ class _Process:
     tasks: Connection  # to the worker
     results: Connection  # from the worker
     sent: list[BatchSpec] = field(default_factory=list)
+    reading: bool = False  # a message from it is being read
 
 
 def _start(workers: int) -> list[_Process]:
@@ -181,8 +182,12 @@ def execute(specs: Iterable[BatchSpec], workers: int, done: Done) -> None:
             for w in busy:
                 if w.results in ready:
                     _receive(w, done)
-    except BaseException:
-        _stop(pool)
+    except BaseException as e:
+        try:
+            if isinstance(e, KeyboardInterrupt):
+                _drain(pool, done)
+        finally:
+            _stop(pool)
         raise
     _finish(pool)
 
@@ -190,6 +195,7 @@ def execute(specs: Iterable[BatchSpec], workers: int, done: Done) -> None:
 def _receive(w: _Process, done: Done) -> None:
     """Take one message from a worker: store its batch, or raise its error."""
     spec = w.sent[0]
+    w.reading = True
     try:
         message = w.results.recv()
     except (EOFError, OSError):
@@ -197,12 +203,25 @@ def _receive(w: _Process, done: Done) -> None:
             "a worker process died (killed, or out of memory?) while playing "
             f"{spec.profile}, games {spec.start}-{spec.start + spec.count - 1}"
         ) from None
+    w.reading = False
     w.sent.pop(0)
     if message[0] == "error":
         error: Exception = message[1]
         raise error from RemoteTraceback(message[2])
     with interrupts_deferred():
         done(spec, message[1])
+
+
+def _drain(pool: list[_Process], done: Done) -> None:
+    """On an interruption, store the batches that workers have finished and begun to hand
+    over: what is played and sent is kept. A pipe read halfway when the interruption came
+    is left alone."""
+    for w in pool:
+        while w.sent and not w.reading and w.results.poll():
+            try:
+                _receive(w, done)
+            except Exception:  # its error, or its death: the interruption comes first
+                break
 
 
 def _stop(pool: list[_Process]) -> None:

@@ -226,14 +226,13 @@ class Store:
         db = self._connect("ro")
         try:
             db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError as e:
-            db.close()
-            raise StoreError(
-                f"{self.path}: cannot read it with its write-ahead log {wal.name} ({e}): "
-                "it needs a folder it can write to; copy both files to one"
-            ) from None
         except sqlite3.DatabaseError as e:
             db.close()
+            if isinstance(e, sqlite3.OperationalError) and wal.exists():
+                raise StoreError(
+                    f"{self.path}: cannot read it with its write-ahead log {wal.name} ({e}): "
+                    "it needs a folder it can write to; copy both files to one"
+                ) from None
             raise self._error(e) from None
         return db
 
