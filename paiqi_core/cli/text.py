@@ -30,22 +30,22 @@ def total_label(objective: str | None) -> str:
 def games_text(d: dict[str, Any], seed: int, objective: str | None = None) -> str:
     """The per-seat table of plain games (``objective``: what the profile's scoring aims at;
     ``points`` labels the totals as rank points)."""
-    has_total = "mean_total" in d
-    has_money = any(d["mean_money"])
-    head = ["seat", "win rate"] + ([total_label(objective)] if has_total else [])
-    head += (["mean money"] if has_money else []) + ["stuck/game"]
+    total = "mean_total" in d
+    money = any(d["mean_money"])
+    head = ["seat", "win rate"] + ([total_label(objective)] if total else [])
+    head += (["mean money"] if money else []) + ["stuck/game"]
     rows = []
     for seat in range(d["players"]):
         row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
-        if has_total:
+        if total:
             sign = "" if objective == "points" else "+"  # rank points are never negative
             row.append(f"{d['mean_total'][seat]:{sign}.2f}")
-        if has_money:
+        if money:
             row.append(f"{d['mean_money'][seat]:+.2f}")
         row.append(f"{d['mean_stuck'][seat]:.2f}")
         rows.append(row)
     title = f"{d['profile']}: {d['games']} games, seed {seed}, {d['mean_actions']} actions a game"
-    note = f"\n{POINTS_NOTE}" if has_total and objective == "points" else ""
+    note = f"\n{POINTS_NOTE}" if total and objective == "points" else ""
     return title + "\n" + table(head, rows) + note
 
 

@@ -106,7 +106,10 @@ def _worker(tasks: Connection, results: Connection, parent: int) -> None:
         while not tasks.poll(1.0):
             if os.getppid() != parent:  # the parent died without stopping us
                 return
-        spec = tasks.recv()
+        try:
+            spec = tasks.recv()
+        except (EOFError, OSError):  # the parent closed its end: nothing more to play
+            return
         if spec is None:
             return
         try:
