@@ -4,6 +4,7 @@ by an interruption and a resume, and paired statistics that match hand computati
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from paiqi_core.cli import main
 from paiqi_core.runs.run import run
 from paiqi_core.runs.stats import Estimate, paired, winners_differ
 from paiqi_core.runs.store import RunSpec, Store
+from paiqi_core.runs.summary import METRIC_LABELS
 
 from .conftest import ROOT
 
@@ -97,7 +99,8 @@ def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main([*args, "--workers", "2"]) == 0
     text = capsys.readouterr().out
     assert "platform − doujue, paired on the same deals" in text
-    assert "winner_differs" in text
+    assert "share of deals with another winner" in text
+    assert "seat 0 money per game" in text  # both settle money: compared
 
 
 @pytest.mark.parametrize(
@@ -113,7 +116,6 @@ def test_compare_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
             ["compare", "doujue", "pagat", "--agents", "random,clever,random,random"],
             "unknown agent 'clever'",
         ),
-        (["compare", "--resume", "nope"], "no run 'nope'"),
     ],
 )
 def test_compare_bad_input(
@@ -170,3 +172,74 @@ def test_rotation_plays_each_deal_once_per_seat_of_the_agents(tmp_path: Path) ->
     # 10 deals x 4 rotations; in rotation r of a deal the heuristic agent sits in seat r
     assert [(d, g) for d, g, _ in rows] == [(g // 4, g) for g in range(40)]
     assert [s for _, g, s in rows] == [g % 4 for g in range(40)]
+
+
+def cells(line: str) -> list[str]:
+    """The cells of a line of a text table (columns are two spaces apart or more)."""
+    return re.split(r"\s{2,}", line.strip())
+
+
+def test_tables_speak_words_and_show_what_each_profile_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "words.db")
+    args = ["compare", "doujue", "pagat", "shichinarabe", "--games", "100", "--db", db, "-q"]
+    assert main([*args, "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert main(["report", "last", "--db", db, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for code in ("last_seven", "all_covered", "winner_differs", "seat0_money", "seat0_win"):
+        assert code not in text
+    sections = {part.split("\n", 1)[0]: part.splitlines() for part in text.split("\n\n")}
+    # doujue settles money and keeps totals (covered points and bonuses)
+    doujue = sections["doujue: by seat"]
+    assert cells(doujue[1]) == ["seat", "win rate", "mean total", "mean money"]
+    # pagat settles no money and keeps no totals: win rates only
+    pagat = sections["pagat: by seat (pagat settles no money and keeps no totals)"]
+    assert cells(pagat[1]) == ["seat", "win rate"]
+    # shichinarabe's totals are rank points: 3, 2, 1, 0 by place, so 6 a game over the seats
+    shichi = sections["shichinarabe: by seat (shichinarabe settles no money)"]
+    assert cells(shichi[1]) == ["seat", "win rate", "mean rank points"]
+    points = [float(cells(line)[2].split()[0]) for line in shichi[3:7]]
+    assert sum(points) == pytest.approx(6, abs=0.02)
+    note = (
+        "rank points: what a placement scoring gives each place in a game (3, 2, 1, 0 with "
+        "four players, unless the profile sets scoring.place_points); a match adds them up"
+    )
+    assert [note] in sections.values()
+    # a rate has no sign
+    for table in (doujue, pagat, shichi):
+        for line in table[3:7]:
+            assert re.fullmatch(r"0\.\d{3} ± 0\.\d{3}", cells(line)[1]), line
+    # per game: one row per quantity seen under some profile, in words; the others named
+    per_game = {m: [d["per_game"][m]["mean"] for d in report["profiles"].values()]
+                for m in report["profiles"]["doujue"]["per_game"]}  # fmt: skip
+    seen = [m for m, means in per_game.items() if any(means)]
+    table = sections["per game: means (95% intervals in --json and the report)"]
+    assert [cells(line)[0] for line in table[3 : 3 + len(seen)]] == [
+        METRIC_LABELS[m].replace(" per game", "") for m in seen
+    ]
+    unseen = [METRIC_LABELS[m].split(" per game")[0] for m in per_game if m not in seen]
+    assert table[-1] == f"never seen under any profile: {', '.join(unseen)}"
+    # paired: differences keep their sign; seat 0's money only where both settle money
+    paired = sections["pagat − doujue, paired on the same deals (mean ± 95% CI)"]
+    labels = [cells(line)[0] for line in paired[3:-1]]
+    assert labels[:3] == ["actions per game", "stuck turns per game", "cards covered per game"]
+    assert "seat 0 win rate" in labels and "seat 0 money per game" not in labels
+    assert re.fullmatch(r"[+-]\d+\.\d{3} ± \d+\.\d{3}", cells(paired[3])[1])
+    assert re.fullmatch(r"0\.\d{3} ± 0\.\d{3}", cells(paired[-2])[1])
+    assert cells(paired[-2])[0] == "share of deals with another winner"
+    assert paired[-1] == "seat 0 money is not compared: one of the two settles no money"
+    shichi_paired = sections["shichinarabe − doujue, paired on the same deals (mean ± 95% CI)"]
+    assert "bursts per game" in [cells(line)[0] for line in shichi_paired]  # shichinarabe's
+    objectives = {p: d["objective"] for p, d in report["profiles"].items()}
+    assert objectives == {"doujue": "money", "pagat": "win", "shichinarabe": "points"}
+
+
+def test_simulate_names_rank_points(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "shichinarabe", "doujue", "--games", "40", "-q"]) == 0
+    shichi, doujue = (part.splitlines() for part in capsys.readouterr().out.strip().split("\n\n"))
+    assert cells(shichi[1]) == ["seat", "win rate", "mean rank points", "stuck/game"]
+    assert shichi[-1].startswith("rank points: what a placement scoring gives each place")
+    assert all("+" not in line for line in shichi[3:7])  # rank points are never negative
+    assert cells(doujue[1]) == ["seat", "win rate", "mean total", "mean money", "stuck/game"]

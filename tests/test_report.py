@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from paiqi_core import runs as runs_package
 from paiqi_core.cli import main
 from paiqi_core.runs import report as report_module
+from paiqi_core.runs import source_checkout
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -123,7 +125,7 @@ def test_one_agent_kind_gives_these_plots_each_embedded_with_a_caption(
     # pagat settles no money and keeps no totals: drawn for doujue only, and said so
     assert "settle no money: pagat" in captions["Mean money by seat"]
     assert "keep no totals: pagat" in captions["Mean total by seat"]
-    assert "winner_differs" in r.page and "<h2>Tables</h2>" in r.page
+    assert "share of deals with another winner" in r.page and "<h2>Tables</h2>" in r.page
 
 
 def test_per_game_panels_leave_out_what_never_happened(
@@ -168,27 +170,72 @@ def test_no_money_anywhere_means_no_money_plot(moneyless_run: tuple[Path, Writte
         "win_rate_by_seat.png",
     ]
     assert "money" not in " ".join(t for t, _, _ in r.figures()).lower()
+    total = r.captions()["Mean total by seat"]
+    assert "For shichinarabe the total is rank points, what a placement scoring gives" in total
 
 
 def test_report_without_matplotlib_still_writes_the_tables(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(report_module, "_plt", lambda: None)
+    monkeypatch.setattr(runs_package, "source_checkout", lambda: None)  # installed paiqi
     out = tmp_path / "plain"
     assert main(["report", "last", "--db", str(db), "--out", str(out)]) == 0
     assert [p.name for p in out.iterdir()] == ["report.html"]
-    assert "paiqi[plots]" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "(no plots: matplotlib is not installed; pip install 'paiqi[plots]')" in printed
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert "<img" not in page and "paiqi[plots]" in page
+    assert "<img" not in page and "pip install &#x27;paiqi[plots]&#x27;" in page
     assert "platform − doujue, paired on the same deals" in page  # the tables
 
 
-def test_report_lists_runs_and_refuses_unknown_ones(
-    db: Path, capsys: pytest.CaptureFixture[str]
+def test_the_plots_hint_from_a_source_checkout_installs_its_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(runs_package, "source_checkout", lambda: tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert report_module.plot_hint() == "pip install -e '.[plots]' (from the source checkout)"
+    monkeypatch.chdir(tmp_path.parent)
+    assert (
+        report_module.plot_hint()
+        == f"pip install -e '{tmp_path}[plots]' (from the source checkout)"
+    )
+    # this test runs from a checkout: the real detection finds it
+    checkout = source_checkout()
+    assert checkout is not None and (checkout / "paiqi_core").is_dir()
+
+
+def test_report_lists_runs_with_what_and_when(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _compare(tmp_path / "two.db", "doujue", "platform", "--games", "60")
+    agents = ["--agents", "heuristic,random,random,random", "--rotate"]
+    _compare(db, "pagat", "bicycle", "--games", "10", *agents)
     capsys.readouterr()
     assert main(["report", "--db", str(db)]) == 0
-    (run_id,) = capsys.readouterr().out.split()
+    head, _rule, *lines = capsys.readouterr().out.splitlines()
+    assert head.split() == ["run", "started", "command", "profiles", "deals", "games", "played"]
+    assert len(lines) == 2
+    first, second = (re.split(r"\s{2,}", line.strip()) for line in lines)
+    assert re.fullmatch(r"\d{8}-\d{6}-[0-9a-f]{6}", first[0])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", first[1])
+    # 60 deals under two profiles: 120 games; 10 deals in 4 seatings under two: 80
+    assert first[2:] == ["compare", "doujue, platform", "60", "120 of 120"]
+    assert second[2:] == ["compare", "pagat, bicycle", "10 × 4 seatings", "80 of 80"]
+    assert main(["report", "--db", str(db), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["profiles"], r["deals"], r["games"], r["played"]) for r in listed] == [
+        (["doujue", "platform"], 60, 120, 120),
+        (["pagat", "bicycle"], 10, 80, 80),
+    ]
+
+
+def test_report_refuses_unknown_runs(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--json"]) == 0
+    (run_id,) = [r["run"] for r in json.loads(capsys.readouterr().out)]
     assert main(["report", "nope", "--db", str(db)]) == 2
     assert f"no run 'nope' in {db} (runs: {run_id})" in capsys.readouterr().err
     assert main(["report", "last", "--db", str(db.parent / "missing.db")]) == 2
+    assert capsys.readouterr().err == f"{db.parent / 'missing.db'}: no such results file\n"
+    assert not (db.parent / "missing.db").exists()

@@ -23,8 +23,8 @@ from paiqi_core.runs.execute import ExecutorError
 # -- parser ------------------------------------------------------------------------
 def _batch_options(p: argparse.ArgumentParser) -> None:
     """Options of the commands that run games in batches."""
-    p.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
-    p.add_argument("--batch", type=int, default=250, help="games per batch (default 250)")
+    p.add_argument("--workers", type=int, help="processes (default: every core)")
+    p.add_argument("--batch", type=int, help="games per batch (default 250)")
     p.add_argument(
         "--dask",
         metavar="local|tcp://HOST:PORT",
@@ -122,17 +122,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PROFILE",
         help=f"profiles to compare (default: {' '.join(FAMILIES)})",
     )
-    p.add_argument("--games", type=int, default=10000, help="deals per profile (default 10000)")
-    p.add_argument("--seed", type=int, default=0)
+    # None marks an option left out: --resume refuses the ones given beside it
+    p.add_argument("--games", type=int, help="deals per profile (default 10000)")
+    p.add_argument("--seed", type=int, help="run seed (default 0)")
+    p.add_argument("--agents", help="agents by seat, e.g. heuristic,random,random,random")
     p.add_argument(
-        "--agents", default="", help="agents by seat, e.g. heuristic,random,random,random"
-    )
-    p.add_argument(
-        "--rotate", action="store_true", help="play each deal once per seat rotation of the agents"
+        "--rotate",
+        action="store_true",
+        default=None,
+        help="play each deal once per seat rotation of the agents",
     )
     _batch_options(p)
     p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
-    p.add_argument("--resume", metavar="RUN", help="finish an interrupted run of --db")
+    p.add_argument(
+        "--resume",
+        metavar="RUN",
+        help="finish an interrupted run of --db with the rules and options it started with",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
         "report",
@@ -161,9 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p = add("bench", cmd_bench, "games per second of random play, per profile")
     p.add_argument("profiles", nargs="*", metavar="PROFILE")
-    p.add_argument("--games", type=int, default=5000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--games", type=int, default=5000, help="games per repeat (default 5000)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--repeat", type=int, default=3, help="repeats; the best counts (default 3)")
     return parser
 
 

@@ -1,13 +1,21 @@
 """``paiqi simulate``, ``compare``, ``report`` and ``bench``: games with agents, stored runs
-and their reports."""
+and their reports.
+
+Every option is checked, and every profile loaded, before a results or records file is
+created or opened for writing: bad input leaves no file behind. Problems with a results
+file, a run or a plugin's hook become one clear message and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import tempfile
 import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from paiqi_core import resources
 from paiqi_core.cli.common import (
@@ -20,35 +28,121 @@ from paiqi_core.cli.common import (
 )
 from paiqi_core.cli.text import compare_text, games_text, matches_text, sessions_text
 from paiqi_core.engine import Game
+from paiqi_core.profile import ProfileError
+from paiqi_core.runs.batch import BatchError
+from paiqi_core.runs.store import RunInfo, StoreError
 from paiqi_core.runs.summary import compare_report
 from paiqi_core.textui import Progress, table
 
+BATCH = 250  # games per batch unless --batch says otherwise
+COMPARE_GAMES = 10000  # deals per profile of compare unless --games says otherwise
+Command = Callable[[argparse.Namespace], int]
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    """``paiqi simulate``: games, sessions or matches with agents, summarised per seat."""
+
+def _bad_input_on_failure(command: Command) -> Command:
+    """Report an unusable results file, a busy run, or a plugin's hook failing in a game
+    as bad input (exit status 2, one clear message), like a bad profile."""
+
+    @functools.wraps(command)
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except (StoreError, BatchError) as e:
+            raise BadInput(str(e)) from None
+
+    return wrapped
+
+
+def _positive(value: int, flag: str, what: str) -> int:
+    if value < 1:
+        raise BadInput(f"{flag}: {value} is not a positive number of {what}")
+    return value
+
+
+def _workers(args: argparse.Namespace) -> int:
+    """``--workers``: every core unless given; 0 or fewer is refused."""
+    from paiqi_core.runs.execute import default_workers
+
+    if args.workers is None:
+        return default_workers()
+    return _positive(args.workers, "--workers", "processes")
+
+
+def _batch(args: argparse.Namespace) -> int:
+    return BATCH if args.batch is None else _positive(args.batch, "--batch", "games per batch")
+
+
+def _agents(text: str | None, games: Sequence[Game]) -> tuple[str, ...]:
+    """The agents by seat of ``--agents`` (empty: all random), checked against the seats."""
     from paiqi_core.agents import AGENTS
 
-    if args.games < 1:
-        raise BadInput(f"--games: {args.games} is not a positive number of games")
-    for flag in ("sessions", "matches"):
-        value = getattr(args, flag)
-        if value is not None and value < 1:
-            raise BadInput(f"--{flag}: {value} is not a positive number of {flag}")
-    if args.sessions and args.matches:
-        raise BadInput("--sessions and --matches: choose one")
-    games = load_games(args.profiles, args.set)
-    agents = [a.strip() for a in args.agents.split(",")] if args.agents else []
+    agents = tuple(a.strip() for a in text.split(",")) if text else ()
     for a in agents:
         if a not in AGENTS:
             raise BadInput(f"--agents: unknown agent '{a}' (known: {', '.join(AGENTS)})")
     for game in games:
         if agents and len(agents) != game.players:
-            raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats")
-    if not (args.sessions or args.matches):
-        return _simulate_games(args, games, agents)
+            raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats ({game.id})")
+    return agents
+
+
+def _check_dask(address: str | None) -> None:
+    if address:
+        from paiqi_core.runs.execute import check_dask
+
+        check_dask(address)
+
+
+def _check_records(path: str) -> Path:
+    """A records file that can be written: not a folder, in a folder that exists."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadInput(f"--records {path}: is a folder; name a file, such as {p / 'games.jsonl'}")
+    if not p.parent.is_dir():
+        raise BadInput(f"--records {path}: no such folder: {p.parent}")
+    return p
+
+
+def _open_records(path: Path) -> IO[str]:
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"--records {path}: cannot write: {e.strerror}") from None
+
+
+@_bad_input_on_failure
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """``paiqi simulate``: games, sessions or matches with agents, summarised per seat."""
+    _positive(args.games, "--games", "games")
+    for flag in ("sessions", "matches"):
+        value = getattr(args, flag)
+        if value is not None:
+            _positive(value, f"--{flag}", flag)
+    if args.sessions and args.matches:
+        raise BadInput("--sessions and --matches: choose one")
+    whole = "--sessions" if args.sessions else "--matches" if args.matches else None
+    if whole:
+        plain = [f for f in ("db", "dask", "workers", "batch") if getattr(args, f) is not None]
+        if plain:
+            flags = ", ".join(f"--{f}" for f in plain)
+            raise BadInput(
+                f"{flags}: only for plain games; {whole} are played one after another in this "
+                "process and summarised, not stored"
+            )
+    batch, workers = _batch(args), _workers(args)
+    games = load_games(args.profiles, args.set)
+    agents = _agents(args.agents, games)
+    names = args.profiles or list(resources.builtin_profiles())
+    if args.matches:
+        for name, game in zip(names, games, strict=True):
+            _check_matches(name, game)
+    records = _check_records(args.records) if args.records else None
+    _check_dask(args.dask)
+    if not whole:
+        return _simulate_games(args, names, games, agents, batch, workers, records)
     from paiqi_core.simulate import simulate_matches, simulate_sessions
 
-    out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
+    out = _open_records(records) if records else None
     summaries: list[Any] = []
     count = args.sessions or args.matches
     run = simulate_sessions if args.sessions else simulate_matches
@@ -73,164 +167,272 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _simulate_games(args: argparse.Namespace, games: list[Game], agents: list[str]) -> int:
+def _check_matches(name: str, game: Game) -> None:
+    """A match adds up rank points: refuse a profile whose scoring gives none."""
+    objective = game.rules.facts.objective
+    if objective != "points":
+        method = game.rules.profile.get("scoring.method")
+        aim = "money" if objective == "money" else "going out first"
+        raise BadInput(
+            f"--matches: {name} gives no rank points (its scoring, {method}, is played for "
+            f"{aim}), and a match adds up rank points game by game: play single games, or "
+            "give it a placement scoring, e.g. --set scoring.method=placement"
+        )
+
+
+def _simulate_games(
+    args: argparse.Namespace,
+    names: list[str],
+    games: list[Game],
+    agents: tuple[str, ...],
+    batch: int,
+    workers: int,
+    records: Path | None,
+) -> int:
     """Plain games: batches on every core, rows streamed into a store (a temporary file
     unless --db names one, so memory stays flat however many games), the summary read back
     from it; with --records, every game's record written in game order."""
     from paiqi_core.runs import stats
-    from paiqi_core.runs.execute import default_workers
     from paiqi_core.runs.run import run
-    from paiqi_core.runs.store import RunSpec, Store
+    from paiqi_core.runs.store import RunSpec, Store, check_path
 
-    names = args.profiles or list(resources.builtin_profiles())
-    workers = args.workers or default_workers()
+    if args.db:
+        check_path(Path(args.db), create=True)
     summaries = []
-    out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
-    try:
-        with tempfile.TemporaryDirectory(prefix="paiqi-") as scratch:
-            store = Store(Path(args.db) if args.db else Path(scratch) / "runs.db")
-            try:
-                for name, game in zip(names, games, strict=True):
-                    spec = RunSpec("simulate", (name,), tuple(args.set), tuple(agents), False,
-                                   args.seed, args.games, args.batch, game.players)  # fmt: skip
-                    run_id = store.new_run(spec)
-                    with Progress(args.games, game.id, enabled=not args.quiet) as bar:
-                        run(store, run_id, workers, bar.update, args.dask, out)
-                    summary = stats.games_summary(store, run_id, name)
-                    summary["profile"] = game.id
-                    summaries.append(summary)
-            finally:
-                store.close()
-    finally:
-        if out is not None:
-            out.close()
+    objectives = [g.rules.facts.objective for g in games]
+    with tempfile.TemporaryDirectory(prefix="paiqi-") as scratch:
+        store = Store(Path(args.db) if args.db else Path(scratch) / "runs.db")
+        out = None
+        try:
+            out = _open_records(records) if records else None
+            for name, game in zip(names, games, strict=True):
+                spec = RunSpec("simulate", (name,), tuple(args.set), agents, False,
+                               args.seed, args.games, batch, game.players)  # fmt: skip
+                run_id = store.new_run(spec, {name: game.rules.profile})
+                with Progress(args.games, game.id, enabled=not args.quiet) as bar:
+                    run(store, run_id, workers, bar.update, args.dask, out)
+                summary = stats.games_summary(store, run_id, name)
+                summary["profile"] = game.id
+                summaries.append(summary)
+        finally:
+            if out is not None:
+                out.close()
+            store.close()
     if args.json:
         print_json(summaries)
         return EXIT_OK
-    for summary in summaries:
+    for summary, objective in zip(summaries, objectives, strict=True):
         print()
-        print(games_text(summary, args.seed))
+        print(games_text(summary, args.seed, objective))
     if args.records:
         print(f"\nrecords: {args.records}")
     return EXIT_OK
 
 
+@_bad_input_on_failure
 def cmd_compare(args: argparse.Namespace) -> int:
     """``paiqi compare``: the same deals under several profiles, stored and paired."""
-    from paiqi_core.agents import AGENTS
-    from paiqi_core.runs.execute import default_workers
-    from paiqi_core.runs.run import run, total_games
-    from paiqi_core.runs.store import RunSpec, Store
+    if args.resume is not None:
+        return _resume(args)
+    from paiqi_core.runs.store import RunSpec, Store, check_path
 
-    store = Store(Path(args.db))
-    try:
-        if args.resume:
-            spec = store.spec(args.resume)
-            if spec is None:
-                raise BadInput(f"--resume: no run '{args.resume}' in {args.db}")
-            run_id = args.resume
-        else:
-            if not args.profiles:
-                args.profiles = list(FAMILIES)
-            if len(args.profiles) < 2:
-                raise BadInput("compare: name two profiles or more (or --resume RUN)")
-            if len(set(args.profiles)) < len(args.profiles):
-                raise BadInput("compare: name each profile once")
-            if args.games < 1 or args.batch < 1:
-                raise BadInput("--games and --batch: positive numbers")
-            games = load_games(args.profiles, args.set)
-            players = {g.players for g in games}
-            if len(players) > 1:
-                raise BadInput(
-                    "compare: the profiles seat different numbers of players "
-                    f"({', '.join(f'{g.id}: {g.players}' for g in games)})"
-                )
-            agents = tuple(a.strip() for a in args.agents.split(",")) if args.agents else ()
-            for a in agents:
-                if a not in AGENTS:
-                    raise BadInput(f"--agents: unknown agent '{a}' (known: {', '.join(AGENTS)})")
-            if agents and len(agents) != games[0].players:
-                raise BadInput(f"--agents: {len(agents)} agents for {games[0].players} seats")
-            spec = RunSpec(
-                "compare",
-                tuple(args.profiles),
-                tuple(args.set),
-                agents,
-                args.rotate,
-                args.seed,
-                args.games,
-                args.batch,
-                games[0].players,
-            )
-            run_id = store.new_run(spec)
-        workers = args.workers or default_workers()
-        total = total_games(spec) * len(spec.profiles)
-        try:
-            with Progress(total, "compare", enabled=not args.quiet) as bar:
-                run(store, run_id, workers, bar.update, args.dask)
-        except KeyboardInterrupt:
-            err(
-                f"interrupted: finished batches are saved in {args.db}; continue with\n"
-                f"  paiqi compare --db {args.db} --resume {run_id}"
-            )
-            return 130
-        report = compare_report(store, run_id, spec)
-        if args.json:
-            print_json(report)
-        else:
-            print(compare_text(report, args.db, workers))
-        return EXIT_OK
-    finally:
-        store.close()
+    profiles = args.profiles or list(FAMILIES)
+    if len(profiles) < 2:
+        raise BadInput("compare: name two profiles or more (or --resume RUN)")
+    if len(set(profiles)) < len(profiles):
+        raise BadInput("compare: name each profile once")
+    deals = COMPARE_GAMES if args.games is None else _positive(args.games, "--games", "games")
+    batch, workers = _batch(args), _workers(args)
+    games = load_games(profiles, args.set)
+    players = [g.players for g in games]
+    if len(set(players)) > 1:
+        raise BadInput(
+            "compare: the profiles seat different numbers of players "
+            f"({', '.join(f'{n}: {g.players}' for n, g in zip(profiles, games, strict=True))}); "
+            f"the same deals need the same table: seat them alike, e.g. --set players={players[0]}"
+        )
+    agents = _agents(args.agents, games)
+    _check_dask(args.dask)
+    check_path(Path(args.db), create=True)
+    spec = RunSpec(
+        "compare",
+        tuple(profiles),
+        tuple(args.set),
+        agents,
+        bool(args.rotate),
+        0 if args.seed is None else args.seed,
+        deals,
+        batch,
+        players[0],
+    )
+    with Store(Path(args.db)) as store:
+        rules = {name: game.rules.profile for name, game in zip(profiles, games, strict=True)}
+        run_id = store.new_run(spec, rules)
+        return _play(args, store, run_id, spec, workers)
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    """``paiqi report``: tables, plots and an HTML page of a stored run."""
-    from paiqi_core.runs.report import PLOT_EXTRA, plots_available, write_report
+def _resume(args: argparse.Namespace) -> int:
+    """``compare --resume RUN``: play the rest of a stored run, with its stored rules and
+    options; refuses options that would change it."""
+    from paiqi_core.runs.run import stored_rules
     from paiqi_core.runs.store import Store
 
-    if not Path(args.db).is_file():
-        raise BadInput(f"{args.db}:1:1: (root): no such results file")
-    store = Store(Path(args.db))
+    run_id = args.resume.strip()
+    if not run_id:
+        raise BadInput(f"--resume: name a run ('paiqi report --db {args.db}' lists them)")
+    changed = [
+        flag
+        for flag, value in (
+            ("PROFILE", args.profiles),
+            ("--games", args.games),
+            ("--set", args.set),
+            ("--agents", args.agents),
+            ("--rotate", args.rotate),
+            ("--seed", args.seed),
+            ("--batch", args.batch),
+        )
+        if value is not None and value != []  # None and [] mark an option left out
+    ]
+    if changed:
+        raise BadInput(
+            f"--resume {run_id}: a resumed run keeps the profiles, rules and options it "
+            f"started with; leave out {', '.join(changed)}"
+        )
+    workers = _workers(args)
+    _check_dask(args.dask)
+    with Store(Path(args.db), create=False) as store:
+        spec = store.spec(run_id)
+        if spec is None:
+            runs = ", ".join(r.id for r in store.runs()) or "none"
+            raise BadInput(f"--resume: no run '{run_id}' in {args.db} (runs: {runs})")
+        try:
+            stored_rules(store, run_id)
+        except ProfileError as e:
+            raise BadInput(
+                f"{e}\n--resume {run_id}: the rules stored with this run cannot be played "
+                "here (above), so nothing was played; install what they need, or start a "
+                "new run"
+            ) from None
+        return _play(args, store, run_id, spec, workers)
+
+
+def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers: int) -> int:
+    """Play a run's unfinished batches and print its report; on Ctrl-C (exit 130) or a
+    failure in a game, say how to continue."""
+    from paiqi_core.runs.execute import ExecutorError
+    from paiqi_core.runs.run import run
+
+    hint = f"  paiqi compare --db {args.db} --resume {run_id}"
+    total = spec.total_games * len(spec.profiles)
     try:
-        runs = [r[0] for r in store.runs()]
+        with Progress(total, "compare", enabled=not args.quiet) as bar:
+            run(store, run_id, workers, bar.update, args.dask)
+    except KeyboardInterrupt:
+        err(f"interrupted: finished batches are saved in {args.db}; continue with\n{hint}")
+        return 130
+    except (BatchError, ExecutorError) as e:
+        raise BadInput(
+            f"{e}\nfinished batches are saved in {args.db}; once that is fixed, continue with"
+            f"\n{hint}"
+        ) from None
+    report = compare_report(store, run_id, spec)
+    if args.json:
+        print_json(report)
+    else:
+        print(compare_text(report, args.db, workers))
+    return EXIT_OK
+
+
+@_bad_input_on_failure
+def cmd_report(args: argparse.Namespace) -> int:
+    """``paiqi report``: tables, plots and an HTML page of a stored run (the file is only
+    read); without a run, the runs the file holds."""
+    from paiqi_core.runs.report import plot_hint, plots_available, write_report
+    from paiqi_core.runs.store import Store
+
+    with Store.reader(Path(args.db)) as store:
+        runs = store.runs()
         if args.run is None:
             if not runs:
                 raise BadInput(f"{args.db}: holds no run")
-            print("\n".join(runs))
+            if args.json:
+                print_json([_run_data(r) for r in runs])
+            else:
+                print(runs_text(runs))
             return EXIT_OK
-        run_id = runs[-1] if args.run == "last" else args.run
+        if not args.run.strip():
+            raise BadInput(f"report: name a run, or 'last' ('paiqi report --db {args.db}')")
+        if args.run == "last" and not runs:
+            raise BadInput(f"{args.db}: holds no run")
+        run_id = runs[-1].id if args.run == "last" else args.run
         spec = store.spec(run_id)
         if spec is None:
-            raise BadInput(f"no run '{args.run}' in {args.db} (runs: {', '.join(runs) or 'none'})")
+            known = ", ".join(r.id for r in runs) or "none"
+            raise BadInput(f"no run '{args.run}' in {args.db} (runs: {known})")
         report = compare_report(store, run_id, spec)
-    finally:
-        store.close()
     text = compare_text(report, args.db)
     if args.json:
         print_json(report)
         return EXIT_OK
     print(text)
     folder = Path(args.out or f"paiqi-report-{run_id}")
-    written = write_report(report, text, folder)
+    try:
+        written = write_report(report, text, folder)
+    except OSError as e:
+        raise BadInput(f"--out {folder}: cannot write the report: {e.strerror}") from None
     print(f"\nwrote {', '.join(str(p) for p in written)}")
     if len(written) == 1 and not plots_available():
-        print(f"(no plots: {PLOT_EXTRA})")
+        print(f"(no plots: matplotlib is not installed; {plot_hint()})")
     return EXIT_OK
 
 
+def _run_data(r: RunInfo) -> dict[str, Any]:
+    """A listed run as data."""
+    return {
+        "run": r.id,
+        "started": datetime.fromtimestamp(r.created).isoformat(timespec="seconds"),
+        "command": r.command,
+        "profiles": list(r.spec.profiles),
+        "deals": r.spec.games,
+        "games": r.total,
+        "played": r.played,
+    }
+
+
+def runs_text(runs: Sequence[RunInfo]) -> str:
+    """The runs of a results file, oldest first: when, what, how far."""
+    rows = []
+    for r in runs:
+        spec = r.spec
+        deals = f"{spec.games:,}" + (f" × {spec.players} seatings" if spec.rotate else "")
+        played = f"{r.played:,} of {r.total:,}" + ("" if r.played >= r.total else ", unfinished")
+        rows.append(
+            [
+                r.id,
+                datetime.fromtimestamp(r.created).strftime("%Y-%m-%d %H:%M"),
+                r.command,
+                ", ".join(spec.profiles),
+                deals,
+                played,
+            ]
+        )
+    head = ["run", "started", "command", "profiles", "deals", "games played"]
+    return table(head, rows)
+
+
+@_bad_input_on_failure
 def cmd_bench(args: argparse.Namespace) -> int:
     """``paiqi bench``: random-play games per second, per profile."""
     from paiqi_core.runs.batch import BatchSpec, run_batch
 
+    _positive(args.games, "--games", "games")
+    _positive(args.repeat, "--repeat", "repeats")
+    names = args.profiles or list(resources.builtin_profiles())
     rows = []
-    for name, game in zip(
-        args.profiles or list(resources.builtin_profiles()),
-        load_games(args.profiles, args.set),
-        strict=True,
-    ):
-        spec = BatchSpec(name, tuple(args.set), (), False, args.seed, 0, args.games)
-        run_batch(BatchSpec(name, tuple(args.set), (), False, args.seed, 0, 1))  # compile once
+    for name, game in zip(names, load_games(args.profiles, args.set), strict=True):
+        rules = game.rules.profile
+        spec = BatchSpec(name, tuple(args.set), (), False, args.seed, 0, args.games, rules=rules)
+        run_batch(BatchSpec(name, (), (), False, args.seed, 0, 1, rules=rules))  # compile once
         best = 0.0
         for _ in range(args.repeat):
             t0 = time.perf_counter()

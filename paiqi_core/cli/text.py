@@ -4,26 +4,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from paiqi_core.runs.summary import (
+    METRIC_LABELS,
+    PAIRED_LABELS,
+    WINNER_DIFFERS,
+    has_money,
+    has_total,
+    money_compared,
+    shown_metrics,
+)
 from paiqi_core.textui import table
 
+RANK_POINTS = "mean rank points"
+POINTS_NOTE = (
+    "rank points: what a placement scoring gives each place in a game (3, 2, 1, 0 with four "
+    "players, unless the profile sets scoring.place_points); a match adds them up"
+)
 
-def games_text(d: dict[str, Any], seed: int) -> str:
-    """The per-seat table of plain games."""
-    has_total = "mean_total" in d
-    has_money = any(d["mean_money"])
-    head = ["seat", "win rate"] + (["mean total"] if has_total else [])
-    head += (["mean money"] if has_money else []) + ["stuck/game"]
+
+def total_label(objective: str | None) -> str:
+    """The heading of the total column: rank points when the scoring counts them."""
+    return RANK_POINTS if objective == "points" else "mean total"
+
+
+def games_text(d: dict[str, Any], seed: int, objective: str | None = None) -> str:
+    """The per-seat table of plain games (``objective``: what the profile's scoring aims at;
+    ``points`` labels the totals as rank points)."""
+    total = "mean_total" in d
+    money = any(d["mean_money"])
+    head = ["seat", "win rate"] + ([total_label(objective)] if total else [])
+    head += (["mean money"] if money else []) + ["stuck/game"]
     rows = []
     for seat in range(d["players"]):
         row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
-        if has_total:
-            row.append(f"{d['mean_total'][seat]:+.2f}")
-        if has_money:
+        if total:
+            sign = "" if objective == "points" else "+"  # rank points are never negative
+            row.append(f"{d['mean_total'][seat]:{sign}.2f}")
+        if money:
             row.append(f"{d['mean_money'][seat]:+.2f}")
         row.append(f"{d['mean_stuck'][seat]:.2f}")
         rows.append(row)
     title = f"{d['profile']}: {d['games']} games, seed {seed}, {d['mean_actions']} actions a game"
-    return title + "\n" + table(head, rows)
+    note = f"\n{POINTS_NOTE}" if total and objective == "points" else ""
+    return title + "\n" + table(head, rows) + note
 
 
 def matches_text(s: Any, seed: int) -> str:
@@ -54,54 +77,83 @@ def sessions_text(s: Any, seed: int) -> str:
 
 
 def compare_text(report: dict[str, Any], db: str, workers: int | None = None) -> str:
-    """The terminal text of a comparison report."""
+    """The terminal text of a comparison report: the words of the plots, money only for
+    profiles that settle it, totals named rank points where they are."""
     spec = report["spec"]
     agents = ",".join(spec["agents"]) or "random"
     lines = [
         f"run {report['run']} in {db}: {spec['games']} deals, seed {spec['seed']}, agents "
         f"{agents}{' rotated' if spec['rotate'] else ''}"
         + ("" if workers is None else f", {workers} workers"),
-        "",
-        "per game (means; intervals in --json and the report)",
     ]
-    metrics = [
-        "actions",
-        "stuck",
-        "covers",
-        "passes",
-        "bursts",
-        "closures",
-        "last_seven",
-        "all_covered",
-        "jokers",
-    ]
+    profiles = report["profiles"]
+    metrics = shown_metrics(report)
+    lines += ["", "per game: means (95% intervals in --json and the report)"]
     rows = [
-        [p] + [f"{d['per_game'][m]['mean']:.3g}" for m in metrics]
-        for p, d in report["profiles"].items()
+        [METRIC_LABELS[m].replace(" per game", "")]
+        + [f"{d['per_game'][m]['mean']:.3g}" for d in profiles.values()]
+        for m in metrics
     ]
-    lines.append(table(["profile", *metrics], rows))
-    for p, d in report["profiles"].items():
-        lines += ["", f"{p}: by seat"]
+    lines.append(table(["", *profiles], rows))
+    unseen = [METRIC_LABELS[m].split(" per game")[0] for m in METRIC_LABELS if m not in metrics]
+    if unseen:
+        lines.append(f"never seen under any profile: {', '.join(unseen)}")
+    points = False
+    for p, d in profiles.items():
+        seats = d["per_seat"]
+        money, total = has_money(seats), has_total(seats)
+        points |= total and d.get("objective") == "points"
+        missing = [] if money else ["settles no money"]
+        missing += [] if total else ["keeps no totals"]
+        lines += ["", f"{p}: by seat" + (f" ({p} {' and '.join(missing)})" if missing else "")]
+        head = ["seat", "win rate"]
+        head += [total_label(d.get("objective"))] if total else []
+        head += ["mean money"] if money else []
+        # rank points are never negative: no sign, as for rates
+        show_total = _rate if d.get("objective") == "points" else _ci
         seat_rows = [
-            [
-                r["seat"],
-                _ci(r["win"]),
-                "" if r["total"] is None else _ci(r["total"], 2),
-                _ci(r["money"], 2),
-            ]
-            for r in d["per_seat"]
+            [r["seat"], _rate(r["win"])]
+            + ([show_total(r["total"], 2)] if total else [])
+            + ([_ci(r["money"], 2)] if money else [])
+            for r in seats
         ]
-        lines.append(table(["seat", "win rate", "mean total", "mean money"], seat_rows))
+        lines.append(table(head, seat_rows))
         if len(d["per_agent"]) > 1:
-            agent_rows = [[r["agent"], _ci(r["win"]), _ci(r["money"], 2)] for r in d["per_agent"]]
-            lines += [table(["agent", "win rate", "mean money"], agent_rows)]
-    base = next(iter(report["profiles"]))
+            agent_money = has_money(d["per_agent"])
+            agent_rows = [
+                [r["agent"], _rate(r["win"])] + ([_ci(r["money"], 2)] if agent_money else [])
+                for r in d["per_agent"]
+            ]
+            head = ["agent", "win rate"] + (["mean money"] if agent_money else [])
+            lines += [table(head, agent_rows)]
+    if points:
+        lines += ["", POINTS_NOTE]
+    base = next(iter(profiles))
     for other, diff in report["paired"].items():
         lines += ["", f"{other} − {base}, paired on the same deals (mean ± 95% CI)"]
-        rows = [[k, _ci(v)] for k, v in diff.items()]
+        money = money_compared(report, base, other)
+        seen = shown_metrics({"profiles": {p: profiles[p] for p in (base, other)}})
+        keys = [
+            k
+            for k in PAIRED_LABELS
+            if k in diff
+            and (k not in METRIC_LABELS or k in seen)  # never seen under either: not shown
+            and (money or k != "seat0_money")
+        ]
+        rows = [[PAIRED_LABELS[k], _ci(diff[k])] for k in keys]
+        if "winner_differs" in diff:
+            rows.append([WINNER_DIFFERS, _rate(diff["winner_differs"])])
         lines.append(table(["difference", "value"], rows))
+        if "seat0_money" in diff and not money:
+            lines.append("seat 0 money is not compared: one of the two settles no money")
     return "\n".join(lines)
 
 
 def _ci(e: dict[str, float], digits: int = 3) -> str:
+    """A signed mean with its interval: a difference, money, a total."""
     return f"{e['mean']:+.{digits}f} ± {e['ci95']:.{digits}f}"
+
+
+def _rate(e: dict[str, float], digits: int = 3) -> str:
+    """A rate (a share, never below zero) with its interval: no sign."""
+    return f"{e['mean']:.{digits}f} ± {e['ci95']:.{digits}f}"

@@ -1,21 +1,27 @@
 """A batch of games and the rows it produces: one row per game per seat.
 
-A batch is a pure function of its spec (profile, overrides, agents, seed, game indices), so
-any worker, in any order, produces the same rows: results do not depend on how the work
-was split.
+A batch is a pure function of its spec (rules, agents, seed, game indices), so any worker,
+in any order, produces the same rows: results do not depend on how the work was split. A
+run's batches carry the resolved rules stored with the run, so workers never read profile
+files: a file edited while a run is played (or before it is resumed) changes nothing.
 """
 
 from __future__ import annotations
 
 import json
 import pickle
+import sysconfig
+import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
 
 from paiqi_core.actions import JOKER
-from paiqi_core.engine import Game, State
+from paiqi_core.engine import Game, State, game_of
 from paiqi_core.games import game_for
+from paiqi_core.profile import Profile, ProfileError
+from paiqi_core.rules import rules_of
 from paiqi_core.seeds import game_seed
 
 COLUMNS = (
@@ -45,7 +51,7 @@ Row = tuple[object, ...]
 class BatchSpec:
     """A slice of a run: which games of which profile, with which agents."""
 
-    profile: str  # profile id or path, as given
+    profile: str  # profile id or path, as given (the name of its rows)
     overrides: tuple[str, ...]
     agents: tuple[str, ...]  # by seat; empty: all random
     rotate: bool  # play each deal once per seat rotation of the agents
@@ -53,6 +59,9 @@ class BatchSpec:
     start: int  # first game index
     count: int
     records: bool = False  # also return each game's record (a JSON line)
+    # the resolved rules to play (a run's stored rules); None: load ``profile`` with
+    # ``overrides`` where the batch is played
+    rules: Profile | None = field(default=None, compare=False, repr=False)
 
     @property
     def games(self) -> range:
@@ -60,9 +69,12 @@ class BatchSpec:
         return range(self.start, self.start + self.count)
 
 
-def game_of(profile: str, overrides: Sequence[str]) -> Game:
-    """The compiled game of a batch (shared with records and the verifier)."""
-    return game_for(profile, overrides)
+def batch_game(spec: BatchSpec) -> Game:
+    """The compiled game of a batch: from its rules when it carries them (compiled once per
+    process), else loaded from its profile and overrides."""
+    if spec.rules is not None:
+        return game_of(rules_of(spec.rules))
+    return game_for(spec.profile, spec.overrides)
 
 
 def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
@@ -87,7 +99,7 @@ def run_batch(spec: BatchSpec) -> Batch:
     from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
-    game = game_of(spec.profile, spec.overrides)
+    game = batch_game(spec)
     rows: list[Row] = []
     records: list[str] = []
     for index in spec.games:
@@ -99,10 +111,56 @@ def run_batch(spec: BatchSpec) -> Batch:
     return Batch(rows, records)
 
 
+class BatchError(Exception):
+    """A batch failed in code outside paiqi (a plugin's hook): the message locates where,
+    ``FILE:LINE: in FUNCTION: ERROR``, and names the games being played."""
+
+
+def play_batch(spec: BatchSpec) -> Batch:
+    """``run_batch`` as executors call it: an error raised by a plugin's hook comes back as
+    a located BatchError (which always pickles); profile errors come back as they are, and
+    an error inside paiqi itself keeps its traceback (a bug to report)."""
+    try:
+        return run_batch(spec)
+    except ProfileError:
+        raise
+    except Exception as e:
+        frame = _outside_frame(e)
+        if frame is None:
+            raise
+        games = f"games {spec.start}-{spec.start + spec.count - 1}"
+        raise BatchError(
+            f"{frame.filename}:{frame.lineno}: in {frame.name}: {type(e).__name__}: {e} "
+            f"(playing {spec.profile}, {games})"
+        ) from None
+
+
+_PAIQI = Path(__file__).resolve().parent.parent
+_PATHS = sysconfig.get_paths()
+_STDLIB = {Path(_PATHS[k]).resolve() for k in ("stdlib", "platstdlib")}
+_INSTALLED = {Path(_PATHS[k]).resolve() for k in ("purelib", "platlib")}  # may lie inside
+
+
+def _outside_frame(e: BaseException) -> traceback.FrameSummary | None:
+    """The innermost frame of ``e`` in code outside paiqi and the standard library, if the
+    error comes from there (rather than from paiqi, or from the library paiqi called)."""
+    for frame in reversed(traceback.extract_tb(e.__traceback__)):
+        if frame.filename.startswith("<"):  # generated code: the compiled play loop
+            return None
+        path = Path(frame.filename).resolve()
+        if path.is_relative_to(_PAIQI):
+            return None
+        installed = any(path.is_relative_to(d) for d in _INSTALLED)
+        if not installed and any(path.is_relative_to(d) for d in _STDLIB):
+            continue
+        return frame
+    return None
+
+
 def packed_batch(spec: BatchSpec) -> bytes:
-    """``run_batch`` with its result pickled: Dask moves one bytes object several times
+    """``play_batch`` with its result pickled: Dask moves one bytes object several times
     faster than the thousand tuples of a batch, which it would inspect one by one."""
-    return pickle.dumps(run_batch(spec), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(play_batch(spec), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def game_rows(

@@ -1,7 +1,7 @@
 """Reports of a stored run: terminal tables, PNG plots and one self-contained HTML page.
 
-Plots need matplotlib (``pip install 'paiqi[plots]'``); without it the tables are still
-written and the report says how to get the plots.
+Plots need matplotlib (``pip install 'paiqi[plots]'``, or the ``plots`` extra of a source
+checkout); without it the tables are still written and the report says how to get them.
 
 Every plot is drawn from the report data of ``paiqi_core.runs.summary.compare_report`` alone (means
 and 95% half-widths already aggregated by the store), so the cost does not grow with the
@@ -20,7 +20,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-PLOT_EXTRA = "pip install 'paiqi[plots]'"
+from paiqi_core.runs import install_hint
+from paiqi_core.runs.summary import (
+    METRIC_LABELS,
+    PAIRED_LABELS,
+    has_money,
+    has_total,
+    money_compared,
+    shown_metrics,
+)
+
+
+def plot_hint() -> str:
+    """How to get the plots here: install matplotlib through paiqi's ``plots`` extra."""
+    return install_hint("plots")
+
 
 # Okabe–Ito: distinguishable with the common colour-vision deficiencies; yellow last.
 PALETTE = (
@@ -33,24 +47,6 @@ PALETTE = (
     "#555555",
     "#F0E442",
 )
-
-# per-game metrics: the unit of each panel
-METRIC_LABELS = {
-    "actions": "actions per game (length)",
-    "stuck": "stuck turns per game (covers + passes)",
-    "covers": "cards covered per game",
-    "passes": "passes per game",
-    "bursts": "bursts per game",
-    "closures": "suits closed per game",
-    "last_seven": "last-seven finishes per game (last card a 7)",
-    "all_covered": "all-covered hands per game",
-    "jokers": "joker moves per game",
-}
-PAIRED_LABELS = {
-    **{k: v.split(" (")[0] for k, v in METRIC_LABELS.items()},
-    "seat0_win": "seat 0 win rate",
-    "seat0_money": "seat 0 money per game",
-}
 
 STYLE = {
     "font.size": 10,
@@ -288,14 +284,6 @@ def _win_by_seat(plt: Any, report: dict[str, Any]) -> Plot | None:
     return Plot("win_rate_by_seat.png", title, caption, _png(plt, fig))
 
 
-def _has_money(rows: Iterable[dict[str, Any]]) -> bool:
-    return any(_nonzero(r["money"]["mean"]) or _nonzero(r["money"]["ci95"]) for r in rows)
-
-
-def _has_total(rows: Iterable[dict[str, Any]]) -> bool:
-    return any(r["total"] is not None for r in rows)
-
-
 @dataclass(frozen=True)
 class _SeatFigure:
     """A by-seat plot of one estimate of the per-seat rows."""
@@ -312,7 +300,7 @@ class _SeatFigure:
 
 MONEY_BY_SEAT = _SeatFigure(
     "money",
-    _has_money,
+    has_money,
     "money_by_seat.png",
     "Mean money by seat",
     "what each seat wins or pays per game",
@@ -324,7 +312,7 @@ MONEY_BY_SEAT = _SeatFigure(
 )
 TOTAL_BY_SEAT = _SeatFigure(
     "total",
-    _has_total,
+    has_total,
     "total_by_seat.png",
     "Mean total by seat",
     "the profile's score of a game, before money",
@@ -354,6 +342,12 @@ def _by_seat(plt: Any, report: dict[str, Any], figure: _SeatFigure) -> Plot | No
     ax.set_title(f"{figure.title} ({figure.subtitle})")
     _legend(ax)
     caption = figure.caption.format(games=_games_text(report), ci=CI_TEXT)
+    ranked = [p for p in profiles if report["profiles"][p].get("objective") == "points"]
+    if key == "total" and ranked:
+        caption += (
+            f" For {', '.join(ranked)} the total is rank points, what a placement scoring "
+            "gives each place in a game (and a match adds up)."
+        )
     if without:
         caption += f" Left out, as {figure.missing}: {', '.join(without)}."
     return Plot(figure.file, figure.title, caption + _seating_note(report), _png(plt, fig))
@@ -377,7 +371,7 @@ def _per_agent(plt: Any, report: dict[str, Any]) -> Plot | None:
     if len(agents) < 2:
         return None
     profiles = [p for p, d in report["profiles"].items() if d["per_agent"]]
-    money = [p for p in profiles if _has_money(report["profiles"][p]["per_agent"])]
+    money = [p for p in profiles if has_money(report["profiles"][p]["per_agent"])]
     panels = 2 if money else 1
     fig, axes = plt.subplots(
         1, panels, figsize=(4.4 * panels + 1.6, 3.8), squeeze=False, layout="constrained"
@@ -425,13 +419,6 @@ def _per_agent(plt: Any, report: dict[str, Any]) -> Plot | None:
 
 
 # ---------------------------------------------------------------------------- per game
-
-
-def shown_metrics(report: dict[str, Any]) -> list[str]:
-    """The per-game metrics worth a panel: those not zero under every profile."""
-    profiles = list(report["profiles"].values())
-    names = list(profiles[0]["per_game"]) if profiles else []
-    return [m for m in names if any(_nonzero(d["per_game"][m]["mean"]) for d in profiles)]
 
 
 def _per_game(plt: Any, report: dict[str, Any]) -> Plot | None:
@@ -527,7 +514,7 @@ def _paired(plt: Any, report: dict[str, Any], other: str) -> Plot | None:
     colour = _colours(report)[other]
     keys = [k for k in PAIRED_LABELS if k in diff]
     keys += [k for k in diff if k not in keys and k != "winner_differs"]
-    money = all(_has_money(report["profiles"][p]["per_seat"]) for p in (base, other))
+    money = money_compared(report, base, other)
     if "seat0_money" in keys and not money:
         keys.remove("seat0_money")  # a profile without money: the difference means nothing
     rows = [k for k in keys if _nonzero(diff[k]["mean"]) or _nonzero(diff[k]["ci95"])]
@@ -647,7 +634,7 @@ def _html(report: dict[str, Any], text: str, made: list[Plot], plotting: bool = 
             f"<figcaption>{html.escape(p.caption)}</figcaption></figure>"
         )
     if not plotting:
-        parts.append(f"<p>No plots: matplotlib is not installed ({html.escape(PLOT_EXTRA)}).</p>")
+        parts.append(f"<p>No plots: matplotlib is not installed ({html.escape(plot_hint())}).</p>")
     elif not made:
         parts.append("<p>No plots: the run holds no finished games yet.</p>")
     parts.append("<h2>Tables</h2><pre>" + html.escape(text) + "</pre></body></html>")

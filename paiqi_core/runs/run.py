@@ -1,21 +1,29 @@
 """Start or resume a stored run: split it into batches, execute the ones not yet finished,
-and store each as it completes."""
+and store each as it completes. Every batch is played from the rules stored with the run,
+and only one process plays a run at a time (a lock on the run)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import IO
 
+from paiqi_core.profile import Profile
+from paiqi_core.rules import rules_of
 from paiqi_core.runs.batch import Batch, BatchSpec
 from paiqi_core.runs.execute import execute, execute_dask
 from paiqi_core.runs.store import RunSpec, Store
 
 
 def batches(
-    spec: RunSpec, skip: set[tuple[str, int]], *, records: bool = False
+    spec: RunSpec,
+    skip: set[tuple[str, int]],
+    *,
+    records: bool = False,
+    rules: Mapping[str, Profile] | None = None,
 ) -> Iterator[BatchSpec]:
-    """The run's batches, profile by profile interleaved batch by batch, minus ``skip``."""
-    total = total_games(spec)
+    """The run's batches, profile by profile interleaved batch by batch, minus ``skip``;
+    each carries its profile's ``rules`` when given."""
+    total = spec.total_games
     for start in range(0, total, spec.batch):
         for profile in spec.profiles:
             if (profile, start) not in skip:
@@ -26,8 +34,9 @@ def batches(
                     spec.rotate,
                     spec.seed,
                     start,
-                    min(spec.batch, total - start),
+                    spec.batch_games(start),
                     records,
+                    rules=rules[profile] if rules is not None else None,
                 )
 
 
@@ -50,6 +59,15 @@ class InOrder:
             self.next += 1
 
 
+def stored_rules(store: Store, run_id: str) -> dict[str, Profile]:
+    """The rules ``run_id`` is played with, loaded back from the store and compiled here
+    (StoreError or ProfileError, with the reason, when they cannot be played)."""
+    rules = store.rules(run_id)
+    for profile in rules.values():
+        rules_of(profile)  # a hook that fails to build is found here, not in a worker
+    return rules
+
+
 def run(
     store: Store,
     run_id: str,
@@ -58,36 +76,36 @@ def run(
     dask: str | None = None,
     records: IO[str] | None = None,
 ) -> None:
-    """Execute every unfinished batch of ``run_id``; finished batches are skipped, so this
-    both starts and resumes a run. With ``records``, every game's record is written to it,
-    in game order."""
+    """Execute every unfinished batch of ``run_id`` with the rules stored for it; finished
+    batches are skipped, so this both starts and resumes a run. With ``records``, every
+    game's record is written to it, in game order. StoreError if another process is
+    playing the run, or its rules cannot be used."""
     spec = store.spec(run_id)
     if spec is None:
         raise KeyError(run_id)
-    finished = store.finished(run_id)
-    done_games = [0]
-    for profile, start in finished:
-        del profile
-        done_games[0] += min(spec.batch, total_games(spec) - start)
-    if progress:
-        progress(done_games[0])
-    todo = list(batches(spec, finished, records=records is not None))
-    writer = InOrder(records, [(b.profile, b.start) for b in todo]) if records else None
-
-    def done(batch: BatchSpec, result: Batch) -> None:
-        store.add_batch(run_id, batch.profile, batch.start, result.rows)
-        if writer is not None:
-            writer.add((batch.profile, batch.start), result.records)
-        done_games[0] += batch.count
+    rules = stored_rules(store, run_id)
+    with store.lock(run_id):
+        finished = store.finished(run_id)
+        done_games = [sum(spec.batch_games(start) for _, start in finished)]
         if progress:
             progress(done_games[0])
+        todo = list(batches(spec, finished, records=records is not None, rules=rules))
+        writer = InOrder(records, [(b.profile, b.start) for b in todo]) if records else None
 
-    if dask:
-        execute_dask(iter(todo), dask, done, workers)
-    else:
-        execute(iter(todo), workers, done)
+        def done(batch: BatchSpec, result: Batch) -> None:
+            store.add_batch(run_id, batch.profile, batch.start, result.rows)
+            if writer is not None:
+                writer.add((batch.profile, batch.start), result.records)
+            done_games[0] += batch.count
+            if progress:
+                progress(done_games[0])
+
+        if dask:
+            execute_dask(iter(todo), dask, done, workers)
+        else:
+            execute(iter(todo), workers, done)
 
 
 def total_games(spec: RunSpec) -> int:
     """Games a run plays for each profile: deals, times the seats with rotation."""
-    return spec.games * (spec.players if spec.rotate else 1)
+    return spec.total_games

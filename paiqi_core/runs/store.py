@@ -1,25 +1,50 @@
-"""The results store: one SQLite file holding runs, their finished batches and one row per
-game per seat. A batch's rows and its 'finished' mark are written in one transaction, so an
-interrupted run loses no finished batch and never keeps half of one. The file uses SQLite's
-write-ahead log (a ``-wal`` file beside it while a run writes), so it belongs on a local
-disk rather than a network share."""
+"""The results store: one SQLite file holding runs, the rules they are played with, their
+finished batches and one row per game per seat.
+
+A batch's rows and its 'finished' mark are written in one transaction, so an interrupted run
+loses no finished batch and never keeps half of one. A run stores the fully resolved rules of
+each of its profiles when it starts, and its batches are played from those stored rules, so
+a resumed run plays exactly the rules it started with whatever happened to the profile files
+since.
+
+While a run writes, the file uses SQLite's write-ahead log (``-wal`` and ``-shm`` files
+beside it), so it belongs on a local disk rather than a network share; a writer that closes
+the file cleanly turns the log back into a plain file. Reading a store (reports, listings)
+opens it read-only and never writes to it or beside it.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
+from paiqi_core.profile import Profile, load_profile
+from paiqi_core.profile.load import load_resolved
 from paiqi_core.runs.batch import COLUMNS, Row
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows
+    fcntl = None  # type: ignore[assignment]
 
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY, created REAL, command TEXT, spec TEXT
+);
+CREATE TABLE IF NOT EXISTS rules (
+    run TEXT, profile TEXT, fingerprint TEXT, rules TEXT, source TEXT, chain TEXT,
+    overrides TEXT, PRIMARY KEY (run, profile)
 );
 CREATE TABLE IF NOT EXISTS batches (
     run TEXT, profile TEXT, start INTEGER, PRIMARY KEY (run, profile, start)
@@ -29,6 +54,19 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (run, profile, game, seat)
 ) WITHOUT ROWID;
 """
+# the columns of each table, in order: a file whose tables differ is not a results file
+TABLES = {
+    "runs": ("id", "created", "command", "spec"),
+    "rules": ("run", "profile", "fingerprint", "rules", "source", "chain", "overrides"),
+    "batches": ("run", "profile", "start"),
+    "seats": ("run", *COLUMNS),
+}
+REQUIRED = ("runs", "batches", "seats")  # the rules table came later: older files lack it
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StoreError(Exception):
+    """A results file that cannot be used: the message names the file and says why."""
 
 
 @dataclass(frozen=True)
@@ -57,54 +95,384 @@ class RunSpec:
             d[key] = tuple(d[key])
         return RunSpec(**d)
 
+    @property
+    def total_games(self) -> int:
+        """Games played under each profile: deals, times the seats with rotation."""
+        return self.games * (self.players if self.rotate else 1)
+
+    def batch_games(self, start: int) -> int:
+        """The number of games of the batch that starts at game ``start``."""
+        return min(self.batch, self.total_games - start)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """A stored run as listed: id, when and how it started, how far it got."""
+
+    id: str
+    created: float
+    command: str
+    spec: RunSpec
+    played: int  # games played so far, over every profile
+
+    @property
+    def total(self) -> int:
+        """Games the run plays when finished, over every profile."""
+        return self.spec.total_games * len(self.spec.profiles)
+
+
+def check_path(path: Path, *, create: bool) -> None:
+    """Refuse a path that cannot be a results file (a folder, a device, a file in a missing
+    folder, a file that is not an SQLite database), before SQLite touches it."""
+    if path.is_dir():
+        raise StoreError(f"{path}: is a folder, not a results file")
+    if not path.exists():
+        if not create:
+            raise StoreError(f"{path}: no such results file")
+        if not path.parent.is_dir():
+            raise StoreError(f"{path}: no such folder: {path.parent}")
+        return
+    if not path.is_file():
+        raise StoreError(f"{path}: not a regular file, so not a results file")
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError as e:
+        raise StoreError(f"{path}: cannot read: {e.strerror}") from None
+    if not header and create:
+        return  # an empty file: a new store
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        raise StoreError(f"{path}: not a results file (not an SQLite database)")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]  # the page count is current
+    logged = path.with_name(path.name + "-wal").exists()  # a writer may be checkpointing
+    if valid and pages and not logged and path.stat().st_size < pages * page_size:
+        raise StoreError(
+            f"{path}: damaged results file: cut short ({path.stat().st_size} bytes of "
+            f"{pages * page_size})"
+        )
+
 
 class Store:
-    """An SQLite results file: runs, their finished batches, and their rows."""
+    """An SQLite results file: runs, their rules, their finished batches, and their rows.
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.db = sqlite3.connect(path)
-        # A write-ahead log commits a batch without waiting for the disk: a killed process
-        # still keeps every committed batch, and the file is never left half-written.
-        self.db.execute("PRAGMA journal_mode = WAL")
-        self.db.execute("PRAGMA synchronous = NORMAL")
-        self.db.executescript(SCHEMA)
+    ``Store(path)`` opens the file for writing (creating it unless ``create`` is false);
+    ``Store.reader(path)`` opens an existing one read-only."""
+
+    def __init__(self, path: Path, *, create: bool = True, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        check_path(self.path, create=create and not readonly)
+        if readonly:
+            self.db = self._open_readonly()
+        else:
+            self.db = self._connect("rwc" if create else "rw")
+        try:
+            tables = self._tables()
+            if readonly:
+                missing = [t for t in REQUIRED if t not in tables]
+                if missing:
+                    raise StoreError(f"{self.path}: not a results file (it holds no paiqi runs)")
+            else:
+                others = set(tables) - set(TABLES)
+                if others and not set(REQUIRED) & set(tables):
+                    names = ", ".join(sorted(others))
+                    raise StoreError(
+                        f"{self.path}: an SQLite database of something else (tables {names}), "
+                        "not a results file: name a new file"
+                    )
+                # A write-ahead log commits a batch without waiting for the disk: a killed
+                # process still keeps every committed batch, and the file is never half
+                # written.
+                self.db.execute("PRAGMA journal_mode = WAL")
+                self.db.execute("PRAGMA synchronous = NORMAL")
+                self.db.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            self.db.close()
+            raise self._error(e) from None
+        except StoreError:
+            self.db.close()
+            raise
+
+    @classmethod
+    def reader(cls, path: Path) -> Store:
+        """An existing results file, opened read-only: nothing is written to it or beside it."""
+        return cls(path, create=False, readonly=True)
+
+    def _connect(self, mode: str, extra: str = "") -> sqlite3.Connection:
+        uri = f"{self.path.resolve().as_uri()}?mode={mode}{extra}"
+        try:
+            return sqlite3.connect(uri, uri=True)
+        except sqlite3.Error as e:
+            raise self._error(e) from None
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """Open read-only, writing nothing to the file or beside it. A file at rest is a
+        plain SQLite file, read with SQLite's usual locks. A file still marked for a
+        write-ahead log but without one (closed while another process had it open, or
+        written by an earlier paiqi) is read as it is (``immutable``), as SQLite would
+        otherwise create a ``-shm`` file beside it. A file that a run is writing, or that a
+        killed run left with its log, is read with the log."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        with open(self.path, "rb") as f:
+            logged = f.read(20)[18:20] == b"\x02\x02"  # the file format of WAL mode
+        if logged and not wal.exists():
+            db = self._connect("ro", "&immutable=1")
+            if not wal.exists():  # else a run started writing meanwhile: read with its log
+                return db
+            db.close()
+        db = self._connect("ro")
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as e:
+            db.close()
+            if isinstance(e, sqlite3.OperationalError) and wal.exists():
+                raise StoreError(
+                    f"{self.path}: cannot read it with its write-ahead log {wal.name} ({e}): "
+                    "it needs a folder it can write to; copy both files to one"
+                ) from None
+            raise self._error(e) from None
+        return db
+
+    def _tables(self) -> dict[str, tuple[str, ...]]:
+        """The tables of the file and their columns; refuses tables of the same names as
+        the store's with other columns."""
+        names = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        tables = {
+            name: tuple(r[1] for r in self.db.execute(f"PRAGMA table_info('{name}')"))
+            for name in names
+            if "'" not in name
+        }
+        for name, columns in TABLES.items():
+            if name in tables and tables[name] != columns:
+                raise StoreError(
+                    f"{self.path}: not a results file: its table '{name}' has columns "
+                    f"{', '.join(tables[name])}, not paiqi's ({', '.join(columns)})"
+                )
+        return tables
+
+    def _error(self, e: sqlite3.Error) -> StoreError:
+        """A store error for an SQLite error on this file."""
+        text = str(e)
+        if isinstance(e, sqlite3.DatabaseError) and "malformed" in text:
+            return StoreError(f"{self.path}: damaged results file ({text})")
+        if "not a database" in text:
+            return StoreError(f"{self.path}: not a results file (not an SQLite database)")
+        if "readonly" in text or "read-only" in text:
+            return StoreError(f"{self.path}: cannot write to it ({text})")
+        return StoreError(f"{self.path}: {text}")
+
+    @contextmanager
+    def _sql(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise self._error(e) from None
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file. A writer turns the write-ahead log back into a plain file when no
+        one else has the file open, so it can later be read from a read-only place."""
+        if not self.readonly:
+            try:
+                self.db.execute("PRAGMA busy_timeout = 0")
+                self.db.execute("PRAGMA journal_mode = DELETE")
+            except sqlite3.Error:
+                pass  # another process has it open: the last one out does it
         self.db.close()
 
-    def new_run(self, spec: RunSpec) -> str:
-        """Record a new run; its id."""
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------ runs
+    def new_run(self, spec: RunSpec, rules: Mapping[str, Profile] | None = None) -> str:
+        """Record a new run with the resolved rules of each profile (by name, as in
+        ``spec.profiles``; default: loaded now from the names and ``spec.overrides``); its id."""
+        if rules is None:
+            rules = {p: load_profile(p, spec.overrides) for p in spec.profiles}
+        missing = [p for p in spec.profiles if p not in rules]
+        if missing:
+            raise ValueError(f"no rules for {', '.join(missing)}")
         run = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
-        with self.db:
+        with self._sql(), self.db:
             self.db.execute(
                 "INSERT INTO runs VALUES (?, ?, ?, ?)",
                 (run, time.time(), spec.command, spec.to_json()),
+            )
+            self.db.executemany(
+                "INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(run, name, *_stored(rules[name])) for name in spec.profiles],
             )
         return run
 
     def spec(self, run: str) -> RunSpec | None:
         """The spec of ``run`` (None if there is no such run)."""
-        row = self.db.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()
+        with self._sql():
+            row = self.db.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()
         return RunSpec.from_json(row[0]) if row else None
 
-    def runs(self) -> list[tuple[str, float, str]]:
-        """(id, creation time, command) of every run, oldest first."""
-        return list(self.db.execute("SELECT id, created, command FROM runs ORDER BY created"))
+    def rules(self, run: str) -> dict[str, Profile]:
+        """The rules ``run`` plays, by profile name, loaded back from the store and checked
+        against their fingerprints. StoreError if the run stored none (started by an earlier
+        paiqi) or they now load differently; ProfileError if this installation cannot play
+        them (a plugin hook no longer installed)."""
+        spec = self.spec(run)
+        if spec is None:
+            raise StoreError(f"{self.path}: no run '{run}'")
+        stored: dict[str, tuple[Any, ...]] = {}
+        if "rules" in self._tables():
+            with self._sql():
+                for row in self.db.execute(
+                    "SELECT profile, fingerprint, rules, source, chain, overrides FROM rules "
+                    "WHERE run = ?",
+                    (run,),
+                ):
+                    stored[row[0]] = row[1:]
+        missing = [p for p in spec.profiles if p not in stored]
+        if missing:
+            raise StoreError(
+                f"{self.path}: run {run} holds no rules for {', '.join(missing)}: it was "
+                "started by an earlier version of paiqi, which did not store them, so what "
+                "it was played with cannot be known; start a new run"
+            )
+        out = {}
+        for name in spec.profiles:
+            fingerprint, data, source, chain, overrides = stored[name]
+            profile = load_resolved(
+                json.loads(data),
+                source=f"{source} (as stored in {self.path}, run {run})",
+                chain=json.loads(chain),
+                overrides=json.loads(overrides),
+            )
+            if profile.fingerprint != fingerprint:
+                raise StoreError(
+                    f"{self.path}: run {run}: the stored rules of {name} load differently in "
+                    "this version of paiqi (new defaults or checks): playing on would mix two "
+                    "rule sets in one run; start a new run"
+                )
+            out[name] = profile
+        return out
+
+    def runs(self) -> list[RunInfo]:
+        """Every run, oldest first, with how many of its games are played."""
+        with self._sql():
+            rows = list(
+                self.db.execute("SELECT id, created, command, spec FROM runs ORDER BY created")
+            )
+            starts: dict[str, list[int]] = {}
+            for run, start in self.db.execute("SELECT run, start FROM batches"):
+                starts.setdefault(run, []).append(start)
+        out = []
+        for run, created, command, text in rows:
+            spec = RunSpec.from_json(text)
+            played = sum(spec.batch_games(s) for s in starts.get(run, []))
+            out.append(RunInfo(run, created, command, spec, played))
+        return out
 
     def finished(self, run: str) -> set[tuple[str, int]]:
         """(profile, first game) of every finished batch of ``run``."""
-        rows = self.db.execute("SELECT profile, start FROM batches WHERE run = ?", (run,))
-        return {(p, s) for p, s in rows}
+        with self._sql():
+            rows = self.db.execute("SELECT profile, start FROM batches WHERE run = ?", (run,))
+            return {(p, s) for p, s in rows}
 
     def add_batch(self, run: str, profile: str, start: int, rows: Sequence[Row]) -> None:
-        """Store a batch's rows and mark it finished, in one transaction."""
+        """Store a batch's rows and mark it finished, in one transaction: either both are
+        stored or neither."""
         marks = ", ".join("?" * (len(COLUMNS) + 1))
-        with self.db:
-            self.db.executemany(f"INSERT INTO seats VALUES ({marks})", [(run, *r) for r in rows])
-            self.db.execute("INSERT INTO batches VALUES (?, ?, ?)", (run, profile, start))
+        values = [(run, *r) for r in rows]
+        try:
+            with self.db:
+                self.db.executemany(f"INSERT INTO seats VALUES ({marks})", values)
+                self.db.execute("INSERT INTO batches VALUES (?, ?, ?)", (run, profile, start))
+        except sqlite3.IntegrityError:
+            raise StoreError(
+                f"{self.path}: run {run}: games {start}- of {profile} are already stored "
+                "(is another process playing this run?)"
+            ) from None
+        except sqlite3.Error as e:
+            raise self._error(e) from None
 
     def query(self, sql: str, *args: Any) -> Iterator[tuple[Any, ...]]:
-        """Rows of a read-only SQL query."""
-        yield from self.db.execute(sql, args)
+        """Rows of a read-only SQL query (read at once: the figures of a report are few)."""
+        with self._sql():
+            return iter(self.db.execute(sql, args).fetchall())
+
+    def lock(self, run: str) -> RunLock:
+        """A lock on ``run``: only one process plays a run at a time."""
+        return RunLock(self.path, run)
+
+
+def _stored(profile: Profile) -> tuple[str, str, str, str, str]:
+    """The columns of a profile's row in the rules table."""
+    return (
+        profile.fingerprint,
+        json.dumps(profile.resolved(), ensure_ascii=False, sort_keys=True, default=str),
+        profile.source,
+        json.dumps(list(profile.chain), ensure_ascii=False),
+        json.dumps(dict(profile.overrides), ensure_ascii=False, default=str),
+    )
+
+
+class RunLock:
+    """An advisory lock on one run of a results file, held while the run is played: a
+    second process that tries to play the same run is refused. The operating system drops
+    the lock when its process ends, however it ends; the lock file (beside the results
+    file) is removed by a holder that finishes, and reused if one was killed."""
+
+    def __init__(self, db: Path, run: str) -> None:
+        self.db, self.run = db, run
+        name = run if re.fullmatch(r"[\w.-]+", run) else hashlib.sha256(run.encode()).hexdigest()
+        self.path = db.with_name(f"{db.name}.{name}.lock")
+        self.fd: int | None = None
+
+    def __enter__(self) -> RunLock:
+        if fcntl is None:  # pragma: no cover - no advisory locks on this system
+            return self
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as e:
+                raise StoreError(f"{self.path}: cannot lock run {self.run}: {e.strerror}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip()
+                os.close(fd)
+                who = f" (process {holder})" if holder.isdigit() else ""
+                raise StoreError(
+                    f"{self.db}: run {self.run} is being played by another paiqi process"
+                    f"{who}; let it finish, or stop it and resume then"
+                ) from None
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:  # not a lock file that its last holder removed meanwhile
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode("ascii"))
+        self.fd = fd
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self.fd is None:
+            return
+        with suppress(OSError):
+            os.unlink(self.path)
+        os.close(self.fd)  # releases the lock
+        self.fd = None

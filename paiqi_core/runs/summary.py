@@ -1,19 +1,45 @@
-"""The report of a stored run as data: what ``compare`` prints and ``report`` draws."""
+"""The report of a stored run as data: what ``compare`` prints and ``report`` draws, with
+the words both use for each quantity and what each profile has (money, totals)."""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterable
 from typing import Any
+
+# per-game metrics: the unit of each panel
+METRIC_LABELS = {
+    "actions": "actions per game (length)",
+    "stuck": "stuck turns per game (covers + passes)",
+    "covers": "cards covered per game",
+    "passes": "passes per game",
+    "bursts": "bursts per game",
+    "closures": "suits closed per game",
+    "last_seven": "last-seven finishes per game (last card a 7)",
+    "all_covered": "all-covered hands per game",
+    "jokers": "joker moves per game",
+}
+PAIRED_LABELS = {
+    **{k: v.split(" (")[0] for k, v in METRIC_LABELS.items()},
+    "seat0_win": "seat 0 win rate",
+    "seat0_money": "seat 0 money per game",
+}
+WINNER_DIFFERS = "share of deals with another winner"  # winners differ on the same deal
 
 
 def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
-    """The report of a stored run as data: per-game, per-seat, per-agent and paired figures."""
+    """The report of a stored run as data: per-game, per-seat, per-agent and paired figures,
+    and each profile's objective (``points``: its totals are rank points; None when the
+    stored rules cannot be read here)."""
     from paiqi_core.runs import stats
 
     profiles = list(spec.profiles)
+    objectives = _objectives(store, run_id)
     out: dict[str, Any] = {"run": run_id, "spec": json.loads(spec.to_json()), "profiles": {}}
     for p in profiles:
         out["profiles"][p] = {
+            "objective": objectives.get(p),
             "per_game": {k: v.as_dict() for k, v in stats.per_game(store, run_id, p).items()},
             "per_seat": [_jsonable(r) for r in stats.per_seat(store, run_id, p)],
             "per_agent": [_jsonable(r) for r in stats.per_agent(store, run_id, p)],
@@ -29,7 +55,49 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
     return out
 
 
+def _objectives(store: Any, run_id: str) -> dict[str, str]:
+    """What each profile's scoring aims at (money, points, win), from the run's stored
+    rules; empty when they cannot be read (a run stored by an earlier paiqi, a plugin
+    not installed here)."""
+    from paiqi_core.profile import ProfileError
+    from paiqi_core.rules import rules_of
+    from paiqi_core.runs.store import StoreError
+
+    try:
+        return {p: rules_of(r).facts.objective for p, r in store.rules(run_id).items()}
+    except (StoreError, ProfileError):
+        return {}
+
+
 def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
     """A stats row as data: estimates become {n, mean, ci95} (``total``: None in families
     that keep no totals)."""
     return {k: v.as_dict() if hasattr(v, "as_dict") else v for k, v in row.items()}
+
+
+def _nonzero(x: Any) -> bool:
+    v = math.nan if x is None else float(x)
+    return not math.isnan(v) and v != 0
+
+
+def has_money(rows: Iterable[dict[str, Any]]) -> bool:
+    """Whether per-seat (or per-agent) rows show money changing hands: a profile that
+    settles none has every mean and interval zero."""
+    return any(_nonzero(r["money"]["mean"]) or _nonzero(r["money"]["ci95"]) for r in rows)
+
+
+def has_total(rows: Iterable[dict[str, Any]]) -> bool:
+    """Whether per-seat rows keep a total (a score before money)."""
+    return any(r["total"] is not None for r in rows)
+
+
+def shown_metrics(report: dict[str, Any]) -> list[str]:
+    """The per-game metrics worth showing: those not zero under every profile."""
+    profiles = list(report["profiles"].values())
+    names = list(profiles[0]["per_game"]) if profiles else []
+    return [m for m in names if any(_nonzero(d["per_game"][m]["mean"]) for d in profiles)]
+
+
+def money_compared(report: dict[str, Any], base: str, other: str) -> bool:
+    """Whether seat 0's money means something between two profiles: both settle money."""
+    return all(has_money(report["profiles"][p]["per_seat"]) for p in (base, other))
