@@ -309,7 +309,9 @@ def load(path: Path | str, overrides: Any = ()) -> tuple[Profile, Game] | None:
 
 # -- playing a valid profile -------------------------------------------------------------
 STORE = Store(Path(":memory:"))  # the run rows go to SQLite, as simulate --db stores them
-RUN = STORE.new_run(RunSpec("simulate", ("fuzz",), (), (), False, 0, 20, 20, 4))
+RUN = STORE.new_run(
+    RunSpec("simulate", ("fuzz",), (), (), False, 0, 20, 20, 4), {"fuzz": load_profile("doujue")}
+)
 BATCHES = itertools.count()
 
 

@@ -74,12 +74,14 @@ def _batch(args: argparse.Namespace) -> int:
 
 def _agents(text: str | None, games: Sequence[Game]) -> tuple[str, ...]:
     """The agents by seat of ``--agents`` (empty: all random), checked against the seats."""
-    from paiqi_core.agents import AGENTS
+    from paiqi_core.agents import resolve
 
     agents = tuple(a.strip() for a in text.split(",")) if text else ()
     for a in agents:
-        if a not in AGENTS:
-            raise BadInput(f"--agents: unknown agent '{a}' (known: {', '.join(AGENTS)})")
+        try:
+            resolve(a)
+        except ValueError as e:
+            raise BadInput(f"--agents: {e}") from None
     for game in games:
         if agents and len(agents) != game.players:
             raise BadInput(f"--agents: {len(agents)} agents for {game.players} seats ({game.id})")
