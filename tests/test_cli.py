@@ -506,3 +506,28 @@ def test_help_of_the_program_and_of_every_command(capsys: Capsys) -> None:
         out, err = capsys.readouterr()
         assert out.startswith("usage: paiqi") and err == ""
     assert "95% confidence intervals" in build_parser().format_help()
+
+
+def test_explain_json_says_whose_description_it_shows(capsys: Capsys) -> None:
+    status, out, _ = run(capsys, "explain", "shichinarabe", "--set", "players=3", "--json")
+    described = json.loads(out)["description"]
+    assert status == 0 and described["of"] == "shichinarabe"
+    assert described["differs"] == [
+        {"rule": "players", "value": 3, "from": "--set on the command line"}
+    ]
+
+
+def test_unprintable_hook_names_are_escaped(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "ctl.yaml"
+    path.write_text('extends: doujue\nturn:\n  stuck: "co\\x1bver"\n', encoding="utf-8")
+    status, _, err = run(capsys, "validate", str(path))
+    assert status == 2 and "\x1b" not in err
+    assert "unknown stuck hook 'co\\x1bver'; did you mean 'cover'?" in err
+
+
+def test_verify_locates_bytes_that_are_not_utf8(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "bad.md"
+    path.write_bytes(b"fine\n\xff\xfe\n")
+    status, _, err = run(capsys, "verify", str(path))
+    assert status == 2
+    assert err.strip().endswith("bad.md:2:1: (root): not UTF-8 text: byte 0xff")

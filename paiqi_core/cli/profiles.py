@@ -9,7 +9,12 @@ from paiqi_core.cli.common import EXIT_BAD_INPUT, EXIT_OK, err, print_json
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError, load_profile
 from paiqi_core.profile.errors import format_path
-from paiqi_core.profile.explain import explain_text, readings_of, rules_in_effect
+from paiqi_core.profile.explain import (
+    description_of,
+    explain_text,
+    readings_of,
+    rules_in_effect,
+)
 from paiqi_core.profile.ranges import range_notes
 from paiqi_core.textui import table
 
@@ -48,6 +53,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 "id": profile.id,
                 "name": profile.name,
                 "chain": list(profile.chain),
+                "description": description_of(profile),
                 "rules": list(rules_in_effect(profile)),
                 "readings": readings_of(profile),
             }

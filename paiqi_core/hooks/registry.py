@@ -178,8 +178,10 @@ def lookup(slot: str, name: str) -> Hook:
 
 
 def unknown_message(slot: str, name: str) -> str:
-    """The error for an unknown hook name, with the closest known name."""
+    """The error for an unknown hook name, with the closest known name (characters that
+    do not print are escaped, so that a name cannot steer the terminal)."""
     known = sorted(_REGISTRY[slot])
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"unknown {slot} hook '{name}'{hint} (known: {', '.join(known)})"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    return f"unknown {slot} hook '{shown}'{hint} (known: {', '.join(known)})"

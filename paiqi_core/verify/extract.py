@@ -11,7 +11,7 @@ from typing import Any
 
 from paiqi_core import resources
 from paiqi_core.profile.errors import Location, Problem, ProfileError
-from paiqi_core.profile.load import schema_errors
+from paiqi_core.profile.load import read_text, schema_errors
 from paiqi_core.profile.yamlsrc import Located, load_located
 
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
@@ -74,8 +74,11 @@ def load_examples(path: Path) -> Iterator[Example | ProfileError]:
     """The examples of one file; a block that is malformed yields its located error."""
     display = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_text(path, display)
+    except ProfileError as e:  # bytes that are not UTF-8, located
+        yield e
+        return
+    except OSError as e:
         yield ProfileError([Problem(Location(display, 1, 1), (), f"cannot read: {e}")])
         return
     if path.suffix == ".md":
