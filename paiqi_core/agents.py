@@ -394,7 +394,7 @@ AGENTS: dict[str, AgentFactory] = {
 # players that take a strength after a colon: ``ismcts:2000``, ``pimc:64x8``, ``ismcts:50ms``
 STRENGTHS = frozenset({"pimc", "ismcts"})
 # levels by their everyday names
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "ismcts:300"}
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "pimc:32x2"}
 
 
 def resolve(name: str) -> tuple[str, str | None]:
