@@ -639,19 +639,60 @@ def interrupted_in(store: Store, spec: RunSpec, batches: int) -> str:
     return run_id
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="file permissions do not bind root")
+def _on_a_read_only_disk(db: Path, *args: str) -> tuple[int, str, str, list[str]]:
+    """``paiqi ARGS --db COPY`` where COPY is ``db`` on a file system mounted read-only
+    (what a read-only folder is to root, whom file permissions do not bind), in a private
+    mount namespace; and the files that folder holds afterwards."""
+    import shlex
+    import subprocess
+    import sys
+
+    folder = db.parent / "mnt"
+    folder.mkdir()
+    copy = folder / db.name
+    listing = db.parent / "listing"
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "paiqi_core.cli", *args])
+    script = (
+        f"mount -t tmpfs none {folder} && cp {db} {folder}/ && mount -o remount,ro {folder} && "
+        f"{command} --db {copy}; status=$?; ls -A {folder} > {listing}; exit $status"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    files = listing.read_text().split()
+    folder.rmdir()
+    return done.returncode, done.stdout, done.stderr.replace(str(copy), "DB"), files
+
+
 def test_a_read_only_results_file_in_a_read_only_folder_is_reported(
     tmp_path: Path, capsys: Capsys
 ) -> None:
     folder = tmp_path / "archive"
     folder.mkdir()
     db = _results(folder)
-    db.chmod(0o444)
-    folder.chmod(0o555)
-    try:
-        assert cli(capsys, "report", "--db", str(db))[0] == 0
-        assert cli(capsys, "report", "last", "--db", str(db), "--json")[0] == 0
-        status, _, err = cli(capsys, "compare", "pagat", "doujue", "--games", "4", "--db", str(db))
-        assert status == 2 and err.startswith(f"{db}: ")
-    finally:
-        folder.chmod(0o755)
+    if os.geteuid() != 0:  # file permissions make the folder read-only
+        db.chmod(0o444)
+        folder.chmod(0o555)
+        try:
+            assert cli(capsys, "report", "--db", str(db))[0] == 0
+            assert cli(capsys, "report", "last", "--db", str(db), "--json")[0] == 0
+            status, _, err = cli(
+                capsys, "compare", "pagat", "doujue", "--games", "4", "--db", str(db)
+            )
+            assert status == 2 and err.startswith(f"{db}: ")
+            assert sorted(p.name for p in folder.iterdir()) == ["good.db"]
+        finally:
+            folder.chmod(0o755)
+        return
+    # as root: a read-only file system
+    status, out, err, files = _on_a_read_only_disk(db, "report")
+    assert (status, err, files) == (0, "", ["good.db"]), err
+    assert "compare" in out
+    status, out, err, files = _on_a_read_only_disk(db, "report", "last", "--json")
+    assert status == 0 and files == ["good.db"] and json.loads(out)["run"]
+    status, _, err, files = _on_a_read_only_disk(db, "compare", "pagat", "doujue", "--games", "4")
+    assert status == 2 and err.startswith("DB: ") and files == ["good.db"], err
