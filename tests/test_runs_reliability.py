@@ -56,16 +56,7 @@ def rows(db: Path, run_id: str | None = None) -> list[tuple[Any, ...]]:
 def interrupted(db: Path, spec: RunSpec, batches: int) -> str:
     """A run of ``spec`` in ``db`` stopped (Ctrl-C, in effect) after ``batches`` batches."""
     with Store(db) as store:
-        run_id = store.new_run(spec)
-        seen: list[int] = []
-
-        def stop(done: int) -> None:
-            seen.append(done)
-            if len(seen) > batches:
-                raise KeyboardInterrupt
-
-        with pytest.raises(KeyboardInterrupt):
-            run(store, run_id, 1, stop)
+        run_id = interrupted_in(store, spec, batches)
         assert len(store.finished(run_id)) == batches
     return run_id
 

@@ -20,7 +20,7 @@ from paiqi_core.actions import COVER, HIDDEN_COVER, PASS
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.search.budget import Budget
-from paiqi_core.search.objective import POLICIES, check_objective, finish, utilities
+from paiqi_core.search.objective import SearchPlayer, finish, utilities
 
 DEFAULT = Budget(iterations=300)
 EXPLORATION = 0.7  # UCB1's constant, for rewards scaled to 0..1
@@ -39,7 +39,7 @@ class Node:
         self.available = 0  # iterations in which this move was legal at its parent
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(SearchPlayer):
     """``ismcts``: one search tree over the seat's information set."""
 
     name = "ismcts"
@@ -49,21 +49,17 @@ class ISMCTSAgent:
         rng: random.Random,
         *,
         game: Game | None = None,
-        budget: Budget | str = DEFAULT,
+        budget: Budget | str | None = None,
         objective: str | None = None,
         rollout: str = "random",
         exploration: float = EXPLORATION,
     ) -> None:
-        if game is None:
-            raise ValueError("a search player needs the game's rules")
-        self.rng = rng
-        self.game = game
-        self.budget = Budget.parse(budget) if isinstance(budget, str) else budget
-        self.objective = check_objective(objective or game.rules.facts.objective)
-        if rollout not in POLICIES:
-            raise ValueError(f"unknown rollout policy '{rollout}' (known: {', '.join(POLICIES)})")
-        self.rollout = rollout
+        super().__init__(rng, game=game, budget=budget, objective=objective, rollout=rollout)
         self.exploration = exploration
+
+    def default_budget(self) -> Budget:
+        """300 iterations."""
+        return DEFAULT
 
     def act(self, observation: Observation) -> int:
         """The root move visited most (one legal action: played at once)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 
 from paiqi_core.actions import COVER, JOKER
-from paiqi_core.engine import State
+from paiqi_core.engine import Game, State
 from paiqi_core.outcome import Result
+from paiqi_core.search.budget import Budget
 from paiqi_core.slots import OBJECTIVES, Objective
 
 
@@ -62,3 +63,36 @@ def finish(state: State, rng: random.Random, policy: str = "random") -> None:
 
 
 POLICIES = ("random", "eager", "heuristic")
+
+
+class SearchPlayer:
+    """What every search player shares: the game it plays, its budget per decision, the
+    objective it optimises and the policy of its playouts."""
+
+    name = "search"
+    pairs = False  # whether its strength reads NxM (deals x playouts)
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        game: Game | None = None,
+        budget: Budget | str | None = None,
+        objective: str | None = None,
+        rollout: str = "random",
+    ) -> None:
+        if game is None:
+            raise ValueError("a search player needs the game's rules")
+        if rollout not in POLICIES:
+            raise ValueError(f"unknown rollout policy '{rollout}' (known: {', '.join(POLICIES)})")
+        self.rng = rng
+        self.game = game
+        if isinstance(budget, str):
+            budget = Budget.parse(budget, pairs=self.pairs)
+        self.budget = budget or self.default_budget()
+        self.objective = check_objective(objective or game.rules.facts.objective)
+        self.rollout = rollout
+
+    def default_budget(self) -> Budget:
+        """The budget when none is given."""
+        return Budget(iterations=100)

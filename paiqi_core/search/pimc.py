@@ -14,36 +14,22 @@ from __future__ import annotations
 import random
 
 from paiqi_core.belief import Belief
-from paiqi_core.engine import Game, Observation
+from paiqi_core.engine import Observation
 from paiqi_core.search.budget import Budget
-from paiqi_core.search.objective import POLICIES, check_objective, finish, utilities
+from paiqi_core.search.objective import SearchPlayer, finish, utilities
 
 DEFAULT = Budget(iterations=16, per_iteration=4)
 
 
-class PIMCAgent:
+class PIMCAgent(SearchPlayer):
     """``pimc``: perfect-information Monte Carlo over sampled deals."""
 
     name = "pimc"
+    pairs = True
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        game: Game | None = None,
-        budget: Budget | str = DEFAULT,
-        objective: str | None = None,
-        rollout: str = "random",
-    ) -> None:
-        if game is None:
-            raise ValueError("a search player needs the game's rules")
-        self.rng = rng
-        self.game = game
-        self.budget = Budget.parse(budget, pairs=True) if isinstance(budget, str) else budget
-        self.objective = check_objective(objective or game.rules.facts.objective)
-        if rollout not in POLICIES:
-            raise ValueError(f"unknown rollout policy '{rollout}' (known: {', '.join(POLICIES)})")
-        self.rollout = rollout
+    def default_budget(self) -> Budget:
+        """16 deals, 4 playouts of each action in each."""
+        return DEFAULT
 
     def values(self, observation: Observation) -> list[float]:
         """The mean utility of each legal action, in the order of ``observation.legal``."""
