@@ -99,7 +99,14 @@ def test_a_clone_and_an_unpickled_state_play_on_alike(
     clone = state.clone()
     assert clone.game is state.game  # the compiled game is shared
     copied = pickle.loads(pickle.dumps(state))
-    assert copied.game is game_for(profile, overrides) or copied.game.rules is game.rules
+    # in the same process a copy comes back to the first game compiled for these rules
+    from paiqi_core.engine import game_of
+
+    assert copied.game is game_of(game.rules) and copied.game.rules is game.rules
+    import copy
+
+    deep = copy.deepcopy(state)
+    assert deep.game is copied.game and deep.log == state.log and deep.log is not state.log
     ends = [_play_on(s, 5) for s in (state, clone, copied)]
     assert ends[0] == ends[1] == ends[2]
     # the clone is independent: the original's moves did not touch it

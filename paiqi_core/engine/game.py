@@ -47,6 +47,7 @@ class Game:
         self.jokers = rules.jokers
         self.score = rules.scoring.score
         self.playout = compile_playout(self)
+        _GAMES.setdefault(id(rules), (rules, self))  # copies of its states come back to it
 
     @property
     def id(self) -> str:
