@@ -13,7 +13,13 @@ from collections.abc import Callable, Sequence
 from paiqi_core.cli.common import EXIT_BAD_INPUT, EXIT_OK, FAMILIES, BadInput, err
 from paiqi_core.cli.profiles import cmd_explain, cmd_list, cmd_validate
 from paiqi_core.cli.replay import cmd_replay
-from paiqi_core.cli.runs import cmd_bench, cmd_compare, cmd_report, cmd_simulate
+from paiqi_core.cli.runs import (
+    cmd_bench,
+    cmd_compare,
+    cmd_report,
+    cmd_simulate,
+    cmd_tournament,
+)
 from paiqi_core.cli.verify import cmd_verify
 from paiqi_core.profile import ProfileError
 from paiqi_core.records import MAX_LINE_BYTES
@@ -138,6 +144,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume",
         metavar="RUN",
         help="finish an interrupted run of --db with the rules and options it started with",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p = add(
+        "tournament",
+        cmd_tournament,
+        "every player against every other on the same deals, seats rotated: win rate and "
+        "objective per player, head to head and ratings, with 95% intervals",
+    )
+    p.add_argument("profiles", nargs="*", metavar="PROFILE", help="the profile to play")
+    p.add_argument(
+        "--agents",
+        help="the players, two or more, e.g. easy,normal,hard or random,heuristic,pimc:32x2",
+    )
+    p.add_argument("--games", type=int, help="deals per pair of players (default 200)")
+    p.add_argument("--seed", type=int, help="run seed (default 0)")
+    p.set_defaults(rotate=None)
+    _batch_options(p)
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument(
+        "--resume",
+        metavar="RUN",
+        help="finish an interrupted tournament of --db with the rules and options it started with",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(

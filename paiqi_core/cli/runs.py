@@ -26,7 +26,13 @@ from paiqi_core.cli.common import (
     load_games,
     print_json,
 )
-from paiqi_core.cli.text import compare_text, games_text, matches_text, sessions_text
+from paiqi_core.cli.text import (
+    compare_text,
+    games_text,
+    matches_text,
+    sessions_text,
+    tournament_text,
+)
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
 from paiqi_core.runs.batch import BatchError
@@ -36,6 +42,7 @@ from paiqi_core.textui import Progress, table
 
 BATCH = 250  # games per batch unless --batch says otherwise
 COMPARE_GAMES = 10000  # deals per profile of compare unless --games says otherwise
+TOURNAMENT_DEALS = 200  # deals per pairing of a tournament unless --games says otherwise
 Command = Callable[[argparse.Namespace], int]
 
 
@@ -324,10 +331,10 @@ def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers:
     from paiqi_core.runs.execute import ExecutorError
     from paiqi_core.runs.run import run
 
-    hint = f"  paiqi compare --db {args.db} --resume {run_id}"
+    hint = f"  paiqi {spec.command} --db {args.db} --resume {run_id}"
     total = spec.total_games * len(spec.profiles)
     try:
-        with Progress(total, "compare", enabled=not args.quiet) as bar:
+        with Progress(total, spec.command, enabled=not args.quiet) as bar:
             run(store, run_id, workers, bar.update, args.dask)
     except KeyboardInterrupt:
         err(f"interrupted: finished batches are saved in {args.db}; continue with\n{hint}")
@@ -337,12 +344,57 @@ def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers:
             f"{e}\nfinished batches are saved in {args.db}; once that is fixed, continue with"
             f"\n{hint}"
         ) from None
-    report = compare_report(store, run_id, spec)
+    report, text = _report(store, run_id, spec, args.db, workers)
     if args.json:
         print_json(report)
     else:
-        print(compare_text(report, args.db, workers))
+        print(text)
     return EXIT_OK
+
+
+def _report(
+    store: Any, run_id: str, spec: Any, db: str, workers: int | None = None
+) -> tuple[dict[str, Any], str]:
+    """A stored run's report as data, and as text."""
+    if spec.command == "tournament":
+        from paiqi_core.rules import rules_of
+        from paiqi_core.runs.run import stored_rules
+        from paiqi_core.runs.tournament import tournament_report
+
+        objective = rules_of(next(iter(stored_rules(store, run_id).values()))).facts.objective
+        report = tournament_report(store, run_id, spec, objective)
+        return report, tournament_text(report, db, workers)
+    report = compare_report(store, run_id, spec)
+    return report, compare_text(report, db, workers)
+
+
+@_bad_input_on_failure
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``paiqi tournament``: every player against every other on the same deals."""
+    if args.resume is not None:
+        return _resume(args)
+    from paiqi_core.runs.store import Store, check_path
+    from paiqi_core.runs.tournament import tournament_spec
+
+    if not args.profiles or len(args.profiles) != 1:
+        raise BadInput("tournament: name one profile (or --resume RUN)")
+    if not args.agents:
+        raise BadInput("tournament: name the players, e.g. --agents random,heuristic,hard")
+    (game,) = load_games(args.profiles, args.set)
+    names = [a.strip() for a in args.agents.split(",")]
+    _agents(",".join(names), ())  # every name known
+    if len(names) < 2 or len(set(names)) < len(names):
+        raise BadInput("--agents: name two players or more, each once")
+    deals = TOURNAMENT_DEALS if args.games is None else _positive(args.games, "--games", "games")
+    batch, workers = _batch(args), _workers(args)
+    _check_dask(args.dask)
+    check_path(Path(args.db), create=True)
+    spec = tournament_spec(
+        names, args.set, 0 if args.seed is None else args.seed, deals, batch, game.players
+    )
+    with Store(Path(args.db)) as store:
+        run_id = store.new_run(spec, dict.fromkeys(spec.profiles, game.rules.profile))
+        return _play(args, store, run_id, spec, workers)
 
 
 @_bad_input_on_failure
@@ -371,15 +423,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         if spec is None:
             known = ", ".join(r.id for r in runs) or "none"
             raise BadInput(f"no run '{args.run}' in {args.db} (runs: {known})")
-        report = compare_report(store, run_id, spec)
-    text = compare_text(report, args.db)
+        report, text = _report(store, run_id, spec, args.db)
     if args.json:
         print_json(report)
         return EXIT_OK
     print(text)
     folder = Path(args.out or f"paiqi-report-{run_id}")
     try:
-        written = write_report(report, text, folder)
+        if report.get("command") == "tournament":
+            from paiqi_core.runs.tournament_report import write_tournament_report
+
+            written = write_tournament_report(report, text, folder)
+        else:
+            written = write_report(report, text, folder)
     except OSError as e:
         raise BadInput(f"--out {folder}: cannot write the report: {e.strerror}") from None
     print(f"\nwrote {', '.join(str(p) for p in written)}")

@@ -157,3 +157,51 @@ def _ci(e: dict[str, float], digits: int = 3) -> str:
 def _rate(e: dict[str, float], digits: int = 3) -> str:
     """A rate (a share, never below zero) with its interval: no sign."""
     return f"{e['mean']:.{digits}f} ± {e['ci95']:.{digits}f}"
+
+
+UTILITY_NAMES = {"money": "money per game", "points": "rank points per game", "win": "win share"}
+
+
+def tournament_text(report: dict[str, Any], db: str, workers: int | None = None) -> str:
+    """The terminal text of a tournament: players, head to head, ratings."""
+    spec = report["spec"]
+    utility = UTILITY_NAMES[report["objective"]]
+    lines = [
+        f"run {report['run']} in {db}: tournament of {', '.join(spec['agents'])} on "
+        f"{spec['deals']:,} deals, seed {spec['seed']}, every pair on the same deals, seats "
+        "rotated" + ("" if workers is None else f", {workers} workers"),
+        "",
+        f"by player (the objective is {report['objective']}; 95% intervals)",
+    ]
+    rows = [
+        [
+            p["agent"],
+            f"{p['seat_games']:,}",
+            f"{p['win']['mean']:.3f} ± {p['win']['ci95']:.3f}",
+            f"{p['utility']['mean']:+.3f} ± {p['utility']['ci95']:.3f}",
+        ]
+        for p in report["players"]
+    ]
+    lines.append(table(["player", "seat-games", "win rate", utility], rows))
+    lines += ["", f"head to head: the first player's edge per deal, in {utility}"]
+    rows = []
+    for h in report["head_to_head"]:
+        e = h["edge"]
+        sure = abs(e["mean"]) > e["ci95"]
+        verdict = (h["a"] if e["mean"] > 0 else h["b"]) + " better" if sure else "no clear edge"
+        rows.append(
+            [
+                f"{h['a']} vs {h['b']}",
+                f"{h['deals']:,}",
+                f"{e['mean']:+.3f} ± {e['ci95']:.3f}",
+                verdict,
+            ]
+        )
+    lines.append(table(["pairing", "deals", "edge", ""], rows))
+    lines += ["", "ratings (Bradley-Terry on deals won, Elo scale, first player at 0)"]
+    rows = [
+        [r["agent"], f"{r['elo']:+.0f}", "" if r["ci95"] is None else f"± {r['ci95']:.0f}"]
+        for r in sorted(report["ratings"], key=lambda r: -r["elo"])
+    ]
+    lines.append(table(["player", "Elo", "95%"], rows))
+    return "\n".join(lines)

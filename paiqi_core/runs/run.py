@@ -30,7 +30,7 @@ def batches(
                 yield BatchSpec(
                     profile,
                     spec.overrides,
-                    spec.agents,
+                    spec.agents_of(profile),
                     spec.rotate,
                     spec.seed,
                     start,

@@ -73,8 +73,8 @@ class StoreError(Exception):
 class RunSpec:
     """Everything that decides a run's results."""
 
-    command: str  # "compare" or "simulate"
-    profiles: tuple[str, ...]
+    command: str  # "compare", "simulate" or "tournament"
+    profiles: tuple[str, ...]  # names of the rule sets played (a tournament: its pairings)
     overrides: tuple[str, ...]
     agents: tuple[str, ...]
     rotate: bool
@@ -82,6 +82,14 @@ class RunSpec:
     games: int
     batch: int
     players: int
+    # by profile, the agents by seat when they differ between profiles (tournaments)
+    lineups: tuple[tuple[str, ...], ...] = ()
+
+    def agents_of(self, profile: str) -> tuple[str, ...]:
+        """The agents by seat that play ``profile``'s games (empty: all random)."""
+        if self.lineups:
+            return self.lineups[self.profiles.index(profile)]
+        return self.agents
 
     def to_json(self) -> str:
         """The spec as JSON text (as stored)."""
@@ -93,6 +101,7 @@ class RunSpec:
         d = json.loads(text)
         for key in ("profiles", "overrides", "agents"):
             d[key] = tuple(d[key])
+        d["lineups"] = tuple(tuple(lineup) for lineup in d.get("lineups", ()))
         return RunSpec(**d)
 
     @property

@@ -1,0 +1,123 @@
+"""paiqi tournament: every pair of players on the same deals, stored as a run, reported per
+player, head to head and as ratings."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paiqi_core.cli import main
+from paiqi_core.runs.tournament import lineup, pairing, tournament_spec
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def _run(capsys: Capsys, *argv: str) -> tuple[int, Any, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, (json.loads(out) if status == 0 and "--json" in argv else out), err
+
+
+def test_every_pair_gets_a_lineup_of_alternate_seats() -> None:
+    spec = tournament_spec(["easy", "normal", "hard"], [], 3, 50, 25, 4)
+    assert spec.profiles == ("easy vs normal", "easy vs hard", "normal vs hard")
+    assert spec.agents_of("easy vs hard") == ("easy", "hard", "easy", "hard")
+    assert lineup("a", "b", 3) == ("a", "b", "a") and pairing("a", "b") == "a vs b"
+    assert spec.rotate and spec.total_games == 50 * 4
+
+
+def test_a_tournament_reports_players_head_to_head_and_ratings(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    db = tmp_path / "t.db"
+    status, report, _ = _run(
+        capsys, "tournament", "pagat", "--agents", "random,heuristic", "--games", "30",
+        "--workers", "1", "--db", str(db), "--json", "-q",
+    )  # fmt: skip
+    assert status == 0 and report["objective"] == "win"
+    # 30 deals x 4 rotations, two seats each: 240 seat-games per player
+    assert [p["seat_games"] for p in report["players"]] == [240, 240]
+    (h2h,) = report["head_to_head"]
+    assert (h2h["a"], h2h["b"], h2h["deals"]) == ("random", "heuristic", 30)
+    # the edge, recomputed from the stored rows: per deal, the mean win share of random's
+    # seat-games less heuristic's, averaged over deals
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT deal, agent, win FROM seats WHERE run = ?", (report["run"],))
+    per_deal: dict[int, dict[str, list[float]]] = {}
+    for deal, agent, win in rows:
+        per_deal.setdefault(deal, {}).setdefault(agent, []).append(win)
+    edges = [sum(d["random"]) / 8 - sum(d["heuristic"]) / 8 for d in per_deal.values()]
+    assert len(edges) == 30
+    assert h2h["edge"]["mean"] == pytest.approx(sum(edges) / 30)
+    won = sum(e < 0 for e in edges) + 0.5 * sum(e == 0 for e in edges)  # deals heuristic won
+    lost = 30 - won
+    random_rating, heuristic_rating = report["ratings"]
+    assert random_rating == {"agent": "random", "elo": 0.0, "ci95": None}
+    assert heuristic_rating["elo"] == pytest.approx(400 * math.log10(won / lost))
+    status, text, _ = _run(capsys, "report", report["run"], "--db", str(db), "--out",
+                           str(tmp_path / "r"))  # fmt: skip
+    assert status == 0 and "head to head" in text and "ratings" in text
+    assert (tmp_path / "r" / "report.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tournament", "pagat", "--agents", "random"], "--agents: name two players or more"),
+        (["tournament", "pagat", "--agents", "random,random"], "each once"),
+        (["tournament", "pagat", "--agents", "random,genius"], "unknown agent 'genius'"),
+        (["tournament", "pagat", "doujue", "--agents", "easy,normal"], "name one profile"),
+        (["tournament", "pagat"], "name the players"),
+        (["tournament", "pagat", "--agents", "easy,normal", "--games", "0"], "--games"),
+    ],
+)
+def test_bad_tournaments_are_refused_before_any_file_is_made(
+    capsys: Capsys, tmp_path: Path, argv: list[str], message: str
+) -> None:
+    db = tmp_path / "t.db"
+    status, _, err = _run(capsys, *argv, "--db", str(db))
+    assert status == 2 and message in err
+    assert not db.exists()
+
+
+def test_an_interrupted_tournament_resumes_to_the_same_rows(tmp_path: Path, capsys: Capsys) -> None:
+    from paiqi_core.engine import Game
+    from paiqi_core.runs.run import run
+    from paiqi_core.runs.store import Store
+
+    spec = tournament_spec(["easy", "normal"], [], 1, 12, 8, 4)
+    profile = Game("pagat").rules.profile
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    with Store(whole) as store:
+        done = store.new_run(spec, dict.fromkeys(spec.profiles, profile))
+        run(store, done, 1)
+    with Store(cut) as store:
+        stopped = store.new_run(spec, dict.fromkeys(spec.profiles, profile))
+        calls: list[int] = []
+
+        def stop(count: int) -> None:
+            calls.append(count)
+            if len(calls) > 2:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            run(store, stopped, 1, stop)
+    status, report, _ = _run(capsys, "tournament", "--resume", stopped, "--db", str(cut),
+                             "--workers", "1", "--json", "-q")  # fmt: skip
+    assert status == 0 and report["players"][0]["seat_games"] == 12 * 4 * 2
+
+    def rows(db: Path, run_id: str) -> list[tuple[Any, ...]]:
+        con = sqlite3.connect(db)
+        return con.execute(
+            "SELECT profile, game, seat, agent, rank, win, money FROM seats WHERE run = ? "
+            "ORDER BY profile, game, seat",
+            (run_id,),
+        ).fetchall()
+
+    assert rows(cut, stopped) == rows(whole, done)
