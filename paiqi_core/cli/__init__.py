@@ -38,6 +38,18 @@ def _batch_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _stored_run_options(p: argparse.ArgumentParser, what: str) -> None:
+    """Options of the commands whose runs are stored and can be resumed."""
+    _batch_options(p)
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument(
+        "--resume",
+        metavar="RUN",
+        help=f"finish an interrupted {what} of --db with the rules and options it started with",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
     parser = argparse.ArgumentParser(
@@ -138,14 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="play each deal once per seat rotation of the agents",
     )
-    _batch_options(p)
-    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
-    p.add_argument(
-        "--resume",
-        metavar="RUN",
-        help="finish an interrupted run of --db with the rules and options it started with",
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _stored_run_options(p, "run")
     p = add(
         "tournament",
         cmd_tournament,
@@ -160,14 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, help="deals per pair of players (default 200)")
     p.add_argument("--seed", type=int, help="run seed (default 0)")
     p.set_defaults(rotate=None)
-    _batch_options(p)
-    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
-    p.add_argument(
-        "--resume",
-        metavar="RUN",
-        help="finish an interrupted tournament of --db with the rules and options it started with",
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _stored_run_options(p, "tournament")
     p = add(
         "report",
         cmd_report,

@@ -598,14 +598,18 @@ def _slug(text: str) -> str:
 # ---------------------------------------------------------------------------- files
 
 
-def write_report(report: dict[str, Any], text: str, folder: Path) -> list[Path]:
-    """Write the PNG plots and report.html into ``folder``; the files written."""
+def write_plots(made: list[Plot], folder: Path) -> list[Path]:
+    """Write each plot as a PNG file into ``folder`` (made if missing); the files."""
     folder.mkdir(parents=True, exist_ok=True)
-    made = plots(report)
-    written = []
     for p in made:
         (folder / p.name).write_bytes(p.png)
-        written.append(folder / p.name)
+    return [folder / p.name for p in made]
+
+
+def write_report(report: dict[str, Any], text: str, folder: Path) -> list[Path]:
+    """Write the PNG plots and report.html into ``folder``; the files written."""
+    made = plots(report)
+    written = write_plots(made, folder)
     page = folder / "report.html"
     page.write_text(_html(report, text, made, _plt() is not None), encoding="utf-8")
     written.append(page)

@@ -11,7 +11,16 @@ import html
 from pathlib import Path
 from typing import Any
 
-from paiqi_core.runs.report import CI_TEXT, PALETTE, STYLE, Plot, _plt, _png, plot_hint
+from paiqi_core.runs.report import (
+    CI_TEXT,
+    PALETTE,
+    STYLE,
+    Plot,
+    _plt,
+    _png,
+    plot_hint,
+    write_plots,
+)
 
 UNITS = {"money": "money per game", "points": "rank points per game", "win": "win share"}
 
@@ -71,12 +80,8 @@ def _head_to_head(plt: Any, report: dict[str, Any]) -> Plot:
 
 def write_tournament_report(report: dict[str, Any], text: str, folder: Path) -> list[Path]:
     """Write the plots and report.html into ``folder``; the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
     made = tournament_plots(report)
-    written = []
-    for p in made:
-        (folder / p.name).write_bytes(p.png)
-        written.append(folder / p.name)
+    written = write_plots(made, folder)
     title = f"paiqi tournament {report['run']}: {', '.join(report['spec']['agents'])}"
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
