@@ -22,6 +22,7 @@ import copy
 import itertools
 import math
 import os
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -308,7 +309,8 @@ def load(path: Path | str, overrides: Any = ()) -> tuple[Profile, Game] | None:
 
 
 # -- playing a valid profile -------------------------------------------------------------
-STORE = Store(Path(":memory:"))  # the run rows go to SQLite, as simulate --db stores them
+# the run rows go to an SQLite file of their own, as simulate --db stores them
+STORE = Store(Path(tempfile.mkdtemp(prefix="paiqi-fuzz-")) / "runs.db")
 RUN = STORE.new_run(
     RunSpec("simulate", ("fuzz",), (), (), False, 0, 20, 20, 4), {"fuzz": load_profile("doujue")}
 )
