@@ -13,7 +13,6 @@ public counts) and returns one of ``observation.legal``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -230,6 +229,14 @@ class HeuristicAgent:
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
+        options = self.choices(observation)
+        return options[below(self.rng, len(options))]
+
+    def choices(self, observation: Observation) -> list[int]:
+        """The legal actions worth most by the weights above, equally (``act`` draws one)."""
+        legal = observation.legal
+        if len(legal) == 1:
+            return list(legal)
         suits = self._suits(observation)
         plays = [a for a in legal if a < COVER or a >= JOKER]
         covers = [a for a in legal if COVER <= a < PASS]
@@ -237,16 +244,13 @@ class HeuristicAgent:
             scored = [(self._play_score(observation, suits, a), a) for a in plays]
             best = max(s for s, _ in scored)
             if PASS in legal and self._passes_instead(observation, best):
-                return PASS
+                return [PASS]
             if covers and best < -self._cover_floor(observation, suits, covers):
-                return self._cover(observation, suits, covers)  # house rules: covers by choice
-            return self._pick([a for s, a in scored if s == best])
+                return self._cheapest(observation, suits, covers)  # house rules: covers by choice
+            return [a for s, a in scored if s == best]
         if covers:
-            return self._cover(observation, suits, covers)
-        return PASS if PASS in legal else legal[0]
-
-    def _pick(self, options: Sequence[int]) -> int:
-        return options[below(self.rng, len(options))]
+            return self._cheapest(observation, suits, covers)
+        return [PASS] if PASS in legal else [legal[0]]
 
     def _suits(self, obs: Observation) -> list[_Suit]:
         hand, table, dead = obs.hand_mask, obs.table_mask, obs.covered_mask
@@ -340,10 +344,11 @@ class HeuristicAgent:
         cheapest = min(cost for cost, _ in self._cover_costs(obs, suits, covers))
         return cheapest / POINTS_PER_CARD + 2
 
-    def _cover(self, obs: Observation, suits: list[_Suit], covers: list[int]) -> int:
+    def _cheapest(self, obs: Observation, suits: list[_Suit], covers: list[int]) -> list[int]:
+        """The covers of least cost."""
         costs = self._cover_costs(obs, suits, covers)
         low = min(c for c, _ in costs)
-        return self._pick([a for c, a in costs if c == low])
+        return [a for c, a in costs if c == low]
 
     def _cover_costs(
         self, obs: Observation, suits: list[_Suit], covers: list[int]

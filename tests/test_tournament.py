@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 
 from paiqi_core.cli import main
+from paiqi_core.runs.batch import seating
+from paiqi_core.runs.run import batches
+from paiqi_core.runs.store import distinct_seatings
 from paiqi_core.runs.tournament import lineup, pairing, tournament_spec
 
 Capsys = pytest.CaptureFixture[str]
@@ -29,7 +32,30 @@ def test_every_pair_gets_a_lineup_of_alternate_seats() -> None:
     assert spec.profiles == ("easy vs normal", "easy vs hard", "normal vs hard")
     assert spec.agents_of("easy vs hard") == ("easy", "hard", "easy", "hard")
     assert lineup("a", "b", 3) == ("a", "b", "a") and pairing("a", "b") == "a vs b"
-    assert spec.rotate and spec.total_games == 50 * 4
+    # A B A B rotated round four seats gives two distinct seatings, A B A B and B A B A
+    assert spec.rotate and spec.seatings == 2 and spec.total_games == 50 * 2
+    assert tournament_spec(["a", "b"], [], 3, 50, 25, 3).total_games == 50 * 3  # ABA BAA AAB
+
+
+@pytest.mark.parametrize(
+    ("lineup_", "expected"),
+    [(("a", "b", "a", "b"), 2), (("a", "b", "b", "b"), 4), (("a", "a", "a"), 1),
+     (("a", "b", "c", "a", "b", "c"), 3), (("a", "b", "a"), 3), ((), 1)],
+)  # fmt: skip
+def test_distinct_seatings_of_a_lineup(lineup_: tuple[str, ...], expected: int) -> None:
+    assert distinct_seatings(lineup_) == expected
+
+
+def test_each_deal_is_played_once_per_distinct_seating() -> None:
+    spec = tournament_spec(["easy", "normal"], [], 3, 2, 4, 4)
+    (batch,) = list(batches(spec, set()))
+    seatings = [seating(batch, 4, index) for index in batch.games]
+    assert seatings == [
+        (0, ["easy", "normal", "easy", "normal"]),
+        (0, ["normal", "easy", "normal", "easy"]),
+        (1, ["easy", "normal", "easy", "normal"]),
+        (1, ["normal", "easy", "normal", "easy"]),
+    ]
 
 
 def test_a_tournament_reports_players_head_to_head_and_ratings(
@@ -41,8 +67,8 @@ def test_a_tournament_reports_players_head_to_head_and_ratings(
         "--workers", "1", "--db", str(db), "--json", "-q",
     )  # fmt: skip
     assert status == 0 and report["objective"] == "win"
-    # 30 deals x 4 rotations, two seats each: 240 seat-games per player
-    assert [p["seat_games"] for p in report["players"]] == [240, 240]
+    # 30 deals x 2 seatings (A B A B, B A B A), two seats each: 120 seat-games per player
+    assert [p["seat_games"] for p in report["players"]] == [120, 120]
     (h2h,) = report["head_to_head"]
     assert (h2h["a"], h2h["b"], h2h["deals"]) == ("random", "heuristic", 30)
     # the edge, recomputed from the stored rows: per deal, the mean win share of random's
@@ -52,7 +78,7 @@ def test_a_tournament_reports_players_head_to_head_and_ratings(
     per_deal: dict[int, dict[str, list[float]]] = {}
     for deal, agent, win in rows:
         per_deal.setdefault(deal, {}).setdefault(agent, []).append(win)
-    edges = [sum(d["random"]) / 8 - sum(d["heuristic"]) / 8 for d in per_deal.values()]
+    edges = [sum(d["random"]) / 4 - sum(d["heuristic"]) / 4 for d in per_deal.values()]
     assert len(edges) == 30
     assert h2h["edge"]["mean"] == pytest.approx(sum(edges) / 30)
     won = sum(e < 0 for e in edges) + 0.5 * sum(e == 0 for e in edges)  # deals heuristic won
@@ -110,7 +136,7 @@ def test_an_interrupted_tournament_resumes_to_the_same_rows(tmp_path: Path, caps
             run(store, stopped, 1, stop)
     status, report, _ = _run(capsys, "tournament", "--resume", stopped, "--db", str(cut),
                              "--workers", "1", "--json", "-q")  # fmt: skip
-    assert status == 0 and report["players"][0]["seat_games"] == 12 * 4 * 2
+    assert status == 0 and report["players"][0]["seat_games"] == 12 * 2 * 2  # 2 seatings, 2 seats
 
     def rows(db: Path, run_id: str) -> list[tuple[Any, ...]]:
         con = sqlite3.connect(db)

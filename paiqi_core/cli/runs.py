@@ -462,7 +462,7 @@ def runs_text(runs: Sequence[RunInfo]) -> str:
     rows = []
     for r in runs:
         spec = r.spec
-        deals = f"{spec.games:,}" + (f" × {spec.players} seatings" if spec.rotate else "")
+        deals = f"{spec.games:,}" + (f" × {spec.seatings} seatings" if spec.rotate else "")
         played = f"{r.played:,} of {r.total:,}" + ("" if r.played >= r.total else ", unfinished")
         rows.append(
             [

@@ -62,6 +62,7 @@ class BatchSpec:
     # the resolved rules to play (a run's stored rules); None: load ``profile`` with
     # ``overrides`` where the batch is played
     rules: Profile | None = field(default=None, compare=False, repr=False)
+    seatings: int = 0  # with rotation, games per deal (0: one per seat)
 
     @property
     def games(self) -> range:
@@ -79,11 +80,12 @@ def batch_game(spec: BatchSpec) -> Game:
 
 def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
     """The deal and the agents by seat of game ``index``: with rotation, each deal is played
-    ``players`` times, the agents moved one seat round each time."""
+    ``spec.seatings`` times (``players`` times if not set), the agents moved one seat round
+    each time."""
     agents = list(spec.agents) or ["random"] * players
     if not spec.rotate:
         return index, agents
-    deal, turn = divmod(index, players)
+    deal, turn = divmod(index, spec.seatings or players)
     return deal, [agents[(seat - turn) % players] for seat in range(players)]
 
 

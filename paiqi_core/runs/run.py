@@ -37,6 +37,7 @@ def batches(
                     spec.batch_games(start),
                     records,
                     rules=rules[profile] if rules is not None else None,
+                    seatings=spec.seatings if spec.rotate else 0,
                 )
 
 

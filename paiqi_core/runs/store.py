@@ -69,6 +69,16 @@ class StoreError(Exception):
     """A results file that cannot be used: the message names the file and says why."""
 
 
+def distinct_seatings(lineup: tuple[str, ...]) -> int:
+    """How many different seatings rotating ``lineup`` round the table gives (A B A B: 2;
+    A B B B: 4; no line-up: 1)."""
+    n = len(lineup)
+    for shift in range(1, n):
+        if n % shift == 0 and lineup[shift:] + lineup[:shift] == lineup:
+            return shift
+    return max(n, 1)
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """Everything that decides a run's results."""
@@ -84,6 +94,9 @@ class RunSpec:
     players: int
     # by profile, the agents by seat when they differ between profiles (tournaments)
     lineups: tuple[tuple[str, ...], ...] = ()
+    # with rotation, play each distinct seating once (a line-up A B A B has two), rather
+    # than once per seat (runs stored before this existed rotate once per seat)
+    distinct: bool = False
 
     def agents_of(self, profile: str) -> tuple[str, ...]:
         """The agents by seat that play ``profile``'s games (empty: all random)."""
@@ -105,9 +118,19 @@ class RunSpec:
         return RunSpec(**d)
 
     @property
+    def seatings(self) -> int:
+        """Games played on each deal: 1, or with rotation one per seat, or one per distinct
+        seating of the line-ups (the largest number of any line-up)."""
+        if not self.rotate:
+            return 1
+        if not self.distinct:
+            return self.players
+        return max(distinct_seatings(lineup) for lineup in self.lineups or (self.agents,))
+
+    @property
     def total_games(self) -> int:
-        """Games played under each profile: deals, times the seats with rotation."""
-        return self.games * (self.players if self.rotate else 1)
+        """Games played under each profile: deals times seatings."""
+        return self.games * self.seatings
 
     def batch_games(self, start: int) -> int:
         """The number of games of the batch that starts at game ``start``."""

@@ -1,9 +1,10 @@
 """Tournaments: every player meets every other on the same deals, seats rotated.
 
 For each pair of players A and B, each deal is played with A and B taking alternate seats
-(A B A B at a table of four), once for every rotation of that seating, so that each sits in
-every seat; every pair plays the same deals (duplicate play). A pairing is stored as one
-rule set of a run, named ``A vs B``, with its own line-up of players by seat.
+(A B A B at a table of four), once for every distinct rotation of that seating (A B A B and
+B A B A at four; A B A, B A A and A A B at three), so that each sits in every seat; every
+pair plays the same deals (duplicate play). A pairing is stored as one rule set of a run,
+named ``A vs B``, with its own line-up of players by seat.
 
 The report, read from the stored rows: each player's win rate and mean utility (money,
 rank points or win share: the profile's objective) over every seat it played, with 95%
@@ -59,6 +60,7 @@ def tournament_spec(
         batch,
         players,
         tuple(lineup(a, b, players) for a, b in pairs),
+        distinct=True,
     )
 
 
