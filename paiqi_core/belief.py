@@ -227,22 +227,25 @@ class Belief:
         rng.shuffle(cards)
         order = list(range(len(self.places)))
         rng.shuffle(order)
+        # nodes are integers (source 0, sink 1, cards from 2, places after them): the flow
+        # algorithm keeps nodes in sets, and integers hash alike in every process, so the
+        # placement found depends on the random stream alone
+        first_place = 2 + len(cards)
         g = nx.DiGraph()
-        g.add_node("s")
-        g.add_node("t")
+        g.add_nodes_from((0, 1))
         for i in cards:
-            g.add_edge("s", ("c", i), capacity=1)
+            g.add_edge(0, 2 + i, capacity=1)
             for p in order:
                 if self.allowed[p] >> self.hidden[i] & 1:
-                    g.add_edge(("c", i), ("p", p), capacity=1)
+                    g.add_edge(2 + i, first_place + p, capacity=1)
         for p in order:
-            g.add_edge(("p", p), "t", capacity=self.places[p].size)
-        flow, paths = nx.maximum_flow(g, "s", "t")
+            g.add_edge(first_place + p, 1, capacity=self.places[p].size)
+        flow, paths = nx.maximum_flow(g, 0, 1)
         if flow != len(self.hidden):
             raise InconsistentObservation("no placement of the unseen cards fits what was seen")
         placement = [0] * len(self.hidden)
         for i in cards:
-            placement[i] = next(node[1] for node, units in paths[("c", i)].items() if units)
+            placement[i] = next(node for node, units in paths[2 + i].items() if units) - first_place
         return placement
 
     def _mix(self, placement: list[int], rng: random.Random, steps: int) -> None:

@@ -137,3 +137,36 @@ def test_the_documented_example_runs() -> None:
     doc = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
     (code,) = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
     exec(compile(code, "docs/players.md", "exec"), {})
+
+
+# Games of search players, digested; run in fresh interpreters with different hash seeds.
+_DIGEST = """
+import hashlib
+from paiqi_core import Game
+from paiqi_core.seeds import game_seed
+from paiqi_core.simulate import play_game
+h = hashlib.sha256()
+for profile in ("doujue", "pagat"):
+    game = Game(profile)
+    for deal in range(3):
+        state = play_game(game, game_seed(11, deal), ["pimc:4x1", "random", "ismcts:40", "random"])
+        h.update(repr(state.log).encode())
+print(h.hexdigest())
+"""
+
+
+def test_search_games_do_not_depend_on_the_processs_hash_seed() -> None:
+    # Python salts the hashes of strings anew in every process: nothing a player chooses
+    # may depend on the order of a set or a dict of such values
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for salt in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": salt, "PYTHONPATH": str(ROOT)}
+        out = subprocess.run(
+            [sys.executable, "-c", _DIGEST], env=env, capture_output=True, text=True, check=True
+        )
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
