@@ -150,6 +150,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="play each deal once per seat rotation of the agents",
     )
+    p.add_argument(
+        "--skill",
+        type=int,
+        metavar="DEALS",
+        help="also measure each profile's skill gap: a strong and a weak player in alternate "
+        "seats on DEALS deals (the same for every profile), and which profile rewards "
+        "skill more",
+    )
+    p.add_argument(
+        "--skill-agents",
+        metavar="STRONG,WEAK",
+        help="the two players of --skill (default hard,easy)",
+    )
     _stored_run_options(p, "run")
     p = add(
         "tournament",

@@ -261,6 +261,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             f"the same deals need the same table: seat them alike, e.g. --set players={players[0]}"
         )
     agents = _agents(args.agents, games)
+    skill = _skill(args)
     _check_dask(args.dask)
     check_path(Path(args.db), create=True)
     spec = RunSpec(
@@ -273,11 +274,32 @@ def cmd_compare(args: argparse.Namespace) -> int:
         deals,
         batch,
         players[0],
+        skill=skill,
+        skill_deals=args.skill or 0,
     )
     with Store(Path(args.db)) as store:
         rules = {name: game.rules.profile for name, game in zip(profiles, games, strict=True)}
         run_id = store.new_run(spec, rules)
         return _play(args, store, run_id, spec, workers)
+
+
+SKILL_AGENTS = ("hard", "easy")
+
+
+def _skill(args: argparse.Namespace) -> tuple[str, ...]:
+    """The (strong, weak) players of ``--skill``, checked; empty without it."""
+    if args.skill is None:
+        if args.skill_agents is not None:
+            raise BadInput("--skill-agents: give --skill DEALS too (how many deals to play)")
+        return ()
+    _positive(args.skill, "--skill", "deals")
+    if args.skill_agents is None:
+        return SKILL_AGENTS
+    names = tuple(a.strip() for a in args.skill_agents.split(","))
+    if len(names) != 2 or names[0] == names[1]:
+        raise BadInput("--skill-agents: name two different players, strong first: hard,easy")
+    _agents(",".join(names), ())  # every name known
+    return names
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -297,6 +319,8 @@ def _resume(args: argparse.Namespace) -> int:
             ("--set", args.set),
             ("--agents", args.agents),
             ("--rotate", args.rotate),
+            ("--skill", getattr(args, "skill", None)),
+            ("--skill-agents", getattr(args, "skill_agents", None)),
             ("--seed", args.seed),
             ("--batch", args.batch),
         )
@@ -332,7 +356,7 @@ def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers:
     from paiqi_core.runs.run import run
 
     hint = f"  paiqi {spec.command} --db {args.db} --resume {run_id}"
-    total = spec.total_games * len(spec.profiles)
+    total = spec.all_games
     try:
         with Progress(total, spec.command, enabled=not args.quiet) as bar:
             run(store, run_id, workers, bar.update, args.dask)

@@ -146,7 +146,41 @@ def compare_text(report: dict[str, Any], db: str, workers: int | None = None) ->
         lines.append(table(["difference", "value"], rows))
         if "seat0_money" in diff and not money:
             lines.append("seat 0 money is not compared: one of the two settles no money")
+    if "skill" in report:
+        lines += ["", *skill_lines(report["skill"])]
     return "\n".join(lines)
+
+
+def skill_lines(skill: dict[str, Any]) -> list[str]:
+    """The skill gap section: each profile's gap, the paired differences, and which profile
+    rewards skill more."""
+    strong, weak = skill["strong"], skill["weak"]
+    lines = [
+        f"skill gap: {strong} against {weak} in alternate seats, {skill['deals']} deals per "
+        f"profile, the same deals for every profile; per deal, {strong}'s mean less {weak}'s "
+        "(mean ± 95% CI)"
+    ]
+    rows = [
+        [p, f"{_ci(d['utility'], 2)} {d['objective']}", _ci(d["places"], 2), _ci(d["standardised"])]
+        for p, d in skill["profiles"].items()
+    ]
+    lines.append(table(["profile", "own objective", "places", "standard deviations"], rows))
+    profiles = list(skill["profiles"])
+    for other, diff in skill["paired"].items():
+        lines.append(
+            f"{other} − {profiles[0]}: {_ci(diff)} standard deviations, paired on the same deals"
+            + (" (clear)" if abs(diff["mean"]) > diff["ci95"] else " (not clear)")
+        )
+    most = skill["most"]
+    lines.append(
+        f"rewards skill most: {most}"
+        + (
+            " (clear against every other profile)"
+            if skill["clear"]
+            else " (not clearly more than every other profile at these deals: play more)"
+        )
+    )
+    return lines
 
 
 def _ci(e: dict[str, float], digits: int = 3) -> str:

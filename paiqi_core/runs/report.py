@@ -112,6 +112,8 @@ def plots(report: dict[str, Any]) -> list[Plot]:
             paired = _paired(plt, report, other)
             if paired is not None:
                 out.append(paired)
+        if report.get("skill"):
+            out.append(_skill_gap(plt, report))
     return out
 
 
@@ -416,6 +418,50 @@ def _per_agent(plt: Any, report: dict[str, Any]) -> Plot | None:
             left_out = ", ".join(p for p in profiles if p not in money)
             caption += f" Left out of the money panel, as they settle no money: {left_out}."
     return Plot("per_agent.png", title, caption + _seating_note(report), _png(plt, fig))
+
+
+def _skill_gap(plt: Any, report: dict[str, Any]) -> Plot:
+    """Each profile's skill gap in standard deviations of its objective, and each profile's
+    gap less the first profile's, paired on the same deals."""
+    skill = report["skill"]
+    profiles = list(skill["profiles"])
+    colours = _colours(report)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False, layout="constrained")
+    ax = axes[0][0]
+    for i, p in enumerate(profiles):
+        e = skill["profiles"][p]["standardised"]
+        ax.bar(i, _num(e["mean"]), yerr=_num(e["ci95"]), color=colours.get(p, PALETTE[0]),
+               capsize=4)  # fmt: skip
+    ax.set_xticks(range(len(profiles)), profiles)
+    ax.axhline(0, color="#444444", lw=0.9)
+    ax.set_ylabel("gap (standard deviations of the objective)")
+    ax.set_title(f"{skill['strong']} less {skill['weak']}, per profile")
+    ax = axes[0][1]
+    others = list(skill["paired"])
+    for i, p in enumerate(others):
+        e = skill["paired"][p]
+        ax.bar(i, _num(e["mean"]), yerr=_num(e["ci95"]), color=colours.get(p, PALETTE[0]),
+               capsize=4)  # fmt: skip
+    ax.set_xticks(range(len(others)), [f"{p} − {profiles[0]}" for p in others])
+    ax.axhline(0, color="#444444", lw=0.9)
+    ax.set_ylabel("difference of gaps (standard deviations)")
+    ax.set_title("Against the baseline, paired on the same deals")
+    title = "Skill gap"
+    fig.suptitle(f"{title}: {skill['strong']} against {skill['weak']}")
+    own = "; ".join(
+        f"{p}: {_pm(_num(d['utility']['mean']), _num(d['utility']['ci95']))} {d['objective']}"
+        for p, d in skill["profiles"].items()
+    )
+    most = skill["most"] + ("" if skill["clear"] else " (not clearly, at these deals)")
+    caption = (
+        f"{skill['strong']} and {skill['weak']} play in alternate seats, every distinct seating "
+        f"of each of {skill['deals']:,} deals, the same deals under every profile. Left: per "
+        f"deal, {skill['strong']}'s mean objective less {skill['weak']}'s, divided by the "
+        f"objective's standard deviation so that profiles of different objectives compare; "
+        f"in each profile's own units: {own}. Right: each profile's gap less the baseline's, "
+        f"deal by deal; {CI_TEXT}. Rewards skill most: {most}."
+    )
+    return Plot("skill_gap.png", title, caption, _png(plt, fig))
 
 
 # ---------------------------------------------------------------------------- per game

@@ -23,21 +23,21 @@ def batches(
 ) -> Iterator[BatchSpec]:
     """The run's batches, profile by profile interleaved batch by batch, minus ``skip``;
     each carries its profile's ``rules`` when given."""
-    total = spec.total_games
-    for start in range(0, total, spec.batch):
-        for profile in spec.profiles:
-            if (profile, start) not in skip:
+    longest = max(spec.games_of(name) for name in spec.rule_sets)
+    for start in range(0, longest, spec.batch):
+        for name in spec.rule_sets:
+            if start < spec.games_of(name) and (name, start) not in skip:
                 yield BatchSpec(
-                    profile,
+                    name,
                     spec.overrides,
-                    spec.agents_of(profile),
-                    spec.rotate,
+                    spec.agents_of(name),
+                    bool(spec.seatings_of(name)),
                     spec.seed,
                     start,
-                    spec.batch_games(start),
+                    spec.batch_games(start, name),
                     records,
-                    rules=rules[profile] if rules is not None else None,
-                    seatings=spec.seatings if spec.rotate else 0,
+                    rules=rules[name] if rules is not None else None,
+                    seatings=spec.seatings_of(name),
                 )
 
 
@@ -87,7 +87,7 @@ def run(
     rules = stored_rules(store, run_id)
     with store.lock(run_id):
         finished = store.finished(run_id)
-        done_games = [sum(spec.batch_games(start) for _, start in finished)]
+        done_games = [sum(spec.batch_games(start, name) for name, start in finished)]
         if progress:
             progress(done_games[0])
         todo = list(batches(spec, finished, records=records is not None, rules=rules))
@@ -105,8 +105,3 @@ def run(
             execute_dask(iter(todo), dask, done, workers)
         else:
             execute(iter(todo), workers, done)
-
-
-def total_games(spec: RunSpec) -> int:
-    """Games a run plays for each profile: deals, times the seats with rotation."""
-    return spec.total_games

@@ -69,6 +69,14 @@ class StoreError(Exception):
     """A results file that cannot be used: the message names the file and says why."""
 
 
+SKILL_SEPARATOR = " · "
+
+
+def lineup(a: str, b: str, players: int) -> tuple[str, ...]:
+    """``a`` and ``b`` in alternate seats, ``a`` first."""
+    return tuple(a if seat % 2 == 0 else b for seat in range(players))
+
+
 def distinct_seatings(lineup: tuple[str, ...]) -> int:
     """How many different seatings rotating ``lineup`` round the table gives (A B A B: 2;
     A B B B: 4; no line-up: 1)."""
@@ -97,9 +105,56 @@ class RunSpec:
     # with rotation, play each distinct seating once (a line-up A B A B has two), rather
     # than once per seat (runs stored before this existed rotate once per seat)
     distinct: bool = False
+    # the skill gap (compare): (strong, weak), each profile also played on ``skill_deals``
+    # deals by these two in alternate seats, each distinct seating once
+    skill: tuple[str, ...] = ()
+    skill_deals: int = 0
+
+    @property
+    def rule_sets(self) -> tuple[str, ...]:
+        """The names of every rule set the run plays: its profiles, then (with a skill gap)
+        each profile's skill pairing."""
+        return self.profiles + tuple(self.skill_name(p) for p in self.profiles if self.skill)
+
+    def skill_name(self, profile: str) -> str:
+        """The rule set of ``profile``'s skill pairing: ``doujue · hard vs easy``."""
+        strong, weak = self.skill
+        return f"{profile}{SKILL_SEPARATOR}{strong} vs {weak}"
+
+    def profile_of(self, name: str) -> str:
+        """The profile whose rules the rule set ``name`` plays."""
+        if name in self.profiles:
+            return name
+        for p in self.profiles:
+            if self.skill and name == self.skill_name(p):
+                return p
+        raise KeyError(name)
+
+    def _is_skill(self, name: str) -> bool:
+        return name not in self.profiles
+
+    def games_of(self, name: str) -> int:
+        """Games the rule set ``name`` plays (deals times seatings)."""
+        if self._is_skill(name):
+            return self.skill_deals * distinct_seatings(self.agents_of(name))
+        return self.total_games
+
+    def seatings_of(self, name: str) -> int:
+        """Games per deal of the rule set ``name`` with rotation, 0 without."""
+        if self._is_skill(name):
+            return distinct_seatings(self.agents_of(name))
+        return self.seatings if self.rotate else 0
+
+    @property
+    def all_games(self) -> int:
+        """Games of every rule set of the run."""
+        return sum(self.games_of(name) for name in self.rule_sets)
 
     def agents_of(self, profile: str) -> tuple[str, ...]:
         """The agents by seat that play ``profile``'s games (empty: all random)."""
+        if profile not in self.profiles:  # a skill pairing
+            strong, weak = self.skill
+            return lineup(strong, weak, self.players)
         if self.lineups:
             return self.lineups[self.profiles.index(profile)]
         return self.agents
@@ -112,9 +167,9 @@ class RunSpec:
     def from_json(text: str) -> RunSpec:
         """The spec stored as ``text``."""
         d = json.loads(text)
-        for key in ("profiles", "overrides", "agents"):
-            d[key] = tuple(d[key])
-        d["lineups"] = tuple(tuple(lineup) for lineup in d.get("lineups", ()))
+        for key in ("profiles", "overrides", "agents", "skill"):
+            d[key] = tuple(d.get(key, ()))  # runs stored before the skill gap have none
+        d["lineups"] = tuple(tuple(seats) for seats in d.get("lineups", ()))
         return RunSpec(**d)
 
     @property
@@ -132,9 +187,11 @@ class RunSpec:
         """Games played under each profile: deals times seatings."""
         return self.games * self.seatings
 
-    def batch_games(self, start: int) -> int:
-        """The number of games of the batch that starts at game ``start``."""
-        return min(self.batch, self.total_games - start)
+    def batch_games(self, start: int, name: str | None = None) -> int:
+        """The number of games of the batch of rule set ``name`` (default: a profile) that
+        starts at game ``start``."""
+        total = self.total_games if name is None else self.games_of(name)
+        return min(self.batch, total - start)
 
 
 @dataclass(frozen=True)
@@ -150,7 +207,7 @@ class RunInfo:
     @property
     def total(self) -> int:
         """Games the run plays when finished, over every profile."""
-        return self.spec.total_games * len(self.spec.profiles)
+        return self.spec.all_games
 
 
 def check_path(path: Path, *, create: bool) -> None:
@@ -328,7 +385,8 @@ class Store:
     # ------------------------------------------------------------------------ runs
     def new_run(self, spec: RunSpec, rules: Mapping[str, Profile] | None = None) -> str:
         """Record a new run with the resolved rules of each profile (by name, as in
-        ``spec.profiles``; default: loaded now from the names and ``spec.overrides``); its id."""
+        ``spec.profiles``; default: loaded now from the names and ``spec.overrides``); its id.
+        A skill pairing stores its profile's rules under its own name."""
         if rules is None:
             rules = {p: load_profile(p, spec.overrides) for p in spec.profiles}
         missing = [p for p in spec.profiles if p not in rules]
@@ -342,7 +400,7 @@ class Store:
             )
             self.db.executemany(
                 "INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(run, name, *_stored(rules[name])) for name in spec.profiles],
+                [(run, name, *_stored(rules[spec.profile_of(name)])) for name in spec.rule_sets],
             )
         return run
 
@@ -369,7 +427,7 @@ class Store:
                     (run,),
                 ):
                     stored[row[0]] = row[1:]
-        missing = [p for p in spec.profiles if p not in stored]
+        missing = [p for p in spec.rule_sets if p not in stored]
         if missing:
             raise StoreError(
                 f"{self.path}: run {run} holds no rules for {', '.join(missing)}: it was "
@@ -377,7 +435,7 @@ class Store:
                 "it was played with cannot be known; start a new run"
             )
         out = {}
-        for name in spec.profiles:
+        for name in spec.rule_sets:
             fingerprint, data, source, chain, overrides = stored[name]
             profile = load_resolved(
                 json.loads(data),
@@ -400,13 +458,13 @@ class Store:
             rows = list(
                 self.db.execute("SELECT id, created, command, spec FROM runs ORDER BY created")
             )
-            starts: dict[str, list[int]] = {}
-            for run, start in self.db.execute("SELECT run, start FROM batches"):
-                starts.setdefault(run, []).append(start)
+            starts: dict[str, list[tuple[str, int]]] = {}
+            for run, name, start in self.db.execute("SELECT run, profile, start FROM batches"):
+                starts.setdefault(run, []).append((name, start))
         out = []
         for run, created, command, text in rows:
             spec = RunSpec.from_json(text)
-            played = sum(spec.batch_games(s) for s in starts.get(run, []))
+            played = sum(spec.batch_games(s, name) for name, s in starts.get(run, []))
             out.append(RunInfo(run, created, command, spec, played))
         return out
 

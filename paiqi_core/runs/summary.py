@@ -52,6 +52,11 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
         }
         for other in profiles[1:]
     }
+    from paiqi_core.runs.skill import skill_report
+
+    skill = skill_report(store, run_id, spec, objectives)
+    if skill is not None:
+        out["skill"] = skill
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from paiqi_core.rating import bradley_terry
 from paiqi_core.runs.stats import Estimate
-from paiqi_core.runs.store import RunSpec, Store
+from paiqi_core.runs.store import RunSpec, Store, lineup
 
 SEPARATOR = " vs "
 UTILITY = {"money": "money_value", "points": "total", "win": "win"}
@@ -32,11 +32,6 @@ UTILITY = {"money": "money_value", "points": "total", "win": "win"}
 def pairing(a: str, b: str) -> str:
     """The name of the pairing of players ``a`` and ``b``."""
     return f"{a}{SEPARATOR}{b}"
-
-
-def lineup(a: str, b: str, players: int) -> tuple[str, ...]:
-    """``a`` and ``b`` in alternate seats, ``a`` first."""
-    return tuple(a if seat % 2 == 0 else b for seat in range(players))
 
 
 def tournament_spec(
