@@ -298,6 +298,35 @@ def test_static_files_stay_in_their_folder(client: Client, path: str) -> None:
     assert status == 404
 
 
+def test_the_page_names_only_files_it_ships() -> None:
+    import re
+
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    names = re.findall(r'(?:src|href)="([^"#:]+)"', page)
+    scripts = "".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
+    names += re.findall(r'from "\./([^"]+)"', scripts)
+    assert "main.js" in names and "render.js" in names
+    for name in names:
+        assert (STATIC / name).is_file(), name
+
+
+def test_a_game_against_hard_players(client: Client) -> None:
+    """The search player moves in bounded requests: each advance returns promptly."""
+    import time
+
+    view = client.post("/api/games", {"profile": "pagat", "seat": 0, "seed": 2, "levels": ["hard"]})
+    table = view["table"]
+    while not view["over"]:
+        if view["waiting"]:
+            start = time.monotonic()
+            view = client.post(f"/api/games/{table}/advance", {})
+            assert time.monotonic() - start < 5
+            assert view["moved"] >= 1
+        else:
+            view = client.post(f"/api/games/{table}/act", {"action": view["legal"][0]["text"]})
+    assert view["levels"] == [None, "hard", "hard", "hard"]
+
+
 def test_static_files_are_served(client: Client) -> None:
     status, page = client.raw("GET", "/")
     assert status == 200 and b"paiqi" in page

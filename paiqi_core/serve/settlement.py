@@ -99,8 +99,8 @@ def _parts(
     else:
         return [], None
     if points:
-        covered = ", ".join(card_text(c) for c in o.covered)
-        parts.append({"what": f"covered {covered}", "points": -points})
+        covered = [card_text(c) for c in o.covered]
+        parts.append({"what": "covered", "cards": covered, "points": -points})
     if exempt:
         parts.append({"what": "melds not counted", "points": exempt, "rule": "melds"})
     return parts, sum(int(p["points"]) for p in parts)

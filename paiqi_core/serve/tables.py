@@ -103,16 +103,6 @@ class Table:
             return str(e)
         return None
 
-    def reason(self, action: int | str) -> str | None:
-        """Why ``action`` would be illegal for the person now (None if legal), unchanged."""
-        self._check()
-        trial = self.state.clone()
-        try:
-            trial.apply(action, self.seat)
-        except IllegalAction as e:
-            return str(e)
-        return None
-
     def advance(self, max_moves: int = 1000, seconds: float = ADVANCE_SECONDS) -> int:
         """Let the computer players move until it is the person's turn, the game is over,
         ``max_moves`` were made or ``seconds`` passed; the number of moves made."""

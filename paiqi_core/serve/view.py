@@ -67,7 +67,7 @@ def _open_places(rules: Rules, table: int, first_card: int | None) -> int:
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
     """Each suit's row in the table's rank order: every place, what lies there."""
     table, joker_at = obs.table_mask, obs.joker_at
-    open_places = _open_places(rules, table, first_card)
+    open_places = 0 if obs.terminal else _open_places(rules, table, first_card)
     laid_by: dict[int, int] = {}
     for seat, hand in zip(obs.bursts, obs.laid, strict=False):
         for c in bits(hand & ((1 << JOKER_CARD) - 1)):

@@ -181,6 +181,10 @@ function render(just) {
     else status = coverMode ? "Your turn: cover mode — choose a card to cover (Esc leaves it)." : "Your turn.";
   } else status = `${v.seats[v.turn].name} is to move…`;
   $("status").textContent = `${rules.name} · deal ${v.seed} · ${status}`;
+  const game = $("game");
+  game.dataset.turn = v.broken ? "broken" : v.over ? "over" : myTurn ? "you" : "waiting";
+  game.dataset.moves = String(v.history.length);
+  game.dataset.table = v.table;
   renderBoard($("board"), v, rules, myTurn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just);
   renderSeats($("seats"), v, rules, v.seat);
   renderHand(v, L, myTurn, onlyCovers);

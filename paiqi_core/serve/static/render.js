@@ -174,7 +174,7 @@ export function renderSettlement(root, s, seats) {
   const showMult = s.seats.some((x) => x.multiplier_for);
   const showMoney = s.objective === "money";
   const head = ["Seat", "Rank", "Label"];
-  if (showTotal) head.push("Total", "How");
+  if (showTotal) head.push(s.objective === "points" ? "Points" : "Total", "How");
   if (showCovered) head.push("Covered");
   if (showBust) head.push("Bust");
   if (showMult) head.push("Winner ×");
@@ -190,7 +190,8 @@ export function renderSettlement(root, s, seats) {
       const how = el("td");
       x.parts.forEach((p, i) => {
         if (i) how.append(el("br"));
-        how.append(`${p.points >= 0 ? "+" : ""}${p.points} `, ...moveText(p.what));
+        how.append(`${p.points >= 0 ? "+" : ""}${p.points} ${p.what}`);
+        for (const c of p.cards || []) how.append(" ", mini(c));
       });
       cells.push(how);
     }

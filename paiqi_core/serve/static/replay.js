@@ -103,7 +103,7 @@ function go(i) {
   renderSeats($("replay-seats"), step, rules, null);
   const hands = clear($("replay-hands"));
   step.hands.forEach((hand, s) => {
-    hands.append(el("div", { class: "who", text: `${s}: ${step.seats[s].name}` + (step.seats[s].to_move ? " — to move" : "") }));
+    hands.append(el("div", { class: "who", text: step.seats[s].name + (step.seats[s].to_move ? " — to move" : "") }));
     const row = el("div", { class: "hand", "data-seat": s });
     for (const c of hand) row.append(el("span", { class: "card" + (isRed(c) ? " red" : "") + (c === "JOKER" ? " joker-card" : ""), "data-card": c }, face(c)));
     const covered = step.covered_cards[s];
