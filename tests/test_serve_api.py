@@ -265,6 +265,14 @@ def test_requests_are_bounded_and_checked(client: Client, server: PaiqiServer) -
     assert status == 415  # not said to be JSON: a form of another site cannot post it
     status, data = client.raw("POST", "/api/check", b"[1, 2]", {"Content-Type": "application/json"})
     assert status == 400
+    status, data = client.raw(
+        "POST", "/api/check", b'{"a": 1' + b"0" * 5000 + b"}", {"Content-Type": "application/json"}
+    )
+    assert status == 400 and "not JSON" in data["error"]
+    status, data = client.raw(
+        "POST", "/api/check", b"[" * 100_000, {"Content-Type": "application/json"}
+    )
+    assert status == 400
     status, data = client.raw("GET", "/api/nothing")
     assert status == 404
     status, data = client.raw("GET", "/api/profiles", headers={"Host": "evil.example:80"})

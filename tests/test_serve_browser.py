@@ -368,3 +368,32 @@ def test_cjk_text_renders_with_a_cjk_font(page: Any, server: PaiqiServer) -> Non
         pytest.skip(
             f"no CJK font installed (排七 is drawn with {names}): apt-get install fonts-noto-cjk"
         )
+
+
+def test_replay_a_stored_runs_game_in_the_page(page: Any, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "runs.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "paiqi_core.cli", "simulate", "platform", "--games", "2",
+         "--seed", "3", "--db", str(db), "--workers", "1", "-q"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    srv = make_server("127.0.0.1", 0, db=db)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        open_page(page, srv, tab="replay")
+        page.wait_for_selector("#runs-box:not([hidden])")
+        page.fill("#run-game", "1")
+        page.click("#run-open")
+        page.wait_for_selector("#replay-game:not([hidden])")
+        assert "斬龍" in (page.text_content("#replay-title") or "")
+        page.keyboard.press("End")
+        page.locator("#replay-settlement").wait_for(state="visible")
+        assert "Who pays whom" in (page.text_content("#replay-settlement") or "")
+    finally:
+        srv.shutdown()
+        srv.server_close()

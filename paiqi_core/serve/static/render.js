@@ -169,12 +169,14 @@ export function renderSettlement(root, s, seats) {
   const name = (i) => (seats ? seats[i].name : `seat ${i}`);
   root.append(el("h2", { text: "Settlement" }));
   const showTotal = s.seats.some((x) => x.total !== null);
+  const showHow = s.seats.some((x) => x.parts.length);
   const showCovered = s.seats.some((x) => x.covered_points !== null);
   const showBust = s.seats.some((x) => "bust" in x);
   const showMult = s.seats.some((x) => x.multiplier_for);
   const showMoney = s.objective === "money";
   const head = ["Seat", "Rank", "Label"];
-  if (showTotal) head.push(s.objective === "points" ? "Points" : "Total", "How");
+  if (showTotal) head.push(s.objective === "points" ? "Points" : "Total");
+  if (showHow) head.push("How");
   if (showCovered) head.push("Covered");
   if (showBust) head.push("Bust");
   if (showMult) head.push("Winner ×");
@@ -183,10 +185,12 @@ export function renderSettlement(root, s, seats) {
     el("thead", {}, el("tr", {}, head.map((h) => el("th", { text: h })))));
   const body = el("tbody");
   for (const x of s.seats) {
-    const cells = [el("td", { text: name(x.seat) }), el("td", { class: "num", text: x.rank }),
+    const cells = [el("td", { text: name(x.seat) }), el("td", { text: x.rank }),
       el("td", { text: x.label || (x.winner ? "winner" : "") })];
     if (showTotal) {
-      cells.push(el("td", { class: "num", text: x.total ?? "" }));
+      cells.push(el("td", { text: x.total ?? "" }));
+    }
+    if (showHow) {
       const how = el("td");
       x.parts.forEach((p, i) => {
         if (i) how.append(el("br"));
