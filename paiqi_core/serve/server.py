@@ -74,6 +74,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "paiqi"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+    timeout = 60  # seconds a connection may stay silent (a stalled client frees its thread)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet unless the server was asked to log."""

@@ -14,8 +14,6 @@ from paiqi_core.actions import (
     COVER,
     CUT,
     HIDDEN_COVER,
-    JOKER,
-    PASS,
     PLACE,
     SWAP,
     action_text,
@@ -216,14 +214,3 @@ def sort_hand(rules: Rules, mask: int) -> list[int]:
     place = {r: i for i, r in enumerate(rules.topology.order)}
     cards = list(bits(mask))
     return sorted(cards, key=lambda c: (c == JOKER_CARD, c // 13, place.get(c % 13, 0)))
-
-
-__all__ = [
-    "JOKER",
-    "PASS",
-    "history_entry",
-    "legal_moves",
-    "rules_summary",
-    "seat_view",
-    "sort_hand",
-]

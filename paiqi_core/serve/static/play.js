@@ -159,6 +159,7 @@ function legalOf(v) {
 function newCards(before, after) {
   const out = new Set();
   for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
+    if (h.kind === "cover") continue; // a covered card is not on the table
     if (h.card) out.add(h.card);
     if (h.at) out.add(h.at);
   }

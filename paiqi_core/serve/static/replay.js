@@ -98,7 +98,10 @@ function go(i) {
   const last = step.last ? ` · seat ${step.last.seat} ${step.last.type}${step.last.card ? " " + step.last.card : ""}${step.last.at ? " at " + step.last.at : ""}` : " · the deal";
   $("step-at").textContent = `move ${at} of ${replay.steps.length - 1}${last}`;
   const just = new Set();
-  if (step.last) { if (step.last.card) just.add(step.last.card); if (step.last.at) just.add(step.last.at); }
+  if (step.last && step.last.type !== "cover") {  // a covered card is not on the table
+    if (step.last.card) just.add(step.last.card);
+    if (step.last.at) just.add(step.last.at);
+  }
   renderBoard($("replay-board"), step, rules, new Set(), null, just);
   renderSeats($("replay-seats"), step, rules, null);
   const hands = clear($("replay-hands"));
