@@ -111,6 +111,7 @@ export function useEditorProfile() {
   }
   opt.textContent = `from the editor: ${shared.editor.name}`;
   select.value = "@editor";
+  $("setup-box").open = true;
   return checkSetup();
 }
 
@@ -133,6 +134,9 @@ export async function deal() {
   coverMode = false;
   pumping++;
   $("game").hidden = false;
+  const box = $("setup-box");
+  box.open = false; // the table takes the screen; the summary opens the settings again
+  $("setup-summary").textContent = `New game (now: ${view.rules.name}, seat ${view.seat}, deal ${view.seed})`;
   message("");
   render(new Set());
   pump();

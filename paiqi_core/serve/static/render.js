@@ -146,13 +146,19 @@ export function historyLine(h, names) {
 export function renderHistory(root, view, current = null) {
   clear(root);
   const names = view.seats.map((s) => s.name);
+  let mark = null;
   view.history.forEach((h, i) => {
     const li = historyLine(h, names);
-    if (current !== null && i === current) li.classList.add("current");
+    if (current !== null && i === current) { li.classList.add("current"); mark = li; }
     root.append(li);
   });
-  if (root.lastChild && root.closest("details")?.open) {
-    root.lastChild.scrollIntoView?.({ block: "nearest" });
+  // keep the latest (or the current) move in sight inside the list, never moving the page
+  const target = mark || root.lastChild;
+  if (target) {
+    const top = target.offsetTop - root.offsetTop;
+    if (top < root.scrollTop || top > root.scrollTop + root.clientHeight - target.offsetHeight) {
+      root.scrollTop = Math.max(0, top - root.clientHeight / 2);
+    }
   }
 }
 
