@@ -104,6 +104,7 @@ def play_through(client: Client, profile: str, seat: int = 1, **extra: Any) -> d
         assert view["refused"] is None
         moves += 1
     assert view["over"] and moves > 0
+    assert view["seed"] == 11  # shown once the game is over, to deal it again
     return view
 
 
@@ -156,6 +157,7 @@ def test_opponents_hands_are_never_sent(client: Client) -> None:
     while not view["over"]:
         text = json.dumps(view)
         assert '"hands"' not in text and "covered_cards" not in text
+        assert view["seed"] is None  # the deal number would give every hand
         if view["waiting"]:
             view = client.post(f"/api/games/{table}/advance", {})
         else:

@@ -79,7 +79,8 @@ class Table:
         out["table"] = self.id
         out["rules"] = rules_summary(self.game.rules)
         out["levels"] = self.levels
-        out["seed"] = self.seed
+        # the deal number gives every hand (the deal is a function of it): shown at the end
+        out["seed"] = self.seed if state.over else None
         out["waiting"] = self.waiting()
         out["broken"] = self.broken
         if state.over:

@@ -136,7 +136,7 @@ export async function deal() {
   $("game").hidden = false;
   const box = $("setup-box");
   box.open = false; // the table takes the screen; the summary opens the settings again
-  $("setup-summary").textContent = `New game (now: ${view.rules.name}, seat ${view.seat}, deal ${view.seed})`;
+  $("setup-summary").textContent = `New game (now: ${view.rules.name}, seat ${view.seat})`;
   message("");
   render(new Set());
   pump();
@@ -185,7 +185,8 @@ function render(just) {
     else if (L.plays.size === 0 && L.jokers.length === 0 && L.pass) status = "Your turn: nothing can be played — pass.";
     else status = coverMode ? "Your turn: cover mode — choose a card to cover (Esc leaves it)." : "Your turn.";
   } else status = `${v.seats[v.turn].name} is to move…`;
-  $("status").textContent = `${rules.name} · deal ${v.seed} · ${status}`;
+  const dealt = v.seed !== null ? ` · deal ${v.seed}` : "";
+  $("status").textContent = `${rules.name}${dealt} · ${status}`;
   const game = $("game");
   game.dataset.turn = v.broken ? "broken" : v.over ? "over" : myTurn ? "you" : "waiting";
   game.dataset.moves = String(v.history.length);
