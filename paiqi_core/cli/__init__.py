@@ -20,6 +20,7 @@ from paiqi_core.cli.runs import (
     cmd_simulate,
     cmd_tournament,
 )
+from paiqi_core.cli.serve import cmd_serve
 from paiqi_core.cli.verify import cmd_verify
 from paiqi_core.profile import ProfileError
 from paiqi_core.records import MAX_LINE_BYTES
@@ -209,6 +210,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=5000, help="games per repeat (default 5000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--repeat", type=int, default=3, help="repeats; the best counts (default 3)")
+    p = add(
+        "serve",
+        cmd_serve,
+        "the browser table: play any profile against computer players, edit a profile "
+        "with live checks, replay recorded games",
+        json_=False,
+        sets=False,
+    )
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free one)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument(
+        "--db",
+        default="paiqi-runs.db",
+        help="results file whose stored runs' games can be replayed (default paiqi-runs.db)",
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="log every request")
     return parser
 
 

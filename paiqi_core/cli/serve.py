@@ -1,0 +1,33 @@
+"""``paiqi serve``: the browser table (play, edit, replay) on a local web server."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import webbrowser
+from pathlib import Path
+
+from paiqi_core.cli.common import EXIT_OK, BadInput
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``paiqi serve``: serve the page and its API until interrupted."""
+    from paiqi_core.serve import make_server
+
+    if not 0 <= args.port <= 65535:
+        raise BadInput(f"--port: {args.port} is not a port (0 to 65535; 0 picks a free one)")
+    db = Path(args.db) if args.db else None
+    try:
+        server = make_server(args.host, args.port, db=db, verbose=args.verbose)
+    except OSError as e:
+        raise BadInput(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    print(f"paiqi serve: {server.url}  (Ctrl-C stops it)", flush=True)
+    if args.open:
+        threading.Timer(0.3, webbrowser.open, (server.url,)).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return EXIT_OK

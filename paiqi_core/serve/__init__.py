@@ -1,0 +1,24 @@
+"""``paiqi serve``: the browser table. Play a profile against computer players, edit a
+profile with live checks and its explanation beside it, and replay recorded games.
+
+The server is the standard library's threading HTTP server (``server``); the JSON API is
+in ``api``; live games in ``tables``, drawn from the person's own observation by ``view``;
+profiles from the browser in ``profiles``; replays in ``replays``; the settlement broken
+down in ``settlement``. The page is plain HTML, CSS and JavaScript in ``static/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paiqi_core.serve.server import PaiqiServer
+
+
+def make_server(
+    host: str = "127.0.0.1", port: int = 8765, *, db: Path | None = None, verbose: bool = False
+) -> PaiqiServer:
+    """A server bound to ``host:port`` (port 0: any free port), not yet serving."""
+    return PaiqiServer(host, port, db=db, verbose=verbose)
+
+
+__all__ = ["PaiqiServer", "make_server"]

@@ -1,0 +1,283 @@
+"""The JSON API: one function per route, taking the request's JSON and returning JSON.
+
+Routes (all answers are JSON objects; an error is ``{"error": "..."}`` with a 4xx status):
+
+- ``GET  /api/profiles``: the built-in profiles and the computer players' levels.
+- ``GET  /api/profiles/ID/source``: a built-in profile's YAML text.
+- ``POST /api/check``: ``{profile | yaml, name, options}``: located problems, or the
+  ``paiqi explain`` text.
+- ``POST /api/games``: ``{profile | yaml, name, options, seat, levels, seed}``: deal a new
+  game; the person's view.
+- ``GET  /api/games/ID``: the person's view.
+- ``POST /api/games/ID/act``: ``{action}`` (``"H7"``, ``"cover HK"``, ``"pass"``,
+  ``"joker H8 H9"`` or the action's number): the move, or the engine's reason it is not legal.
+- ``POST /api/games/ID/advance``: ``{max_moves}``: the computer players move (bounded).
+- ``GET  /api/games/ID/record``: the game's record, once it is over.
+- ``POST /api/replays``: ``{jsonl, name}``: the records of a JSON Lines text.
+- ``POST /api/replay``: ``{record}`` or ``{run, profile, game}``: a game step by step.
+- ``GET  /api/runs``: the runs of the results file the server was started with.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paiqi_core.agents import LEVELS
+from paiqi_core.engine import Game
+from paiqi_core.profile import ProfileError
+from paiqi_core.rules import rules_of
+from paiqi_core.serve import profiles, replays
+from paiqi_core.serve.tables import LEVEL_WORDS, Table, TableError, Tables
+
+MAX_SEED = 2**63
+
+
+class ApiError(Exception):
+    """A request the API refuses: the status and the message the browser shows."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+@dataclass
+class Api:
+    """The routes of one server: its live tables and its results file."""
+
+    db: Path | None = None
+    tables: Tables = field(default_factory=Tables)
+
+    # -- profiles ------------------------------------------------------------------------
+    def profiles(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The built-in profiles and the levels of the computer players."""
+        return {
+            "profiles": profiles.builtins(),
+            "levels": [{"id": k, "text": LEVEL_WORDS.get(k, k)} for k in LEVELS],
+        }
+
+    def source(self, pid: str) -> dict[str, Any]:
+        """A built-in profile's YAML text."""
+        try:
+            return {"id": pid, "yaml": profiles.builtin_source(pid)}
+        except KeyError:
+            raise ApiError(404, f"no built-in profile '{pid}'") from None
+
+    def check(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Every located problem of a profile and options, or its explain text."""
+        return profiles.check(**_profile_args(body))
+
+    # -- games ---------------------------------------------------------------------------
+    def new_game(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Deal a new game for the person at ``seat`` against ``levels``."""
+        try:
+            profile, _ = profiles.load(**_profile_args(body))
+            game = Game(rules_of(profile))
+        except ProfileError as e:
+            raise ApiError(
+                400,
+                "the profile or its options have problems",
+                problems=[profiles.problem_json(p) for p in e.problems],
+            ) from None
+        seat = _int(body.get("seat", 0), "seat", 0, 63)
+        levels = body.get("levels") or []
+        if not isinstance(levels, list) or not all(isinstance(x, str) for x in levels):
+            raise ApiError(400, "levels: a list of level names")
+        seed = body.get("seed")
+        seed = random.randrange(1 << 31) if seed in (None, "") else _int(seed, "seed", 0, MAX_SEED)
+        try:
+            table = self.tables.add(Table(game, seat, levels, seed))
+        except TableError as e:
+            raise ApiError(400, str(e)) from None
+        with table.lock:
+            return table.view()
+
+    def game(self, table_id: str) -> dict[str, Any]:
+        """The person's view of a game."""
+        table = self._table(table_id)
+        with table.lock:
+            return table.view()
+
+    def act(self, table_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The person's move; when it is not legal, the engine's reason and nothing changes."""
+        table = self._table(table_id)
+        action = body.get("action")
+        if isinstance(action, bool) or not isinstance(action, int | str):
+            raise ApiError(400, "action: a text such as H7, 'cover HK', 'pass' or a number")
+        if isinstance(action, str) and len(action) > 40:
+            raise ApiError(400, "action: too long to be an action")
+        with table.lock:
+            try:
+                reason = table.act(action)
+            except TableError as e:
+                raise ApiError(409, str(e)) from None
+            view = table.view()
+        view["refused"] = reason
+        return view
+
+    def advance(self, table_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Let the computer players move (at most ``max_moves``, and briefly)."""
+        table = self._table(table_id)
+        max_moves = _int(body.get("max_moves", 1000), "max_moves", 1, 10_000)
+        with table.lock:
+            try:
+                made = table.advance(max_moves)
+            except TableError as e:
+                raise ApiError(409, str(e)) from None
+            except Exception:
+                view = table.view()  # the table is marked broken: the browser says so
+                view["moved"] = 0
+                return view
+            view = table.view()
+        view["moved"] = made
+        return view
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """The record of a finished game (every hand as dealt: only once it is over)."""
+        from paiqi_core.records import state_record
+
+        table = self._table(table_id)
+        with table.lock:
+            if not table.state.over:
+                raise ApiError(409, "the record is given once the game is over")
+            return state_record(table.state)
+
+    def _table(self, table_id: str) -> Table:
+        try:
+            return self.tables.get(table_id)
+        except TableError as e:
+            raise ApiError(404, str(e)) from None
+
+    # -- replays -------------------------------------------------------------------------
+    def read_replays(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The records of a JSON Lines text, and the located problems of other lines."""
+        text = body.get("jsonl")
+        if not isinstance(text, str):
+            raise ApiError(400, "jsonl: the text of a record file")
+        return replays.read_jsonl(text, _str(body.get("name")))
+
+    def replay(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """A record (or a stored run's game) step by step."""
+        name = profiles.safe_name(_str(body.get("name")), (".jsonl", ".json"), "record.jsonl")
+        record = body.get("record")
+        line = _int(body.get("line", 1), "line", 1, 1 << 40)
+        agents: list[str] = []
+        if record is None and "run" in body:
+            record, agents = self._run_record(body)
+            name, line = f"run {body['run']}", 1
+        if not isinstance(record, dict):
+            raise ApiError(400, "record: a game record object")
+        from paiqi_core.records import check_record
+
+        problems = check_record(record, name, line)
+        if problems:
+            raise ApiError(
+                400, "not a game record", problems=[profiles.problem_json(p) for p in problems]
+            )
+        try:
+            out = replays.steps(record, name, line, agents)
+        except ProfileError as e:
+            raise ApiError(
+                400,
+                "cannot replay this record",
+                problems=[profiles.problem_json(p) for p in e.problems],
+            ) from None
+        out["record"] = record
+        return out
+
+    def runs(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The runs of the server's results file."""
+        from paiqi_core.runs.store import StoreError
+
+        if self.db is None:
+            return {"db": None, "runs": []}
+        try:
+            return {"db": self.db.name, "runs": replays.run_games(self.db)}
+        except StoreError as e:
+            raise ApiError(400, str(e)) from None
+
+    def _run_record(self, body: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        from paiqi_core.runs.store import StoreError
+
+        if self.db is None or not self.db.is_file():
+            raise ApiError(404, "no results file: start paiqi serve with --db FILE")
+        try:
+            return replays.run_record(
+                self.db,
+                _str(body.get("run")),
+                _str(body.get("profile")),
+                _int(body.get("game", 0), "game", 0, 1 << 40),
+            )
+        except (KeyError, StoreError, ProfileError) as e:
+            raise ApiError(400, str(e).strip("'\"")) from None
+
+    # -- routing -------------------------------------------------------------------------
+    def route(self, method: str, path: str) -> Callable[[Mapping[str, Any]], dict[str, Any]] | None:
+        """The handler of a request, or None when no route matches."""
+        parts = [p for p in path.split("/") if p]
+        if len(parts) < 2 or parts[0] != "api":
+            return None
+        rest = parts[1:]
+        get = method == "GET"
+        post = method == "POST"
+        if rest == ["profiles"] and get:
+            return self.profiles
+        if len(rest) == 3 and rest[0] == "profiles" and rest[2] == "source" and get:
+            return lambda body: self.source(rest[1])
+        if rest == ["check"] and post:
+            return self.check
+        if rest == ["games"] and post:
+            return self.new_game
+        if len(rest) == 2 and rest[0] == "games" and get:
+            return lambda body: self.game(rest[1])
+        if len(rest) == 3 and rest[0] == "games":
+            table_id, what = rest[1], rest[2]
+            if what == "act" and post:
+                return lambda body: self.act(table_id, body)
+            if what == "advance" and post:
+                return lambda body: self.advance(table_id, body)
+            if what == "record" and get:
+                return lambda body: self.record(table_id)
+        if rest == ["replays"] and post:
+            return self.read_replays
+        if rest == ["replay"] and post:
+            return self.replay
+        if rest == ["runs"] and get:
+            return self.runs
+        return None
+
+
+def _profile_args(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The profile of a request: a built-in ``profile`` id, or ``yaml`` text and its
+    ``name``; with ``options``, ``--set`` lines."""
+    options = body.get("options") or []
+    if isinstance(options, str):
+        options = [line for line in options.splitlines() if line.strip()]
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise ApiError(400, "options: a list of KEY=VALUE texts")
+    text = body.get("yaml")
+    if text is not None and not isinstance(text, str):
+        raise ApiError(400, "yaml: the text of a profile")
+    profile = body.get("profile")
+    if text is None and not isinstance(profile, str):
+        raise ApiError(400, "profile: a built-in profile id (or give yaml)")
+    return {"profile": profile, "text": text, "name": _str(body.get("name")), "options": options}
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    try:
+        number = int(value) if not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None or not low <= number <= high or isinstance(value, float):
+        raise ApiError(400, f"{what}: a whole number from {low} to {high}")
+    return number
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""

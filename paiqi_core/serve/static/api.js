@@ -1,0 +1,43 @@
+// The JSON API of paiqi serve.
+
+export class ApiError extends Error {
+  constructor(status, data) {
+    super(data && data.error ? data.error : `HTTP ${status}`);
+    this.status = status;
+    this.data = data || {};
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (e) {
+    data = { error: `HTTP ${response.status}` };
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const api = {
+  profiles: () => call("GET", "/api/profiles"),
+  source: (id) => call("GET", `/api/profiles/${encodeURIComponent(id)}/source`),
+  check: (body) => call("POST", "/api/check", body),
+  newGame: (body) => call("POST", "/api/games", body),
+  game: (id) => call("GET", `/api/games/${id}`),
+  act: (id, action) => call("POST", `/api/games/${id}/act`, { action }),
+  advance: (id, maxMoves) => call("POST", `/api/games/${id}/advance`, { max_moves: maxMoves }),
+  record: (id) => call("GET", `/api/games/${id}/record`),
+  readReplays: (jsonl, name) => call("POST", "/api/replays", { jsonl, name }),
+  replay: (body) => call("POST", "/api/replay", body),
+  runs: () => call("GET", "/api/runs"),
+};
+
+// A shared place for what the editor hands to the table ("play this profile").
+export const shared = { editor: null };

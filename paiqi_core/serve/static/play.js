@@ -1,0 +1,364 @@
+// Play: choose a profile, options, seat and opponents; then the game, move by move.
+import { api, ApiError, shared } from "./api.js";
+import { el, clear, face, isRed, cardName, mini, moveText, renderBoard, renderSeats, renderHistory, renderSettlement } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const SPEED = params.has("speed") ? Number(params.get("speed")) : 350; // ms between computer moves
+
+let levels = [];
+let checked = null; // the last check of the chosen profile and options
+let view = null; // the current game's view
+let coverMode = false;
+let pumping = 0; // a token: a new game stops the previous game's computer moves
+let busy = false;
+
+function profileBody() {
+  const choice = $("profile").value;
+  const options = $("options").value.split("\n").map((s) => s.trim()).filter(Boolean);
+  if (choice === "@editor" && shared.editor) {
+    return { yaml: shared.editor.yaml, name: shared.editor.name, options };
+  }
+  return { profile: choice, options };
+}
+
+function showProblems(list, problems, where) {
+  clear(list);
+  for (const p of problems || []) {
+    let at = "";
+    if (p.option) at = `option line ${p.option}: `;
+    else if (p.line) at = `${where || p.file} line ${p.line}, column ${p.col}: `;
+    list.append(el("li", { class: p.message.startsWith("note:") ? "note" : "" },
+      at + (p.rule && p.rule !== "(root)" ? `${p.rule}: ` : "") + p.message));
+  }
+}
+
+let checkTimer = null;
+export function scheduleCheck() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(checkSetup, 250);
+}
+
+async function checkSetup() {
+  let result;
+  try {
+    result = await api.check(profileBody());
+  } catch (e) {
+    showProblems($("setup-problems"), [{ message: e.message }]);
+    return;
+  }
+  checked = result;
+  showProblems($("setup-problems"), [...result.problems, ...(result.notes || [])]);
+  $("deal").disabled = !result.ok;
+  if (!result.ok) return;
+  $("setup-explain").textContent = result.explain;
+  fillSeats(result.players);
+}
+
+function fillSeats(players) {
+  const seat = $("seat");
+  const before = Number(seat.value || 0);
+  if (seat.options.length !== players) {
+    clear(seat);
+    for (let s = 0; s < players; s++) {
+      seat.append(el("option", { value: s, text: s === 0 ? "0 (first in turn order)" : String(s) }));
+    }
+    seat.value = String(Math.min(before, players - 1));
+  }
+  fillLevels(players);
+}
+
+function fillLevels(players) {
+  const box = $("levels");
+  const me = Number($("seat").value || 0);
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  clear(box);
+  let k = 0;
+  for (let s = 0; s < players; s++) {
+    if (s === me) continue;
+    const select = el("select", { id: `level-${s}`, "data-seat": s, "aria-label": `seat ${s} level` },
+      levels.map((l) => el("option", { value: l.id, text: l.id, title: l.text })));
+    select.value = old[k] || "normal";
+    box.append(el("label", {}, `seat ${s}`, select));
+    k++;
+  }
+}
+
+export async function initPlay() {
+  const data = await api.profiles();
+  levels = data.levels;
+  const select = $("profile");
+  clear(select);
+  for (const p of data.profiles) {
+    select.append(el("option", { value: p.id, text: `${p.id} — ${p.name}` }));
+  }
+  const wanted = params.get("profile");
+  select.value = wanted && data.profiles.some((p) => p.id === wanted) ? wanted : "doujue";
+  select.addEventListener("change", scheduleCheck);
+  $("options").addEventListener("input", scheduleCheck);
+  $("seat").addEventListener("change", () => fillLevels($("seat").options.length));
+  $("setup").addEventListener("submit", (e) => { e.preventDefault(); deal(); });
+  await checkSetup();
+}
+
+// "Play this profile" from the editor.
+export function useEditorProfile() {
+  const select = $("profile");
+  let opt = select.querySelector('option[value="@editor"]');
+  if (!opt) {
+    opt = el("option", { value: "@editor" });
+    select.prepend(opt);
+  }
+  opt.textContent = `from the editor: ${shared.editor.name}`;
+  select.value = "@editor";
+  $("setup-box").open = true;
+  return checkSetup();
+}
+
+export async function deal() {
+  if (!checked || !checked.ok) {
+    await checkSetup();
+    if (!checked || !checked.ok) return;
+  }
+  const body = profileBody();
+  body.seat = Number($("seat").value || 0);
+  body.levels = [...$("levels").querySelectorAll("select")].map((s) => s.value);
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = seed;
+  try {
+    view = await api.newGame(body);
+  } catch (e) {
+    showProblems($("setup-problems"), e.data.problems || [{ message: e.message }]);
+    return;
+  }
+  coverMode = false;
+  pumping++;
+  $("game").hidden = false;
+  const box = $("setup-box");
+  box.open = false; // the table takes the screen; the summary opens the settings again
+  $("setup-summary").textContent = `New game (now: ${view.rules.name}, seat ${view.seat})`;
+  message("");
+  render(new Set());
+  pump();
+}
+
+function message(text, kind = "") {
+  const m = $("message");
+  m.textContent = text;
+  m.className = "message" + (kind ? " " + kind : "");
+}
+
+function legalOf(v) {
+  const plays = new Map(), covers = new Map(), jokers = [];
+  let pass = null;
+  for (const m of v.legal) {
+    if (m.kind === "play") plays.set(m.card, m);
+    else if (m.kind === "cover") covers.set(m.card, m);
+    else if (m.kind === "pass") pass = m;
+    else if (m.kind === "joker") jokers.push(m);
+  }
+  return { plays, covers, jokers, pass };
+}
+
+function newCards(before, after) {
+  const out = new Set();
+  for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
+    if (h.kind === "cover") continue; // a covered card is not on the table
+    if (h.card) out.add(h.card);
+    if (h.at) out.add(h.at);
+  }
+  return out;
+}
+
+function render(just) {
+  const v = view;
+  const rules = v.rules;
+  const myTurn = !v.over && v.turn === v.seat && !v.broken;
+  const L = legalOf(v);
+  const onlyCovers = myTurn && L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
+  // status line
+  let status;
+  if (v.broken) status = `This game stopped: ${v.broken}`;
+  else if (v.over) status = "Game over.";
+  else if (myTurn) {
+    if (onlyCovers) status = "Your turn: nothing can be played — choose a card to cover.";
+    else if (L.plays.size === 0 && L.jokers.length === 0 && L.pass) status = "Your turn: nothing can be played — pass.";
+    else status = coverMode ? "Your turn: cover mode — choose a card to cover (Esc leaves it)." : "Your turn.";
+  } else status = `${v.seats[v.turn].name} is to move…`;
+  const dealt = v.seed !== null ? ` · deal ${v.seed}` : "";
+  $("status").textContent = `${rules.name}${dealt} · ${status}`;
+  const game = $("game");
+  game.dataset.turn = v.broken ? "broken" : v.over ? "over" : myTurn ? "you" : "waiting";
+  game.dataset.moves = String(v.history.length);
+  game.dataset.table = v.table;
+  renderBoard($("board"), v, rules, myTurn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just);
+  renderSeats($("seats"), v, rules, v.seat);
+  renderHand(v, L, myTurn, onlyCovers);
+  renderMoves(v, L, myTurn, onlyCovers);
+  renderHistory($("history"), v);
+  const s = $("settlement");
+  if (v.settlement) renderSettlement(s, v.settlement, v.seats);
+  else { s.hidden = true; clear(s); }
+}
+
+function renderHand(v, L, myTurn, onlyCovers) {
+  const hand = $("hand");
+  const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  clear(hand);
+  hand.classList.toggle("cover-mode", coverMode);
+  for (const card of v.hand) {
+    let cls = "card" + (isRed(card) ? " red" : "") + (card === "JOKER" ? " joker-card" : "");
+    let hint = cardName(card);
+    if (myTurn) {
+      if (coverMode || onlyCovers) {
+        if (L.covers.has(card)) { cls += " coverable"; hint += ": may be covered"; }
+        else cls += " unplayable";
+      } else if (L.plays.has(card) || (card === "JOKER" && L.jokers.length)) {
+        cls += " legal"; hint += ": may be played";
+      } else cls += " unplayable";
+    }
+    hand.append(el("button", {
+      type: "button", class: cls, "data-card": card, "aria-label": hint, title: hint,
+      onclick: () => onCard(card),
+    }, face(card)));
+  }
+  if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
+  const own = $("own-covered");
+  clear(own);
+  if (v.own_covered.length) own.append("You covered: ", ...v.own_covered.flatMap((c) => [mini(c), " "]));
+}
+
+function renderMoves(v, L, myTurn, onlyCovers) {
+  const box = $("moves");
+  clear(box);
+  if (!myTurn) {
+    if (v.over) {
+      box.append(el("button", { type: "button", id: "again", class: "primary", onclick: () => deal() }, "Deal again ", el("kbd", { text: "N" })));
+      box.append(el("button", { type: "button", id: "download", onclick: download }, "Save the record"));
+    }
+    return;
+  }
+  if (L.pass) {
+    box.append(el("button", { type: "button", id: "pass", onclick: () => act("pass") }, "Pass ", el("kbd", { text: "P" })));
+  }
+  if (L.covers.size && !onlyCovers) {
+    box.append(el("button", {
+      type: "button", id: "cover-mode", "aria-pressed": coverMode ? "true" : "false",
+      onclick: () => toggleCover(),
+    }, coverMode ? "Cancel cover " : "Cover a card… ", el("kbd", { text: "C" })));
+  }
+  L.jokers.forEach((m, i) => {
+    box.append(el("button", {
+      type: "button", class: "joker-move", "data-action": m.text, onclick: () => act(m.text),
+      title: `the joker takes the place of ${m.at}; ${m.card} is played beyond it`,
+    }, "Joker on ", ...moveText(m.at), ", play ", ...moveText(m.card), i === 0 ? [" ", el("kbd", { text: "J" })] : []));
+  });
+}
+
+function toggleCover(force) {
+  if (!view) return;
+  const L = legalOf(view);
+  if (!L.covers.size) return;
+  coverMode = force === undefined ? !coverMode : force;
+  render(new Set());
+}
+
+function onCard(card) {
+  if (!view || view.over) return;
+  const L = legalOf(view);
+  const onlyCovers = L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
+  if (card === "JOKER" && L.jokers.length && !coverMode) {
+    message("The joker is laid in the place of a card you do not hold, with the card beyond it: choose one of the joker moves.", "info");
+    document.querySelector(".joker-move")?.focus();
+    return;
+  }
+  if (coverMode || onlyCovers) act(`cover ${card}`);
+  else act(card);
+}
+
+async function act(action) {
+  if (!view || busy) return;
+  busy = true;
+  const before = view;
+  try {
+    const next = await api.act(view.table, action);
+    view = next;
+    if (next.refused) {
+      message(next.refused);
+    } else {
+      message("");
+      coverMode = false;
+    }
+    render(newCards(before, next));
+  } catch (e) {
+    message(e.message);
+  } finally {
+    busy = false;
+  }
+  pump();
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function pump() {
+  const token = pumping;
+  while (view && view.waiting && token === pumping) {
+    if (SPEED > 0) await sleep(SPEED);
+    if (token !== pumping) return;
+    const before = view;
+    try {
+      view = await api.advance(view.table, SPEED > 0 ? 1 : 1000);
+    } catch (e) {
+      message(e.message);
+      return;
+    }
+    if (token !== pumping) return;
+    render(newCards(before, view));
+  }
+  if (view && !view.over && view.turn === view.seat) {
+    const first = document.querySelector("#hand .card.legal, #hand .card.coverable");
+    if (first && !document.activeElement?.closest("#setup")) first.focus({ preventScroll: true });
+  }
+}
+
+async function download() {
+  if (!view) return;
+  try {
+    const record = await api.record(view.table);
+    const blob = new Blob([JSON.stringify(record) + "\n"], { type: "application/json" });
+    const a = el("a", { href: URL.createObjectURL(blob), download: `paiqi-${record.profile}-${view.seed}.jsonl` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+// Keyboard: the play view's keys (the main module routes them here).
+export function playKey(e) {
+  const key = e.key;
+  if (key === "n" || key === "N") { deal(); return true; }
+  if (!view || view.over) return false;
+  const L = legalOf(view);
+  if (key === "p" || key === "P") { act("pass"); return true; } // refused with the reason if not legal
+  if (key === "c" || key === "C") { toggleCover(); return true; }
+  if (key === "Escape" && coverMode) { toggleCover(false); return true; }
+  if (key === "j" || key === "J") { if (L.jokers.length) act(L.jokers[0].text); return true; }
+  if (key === "l" || key === "L") {
+    document.querySelector("#hand .card.legal, #hand .card.coverable")?.focus();
+    return true;
+  }
+  if (key === "ArrowLeft" || key === "ArrowRight") {
+    const cards = [...document.querySelectorAll("#hand .card")];
+    if (!cards.length) return false;
+    let i = cards.indexOf(document.activeElement);
+    if (i < 0) i = key === "ArrowLeft" ? cards.length : -1;
+    i = (i + (key === "ArrowLeft" ? -1 : 1) + cards.length) % cards.length;
+    cards[i].focus();
+    return true;
+  }
+  return false;
+}
+
+export { ApiError };

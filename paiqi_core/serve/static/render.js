@@ -1,0 +1,236 @@
+// Drawing a view (as the server sends it): the rows, the seats, the history, the settlement.
+
+const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+export function isRed(card) {
+  return card && (card[0] === "H" || card[0] === "D");
+}
+
+export function cardName(card) {
+  if (card === "JOKER") return "joker";
+  const suit = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[card[0]];
+  return `${card.slice(1)} of ${suit}`;
+}
+
+// A card's face: rank over suit symbol.
+export function face(card) {
+  if (card === "JOKER") return [el("span", { class: "rank", text: "JKR" })];
+  return [el("span", { class: "rank", text: card.slice(1) }), el("span", { class: "pip", text: SYMBOL[card[0]] })];
+}
+
+// A short inline card: "H7" as "7♥" in red.
+export function mini(card) {
+  if (!card) return "";
+  if (card === "JOKER") return el("span", { class: "mini", text: "JOKER" });
+  return el("span", { class: "mini" + (isRed(card) ? " red" : ""), text: card.slice(1) + SYMBOL[card[0]] });
+}
+
+// Turn texts such as "joker H8 H9" or "cover HK" into text with inline cards.
+export function moveText(text) {
+  const out = [];
+  for (const word of String(text).split(" ")) {
+    if (out.length) out.push(" ");
+    if (/^[SHDC](10|[A2-9JQK])$/.test(word)) out.push(mini(word));
+    else out.push(word);
+  }
+  return out;
+}
+
+const STATUS_WORDS = {
+  unopened: "", open: "", complete: "complete", cut: "cut 斬龍", closed: "closed",
+};
+
+// The rows of the table. `targets` is a set of cards the person may lay now (highlighted),
+// `onTarget(card)` is called when such a place is clicked.
+export function renderBoard(root, view, rules, targets = new Set(), onTarget = null, just = null) {
+  clear(root);
+  const ring = rules.ace_king === "wrap" ? "↻" : rules.ace_king === "tunnel" ? "⇄" : "";
+  const info = [];
+  info.push(`ace ${rules.ace}` + (rules.ace_king !== "none" ? ` · A–K ${rules.ace_king}` : "") +
+    (rules.cut ? " · ends cut (斬龍)" : ""));
+  if (view.door_card) info.push(el("span", {}, "door card ", mini(view.door_card)));
+  if (view.first_card) info.push(el("span", {}, "opens with ", mini(view.first_card)));
+  if (view.joker_at) info.push(el("span", {}, "joker stands at ", mini(view.joker_at)));
+  const infoLine = el("div", { class: "door" });
+  info.forEach((x, i) => { if (i) infoLine.append(" · "); infoLine.append(x); });
+  root.append(infoLine);
+  for (const row of view.rows) {
+    const badge = STATUS_WORDS[row.status] || (row.opened ? `#${row.opened}` : "");
+    const line = el("div", {
+      class: `row ${row.status}`, "data-suit": row.suit,
+      "aria-label": `${row.name} row${row.status !== "open" ? ", " + row.status : ""}`,
+    });
+    line.append(el("div", { class: "row-label" + (isRed(row.suit) ? " red" : "") },
+      el("span", { text: row.symbol }),
+      badge ? el("span", { class: "badge", text: badge, title: row.opened ? `opened ${row.opened}` : "" }) : null));
+    for (const cell of row.cells) {
+      const red = isRed(cell.card) ? " red" : "";
+      let node;
+      if (cell.state === "played" || cell.state === "laid") {
+        node = el("div", {
+          class: `cell ${cell.state}${red}`, "data-card": cell.card,
+          title: cell.state === "laid" ? `${cell.card}: laid face up by seat ${cell.by} (burst)` : cell.card,
+        }, face(cell.card));
+      } else if (cell.state === "joker") {
+        node = el("div", { class: "cell joker", "data-card": cell.card, title: `the joker, in the place of ${cell.card}` }, "JKR");
+      } else {
+        const target = targets.has(cell.card);
+        node = el("div", {
+          class: `cell ${cell.state}${target ? " target" : ""}`, "data-card": cell.card,
+          title: cell.state === "open" ? `${cell.card} may be laid here` : cell.card,
+          onclick: target && onTarget ? () => onTarget(cell.card) : null,
+        }, cell.rank);
+      }
+      if (just && just.has(cell.card)) node.classList.add("just");
+      line.append(node);
+    }
+    line.append(el("div", { class: "row-end", title: ring ? `A–K ${rules.ace_king}` : "" }, ring));
+    root.append(line);
+  }
+}
+
+export function renderSeats(root, view, rules, me = null) {
+  clear(root);
+  for (const s of view.seats) {
+    const facts = [`${s.hand} in hand`];
+    if (rules.covers) facts.push(`${s.covered} covered`);
+    if (rules.pass_limit !== null && rules.pass_limit !== undefined) facts.push(`${s.passes_left} passes left`);
+    else if (rules.stuck === "pass") facts.push(`${s.passes} passes`);
+    root.append(el("div", {
+      class: "seat" + (s.to_move ? " to-move" : "") + (s.seat === me ? " me" : ""),
+      "data-seat": s.seat,
+    },
+    el("div", { class: "seat-name" }, el("span", { text: s.name }),
+      s.to_move ? el("span", { text: "to move" }) : null),
+    el("div", { class: "seat-facts" }, ...facts.map((f) => el("span", { text: f }))),
+    s.status ? el("div", { class: "seat-status" + (s.status === "burst" ? " burst" : ""), text: s.status }) : null));
+  }
+}
+
+const EVENT_WORDS = {
+  place: (h) => ["puts ", mini(h.card), " on the table"],
+  swap: (h) => ["lays ", mini(h.card), " and takes the joker"],
+  burst: () => ["bursts: the hand is laid face up"],
+  leave: () => ["leaves, holding only the joker"],
+  cut: (h) => [`closes ${SYMBOL[h.suit]} (斬龍)`],
+};
+
+export function historyLine(h, names) {
+  const who = names ? names[h.seat] : `seat ${h.seat}`;
+  const what = EVENT_WORDS[h.kind] ? EVENT_WORDS[h.kind](h) : moveText(h.text);
+  return el("li", { class: EVENT_WORDS[h.kind] ? "event" : "", "data-kind": h.kind }, `${who}: `, what);
+}
+
+export function renderHistory(root, view, current = null) {
+  clear(root);
+  const names = view.seats.map((s) => s.name);
+  let mark = null;
+  view.history.forEach((h, i) => {
+    const li = historyLine(h, names);
+    if (current !== null && i === current) { li.classList.add("current"); mark = li; }
+    root.append(li);
+  });
+  // keep the latest (or the current) move in sight inside the list, never moving the page
+  const target = mark || root.lastChild;
+  if (target) {
+    const top = target.offsetTop - root.offsetTop;
+    if (top < root.scrollTop || top > root.scrollTop + root.clientHeight - target.offsetHeight) {
+      root.scrollTop = Math.max(0, top - root.clientHeight / 2);
+    }
+  }
+}
+
+function money(value) {
+  const text = String(value);
+  const negative = text.startsWith("-");
+  const zero = text === "0";
+  return el("span", { class: zero ? "" : negative ? "money-minus" : "money-plus", text: negative || zero ? text : `+${text}` });
+}
+
+export function renderSettlement(root, s, seats) {
+  clear(root);
+  root.hidden = false;
+  const name = (i) => (seats ? seats[i].name : `seat ${i}`);
+  root.append(el("h2", { text: "Settlement" }));
+  const showTotal = s.seats.some((x) => x.total !== null);
+  const showHow = s.seats.some((x) => x.parts.length);
+  const showCovered = s.seats.some((x) => x.covered_points !== null);
+  const showBust = s.seats.some((x) => "bust" in x);
+  const showMult = s.seats.some((x) => x.multiplier_for);
+  const showMoney = s.objective === "money";
+  const head = ["Seat", "Rank", "Label"];
+  if (showTotal) head.push(s.objective === "points" ? "Points" : "Total");
+  if (showHow) head.push("How");
+  if (showCovered) head.push("Covered");
+  if (showBust) head.push("Bust");
+  if (showMult) head.push("Winner ×");
+  if (showMoney) head.push("Money");
+  const table = el("table", { class: "settle-table" },
+    el("thead", {}, el("tr", {}, head.map((h) => el("th", { text: h })))));
+  const body = el("tbody");
+  for (const x of s.seats) {
+    const cells = [el("td", { text: name(x.seat) }), el("td", { text: x.rank }),
+      el("td", { text: x.label || (x.winner ? "winner" : "") })];
+    if (showTotal) {
+      cells.push(el("td", { text: x.total ?? "" }));
+    }
+    if (showHow) {
+      const how = el("td");
+      x.parts.forEach((p, i) => {
+        if (i) how.append(el("br"));
+        how.append(`${p.points >= 0 ? "+" : ""}${p.points} ${p.what}`);
+        for (const c of p.cards || []) how.append(" ", mini(c));
+      });
+      cells.push(how);
+    }
+    if (showCovered) {
+      const c = el("td");
+      if (x.covered.length) c.append(`${x.covered_points} pts`);
+      if (x.exempt) c.append(` (${x.exempt} in melds not counted)`);
+      cells.push(c);
+    }
+    if (showBust) cells.push(el("td", { text: "bust" in x ? (x.bust ? `爆點 (${x.bust_points})` : "no") : "" }));
+    if (showMult) cells.push(el("td", { text: x.winner ? `×${x.multiplier}${x.multiplier_for ? " " + x.multiplier_for : ""}` : "" }));
+    if (showMoney) cells.push(el("td", { class: "num" }, money(x.money)));
+    body.append(el("tr", { "data-seat": x.seat, class: x.winner ? "winner" : "" }, cells));
+  }
+  table.append(body);
+  root.append(el("div", { class: "settle-wrap" }, table));
+  if (s.payments.length) {
+    root.append(el("h3", { text: "Who pays whom" }));
+    for (const p of s.payments) {
+      root.append(el("p", { class: "pay" }, `${name(p.from)} pays ${name(p.to)} ${p.amount}`,
+        p.why ? `: ${p.why}` : ""));
+    }
+  }
+  if (s.house && s.house !== "0") root.append(el("p", { text: `The house keeps ${s.house}.` }));
+  if (s.rules.length) {
+    const d = el("details", { class: "rules-used" }, el("summary", { text: "The scoring rules (paiqi explain)" }));
+    const dl = el("dl");
+    for (const r of s.rules) dl.append(el("dt", { text: `${r.rule} = ${r.value}` }), el("dd", { text: r.means }));
+    d.append(dl);
+    root.append(d);
+  }
+}

@@ -1,0 +1,164 @@
+"""Live tables: one game between a person and computer players, kept in memory.
+
+A table holds the engine's ``State``, the person's seat and the computer players. Every
+answer to the browser is drawn from the person's own observation (``view``); the other
+hands never leave the engine. Computer players move in ``advance``, a bounded number of
+moves per request, so a slow player never holds a request for long. Each table has its
+own lock; an error inside one game marks that table broken and leaves the others alone.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from paiqi_core.agents import LEVELS, Agent, make_agent
+from paiqi_core.engine import Game, IllegalAction, State
+from paiqi_core.serve.settlement import settlement
+from paiqi_core.serve.view import rules_summary, seat_view
+
+MAX_TABLES = 64  # tables kept at once; the least recently used goes first
+ADVANCE_SECONDS = 0.5  # computer moves stop after this long in one request
+LEVEL_WORDS = {
+    "easy": "easy (random legal moves)",
+    "normal": "normal (a rule-based player)",
+    "hard": "hard (a search player)",
+}
+
+
+class TableError(ValueError):
+    """A request a table cannot take: no such table, a bad seat or level."""
+
+
+class Table:
+    """One game: the engine's state, the person's seat, the computer players."""
+
+    def __init__(self, game: Game, seat: int, levels: Sequence[str], seed: int) -> None:
+        n = game.players
+        if not 0 <= seat < n:
+            raise TableError(f"seat {seat}: this table seats 0 to {n - 1}")
+        levels = list(levels) or ["normal"] * (n - 1)
+        if len(levels) == 1 and n > 2:
+            levels = levels * (n - 1)
+        if len(levels) != n - 1:
+            raise TableError(f"{len(levels)} levels for {n - 1} computer players")
+        for level in levels:
+            if level not in LEVELS:
+                raise TableError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
+        self.id = secrets.token_urlsafe(12)
+        self.game = game
+        self.seat = seat
+        self.seed = seed
+        self.state: State = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        others = iter(levels)
+        self.levels: list[str | None] = [None if s == seat else next(others) for s in range(n)]
+        self.agents: list[Agent | None] = [
+            None if level is None else make_agent(level, rng, game) for level in self.levels
+        ]
+        self.names = [
+            f"seat {s} (you)" if level is None else f"seat {s} ({level})"
+            for s, level in enumerate(self.levels)
+        ]
+        self.lock = threading.Lock()
+        self.broken: str | None = None
+        self.used = time.monotonic()
+
+    # -- what the person sees ----------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """The person's view of the game (their observation only), with the settlement
+        once the game is over."""
+        state = self.state
+        first = state.first_card if not state.started else None
+        out = seat_view(self.game.rules, state.observation(self.seat), self.names, first)
+        out["table"] = self.id
+        out["rules"] = rules_summary(self.game.rules)
+        out["levels"] = self.levels
+        # the deal number gives every hand (the deal is a function of it): shown at the end
+        out["seed"] = self.seed if state.over else None
+        out["waiting"] = self.waiting()
+        out["broken"] = self.broken
+        if state.over:
+            outcomes = state.outcomes()
+            out["settlement"] = settlement(self.game.rules, outcomes, state.result(outcomes))
+        return out
+
+    def waiting(self) -> bool:
+        """Whether computer players are to move (the browser asks ``advance``)."""
+        return not self.state.over and self.state.turn != self.seat and self.broken is None
+
+    # -- moves ---------------------------------------------------------------------------
+    def act(self, action: int | str) -> str | None:
+        """The person's move; None when made, else the engine's reason it is not legal."""
+        self._check()
+        if self.state.over:
+            return "game over: no action can be taken"
+        try:
+            self.state.apply(action, self.seat)
+        except IllegalAction as e:
+            return str(e)
+        return None
+
+    def advance(self, max_moves: int = 1000, seconds: float = ADVANCE_SECONDS) -> int:
+        """Let the computer players move until it is the person's turn, the game is over,
+        ``max_moves`` were made or ``seconds`` passed; the number of moves made."""
+        self._check()
+        made = 0
+        until = time.monotonic() + seconds
+        state = self.state
+        while self.waiting() and made < max_moves:
+            seat = state.turn
+            agent = self.agents[seat]
+            assert agent is not None
+            try:
+                action = agent.act(state.observation(seat))
+                reason = state.why_illegal(action, seat)
+                if reason is not None:
+                    raise RuntimeError(f"the {self.levels[seat]} player chose {action}: {reason}")
+                state.apply_unchecked(action)
+            except Exception as e:
+                self.broken = f"seat {seat} ({self.levels[seat]}) failed: {type(e).__name__}: {e}"
+                raise
+            made += 1
+            if time.monotonic() >= until:
+                break
+        return made
+
+    def _check(self) -> None:
+        if self.broken is not None:
+            raise TableError(f"this game stopped: {self.broken}")
+
+
+class Tables:
+    """The live tables of a server, the least recently used dropped beyond ``limit``."""
+
+    def __init__(self, limit: int = MAX_TABLES) -> None:
+        self.limit = limit
+        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, table: Table) -> Table:
+        """Keep a new table (dropping the least recently used beyond the limit)."""
+        with self._lock:
+            self._tables[table.id] = table
+            while len(self._tables) > self.limit:
+                self._tables.popitem(last=False)
+        return table
+
+    def get(self, table_id: str) -> Table:
+        """The table of ``table_id``; TableError if there is none (or it was dropped)."""
+        with self._lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                raise TableError("no such game (it may have ended long ago): deal a new one")
+            self._tables.move_to_end(table_id)
+            table.used = time.monotonic()
+            return table
+
+    def __len__(self) -> int:
+        return len(self._tables)

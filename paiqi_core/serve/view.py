@@ -1,0 +1,216 @@
+"""What the browser draws, as JSON: the table, the seats, the history and the moves.
+
+A live game is drawn from one seat's ``Observation`` only (``seat_view``): the player's own
+hand, the table and the public counts, never another hand. A replay draws a record, whose
+hands are all known (``replay_view`` adds them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from paiqi_core.actions import (
+    COVER,
+    CUT,
+    HIDDEN_COVER,
+    PLACE,
+    SWAP,
+    action_text,
+    joker_parts,
+    kind,
+)
+from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import RANKS, SUIT_MASK, SUITS, bits, card_text
+from paiqi_core.observation import Observation
+from paiqi_core.rules import Rules
+
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
+
+
+def rules_summary(rules: Rules) -> dict[str, Any]:
+    """The public facts of a table that the browser needs to draw and to label it."""
+    topology = rules.topology
+    stuck = rules.stuck
+    return {
+        "id": rules.id,
+        "name": rules.name,
+        "players": rules.players,
+        "jokers": rules.jokers,
+        "order": [RANKS[r] for r in topology.order],
+        "ace": "high" if topology.order[-1] == 0 else "low",
+        "ace_king": topology.ace_king,
+        "cut": topology.cut,
+        "must_play": rules.must_play,
+        "stuck": stuck.name,
+        "covers": bool(stuck.covers),
+        "pass_limit": stuck.pass_limit,
+        "objective": rules.facts.objective,
+        "options": {k: v for k, v in rules.options.items()},
+    }
+
+
+def _open_places(rules: Rules, table: int, first_card: int | None) -> int:
+    """The places where a card may be laid now (public: read from the table alone)."""
+    if first_card is not None:
+        return 1 << first_card
+    ext = rules.topology.extensions
+    out = 0
+    for suit in range(4):
+        out |= ext[(table >> (13 * suit)) & SUIT_MASK] << (13 * suit)
+    return out
+
+
+def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
+    """Each suit's row in the table's rank order: every place, what lies there."""
+    table, joker_at = obs.table_mask, obs.joker_at
+    open_places = 0 if obs.terminal else _open_places(rules, table, first_card)
+    laid_by: dict[int, int] = {}
+    for seat, hand in zip(obs.bursts, obs.laid, strict=False):
+        for c in bits(hand & ((1 << JOKER_CARD) - 1)):
+            laid_by[c] = seat
+    extensions = rules.topology.extensions
+    rows = []
+    for suit in range(4):
+        row = (table >> (13 * suit)) & SUIT_MASK
+        cells = []
+        for r in rules.topology.order:
+            c = suit * 13 + r
+            cell: dict[str, Any] = {"card": card_text(c), "rank": RANKS[r]}
+            if c == joker_at:
+                cell["state"] = "joker"
+            elif c in laid_by and table >> c & 1:
+                cell["state"] = "laid"
+                cell["by"] = laid_by[c]
+            elif table >> c & 1:
+                cell["state"] = "played"
+            elif open_places >> c & 1:
+                cell["state"] = "open"
+            else:
+                cell["state"] = "empty"
+            cells.append(cell)
+        if row == SUIT_MASK:
+            status = "complete"
+        elif not row:
+            status = "unopened"
+        elif row >> 6 & 1 and not extensions[row] and first_card is None:
+            status = "cut" if rules.topology.cut else "closed"
+        else:
+            status = "open"
+        rows.append(
+            {
+                "suit": SUITS[suit],
+                "name": SUIT_NAMES[suit],
+                "symbol": SUIT_SYMBOLS[suit],
+                "status": status,
+                "opened": obs.opened.index(suit) + 1 if suit in obs.opened else None,
+                "cells": cells,
+            }
+        )
+    return rows
+
+
+def history_entry(seat: int, action: int, own_cover: int | None = None) -> dict[str, Any]:
+    """One line of the move history: who, what (text), and the card it names if any."""
+    k = kind(action)
+    entry: dict[str, Any] = {"seat": seat, "kind": k, "text": action_text(action)}
+    if k == "play":
+        entry["card"] = card_text(action)
+    elif k == "cover":
+        if action == HIDDEN_COVER:
+            entry["text"] = "cover" if own_cover is None else f"cover {card_text(own_cover)}"
+            if own_cover is not None:
+                entry["card"] = card_text(own_cover)
+        else:
+            entry["card"] = card_text(action - COVER)
+    elif k == "joker":
+        at, card = joker_parts(action)
+        entry["at"], entry["card"] = card_text(at), card_text(card)
+    elif k in ("place", "swap"):
+        entry["card"] = card_text(action - (PLACE if k == "place" else SWAP))
+    elif k == "cut":
+        entry["suit"] = SUITS[action - CUT]
+    return entry
+
+
+def _history(obs: Observation) -> list[dict[str, Any]]:
+    """The public history; this seat's own covers show their card."""
+    own = iter(obs.cover_order)
+    out = []
+    for seat, action in obs.history:
+        mine = next(own, None) if seat == obs.seat and action == HIDDEN_COVER else None
+        out.append(history_entry(seat, action, mine))
+    return out
+
+
+def legal_moves(legal: Sequence[int]) -> list[dict[str, Any]]:
+    """The legal actions, each with its number, text, kind and card."""
+    out = []
+    for a in legal:
+        k = kind(a)
+        move: dict[str, Any] = {"action": a, "text": action_text(a), "kind": k}
+        if k == "play":
+            move["card"] = card_text(a)
+        elif k == "cover":
+            move["card"] = card_text(a - COVER)
+        elif k == "joker":
+            at, card = joker_parts(a)
+            move["at"], move["card"] = card_text(at), card_text(card)
+        out.append(move)
+    return out
+
+
+def _seats(rules: Rules, obs: Observation, names: Sequence[str]) -> list[dict[str, Any]]:
+    limit = rules.stuck.pass_limit
+    out = []
+    for s in range(rules.players):
+        if s in obs.finished:
+            status = f"out {obs.finished.index(s) + 1}"
+        elif s in obs.bursts:
+            status = "burst"
+        elif s in obs.left:
+            status = "left with the joker"
+        else:
+            status = ""
+        out.append(
+            {
+                "seat": s,
+                "name": names[s] if s < len(names) else f"seat {s}",
+                "hand": obs.hand_counts[s],
+                "covered": obs.covered_counts[s],
+                "passes": obs.pass_counts[s],
+                "passes_left": None if limit is None else max(0, limit - obs.pass_counts[s]),
+                "status": status,
+                "to_move": not obs.terminal and obs.turn == s,
+            }
+        )
+    return out
+
+
+def seat_view(
+    rules: Rules, obs: Observation, names: Sequence[str], first_card: int | None
+) -> dict[str, Any]:
+    """Everything one seat may see, as the browser draws it. ``first_card`` is the card
+    the game must open with while it is unplayed (public: the opening rule names it)."""
+    return {
+        "seat": obs.seat,
+        "turn": obs.turn,
+        "over": obs.terminal,
+        "door_card": None if obs.door_card is None else card_text(obs.door_card),
+        "first_card": None if first_card is None else card_text(first_card),
+        "joker_at": None if obs.joker_at is None else card_text(obs.joker_at),
+        "rows": _rows(rules, obs, first_card),
+        "seats": _seats(rules, obs, names),
+        "hand": [card_text(c) for c in sort_hand(rules, obs.hand_mask)],
+        "own_covered": [card_text(c) for c in obs.cover_order],
+        "history": _history(obs),
+        "legal": legal_moves(obs.legal),
+    }
+
+
+def sort_hand(rules: Rules, mask: int) -> list[int]:
+    """A hand's cards by suit, each suit in the table's rank order; the joker last."""
+    place = {r: i for i, r in enumerate(rules.topology.order)}
+    cards = list(bits(mask))
+    return sorted(cards, key=lambda c: (c == JOKER_CARD, c // 13, place.get(c % 13, 0)))

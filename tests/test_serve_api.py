@@ -1,0 +1,534 @@
+"""``paiqi serve``: the JSON API over real HTTP, its limits, and the settlement breakdown."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paiqi_core.cards import parse_card
+from paiqi_core.engine import Game
+from paiqi_core.engine.reasons import CATEGORIES
+from paiqi_core.outcome import PlayerOutcome
+from paiqi_core.records import replay, state_record
+from paiqi_core.serve import make_server
+from paiqi_core.serve.server import MAX_BODY, STATIC, PaiqiServer, static_file
+from paiqi_core.serve.settlement import settlement
+from paiqi_core.serve.view import seat_view
+from paiqi_core.simulate import play_game
+
+FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")
+
+
+class Client:
+    def __init__(self, server: PaiqiServer) -> None:
+        self.host, self.port = server.server_address[:2]
+
+    def raw(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        conn = http.client.HTTPConnection(str(self.host), int(self.port), timeout=30)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            data = response.read()
+        finally:
+            conn.close()
+        kind = response.getheader("Content-Type") or ""
+        return response.status, json.loads(data) if "json" in kind else data
+
+    def get(self, path: str) -> Any:
+        status, data = self.raw("GET", path)
+        assert status == 200, data
+        return data
+
+    def post(self, path: str, body: dict[str, Any], status: int = 200) -> Any:
+        got, data = self.raw(
+            "POST", path, json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        assert got == status, data
+        return data
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[PaiqiServer]:
+    srv = make_server("127.0.0.1", 0, db=tmp_path / "runs.db")
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+@pytest.fixture
+def client(server: PaiqiServer) -> Client:
+    return Client(server)
+
+
+def play_through(client: Client, profile: str, seat: int = 1, **extra: Any) -> dict[str, Any]:
+    """Play a whole game through the API: the person takes the first legal move, after
+    trying an illegal one (refused with the engine's reason, nothing changed)."""
+    body = {"profile": profile, "seat": seat, "levels": ["normal"], "seed": 11, **extra}
+    view = client.post("/api/games", body)
+    table = view["table"]
+    moves = 0
+    for _ in range(2000):
+        if view["over"]:
+            break
+        if view["waiting"]:
+            view = client.post(f"/api/games/{table}/advance", {"max_moves": 5})
+            continue
+        assert view["turn"] == seat and view["legal"]
+        hand = set(view["hand"])
+        for move in view["legal"]:  # every legal move names cards of the person's hand
+            if move["kind"] in ("play", "cover", "joker"):
+                assert move["card"] in hand
+        refused = client.post(f"/api/games/{table}/act", {"action": "cover JOKER"})
+        assert refused["refused"].split(":")[0] in CATEGORIES
+        assert refused["history"] == view["history"]
+        view = client.post(f"/api/games/{table}/act", {"action": view["legal"][-1]["text"]})
+        assert view["refused"] is None
+        moves += 1
+    assert view["over"] and moves > 0
+    assert view["seed"] == 11  # shown once the game is over, to deal it again
+    return view
+
+
+@pytest.mark.parametrize("profile", FAMILIES)
+def test_a_whole_game_of_each_family(client: Client, profile: str) -> None:
+    view = play_through(client, profile)
+    s = view["settlement"]
+    assert len(s["seats"]) == view["rules"]["players"]
+    money = [Fraction(str(x["money"])) for x in s["seats"]]
+    assert sum(money) + Fraction(str(s["house"])) == 0
+    assert [x["winner"] for x in s["seats"]].count(True) >= 1
+    record = client.get(f"/api/games/{view['table']}/record")
+    assert record["profile"] == profile
+    assert replay(record) == []  # the game the page played is a game the engine replays
+    assert all(len(h) for h in record["hands"])
+
+
+def test_profiles_and_levels(client: Client) -> None:
+    data = client.get("/api/profiles")
+    ids = [p["id"] for p in data["profiles"]]
+    assert set(FAMILIES) <= set(ids)
+    assert [lv["id"] for lv in data["levels"]] == ["easy", "normal", "hard"]
+    source = client.get("/api/profiles/doujue/source")
+    assert "id: doujue" in source["yaml"]
+    status, _ = client.raw("GET", "/api/profiles/nothing/source")
+    assert status == 404
+
+
+def test_the_view_is_the_persons_observation_only() -> None:
+    """Two deals that differ only in the other players' hands look the same to seat 0."""
+    game = Game("pagat")
+    hands = game.deal(3)
+    other = [list(h) for h in hands]
+    a, b = other[1][0], other[2][0]
+    other[1][0], other[2][0] = b, a  # swap a card between seats 1 and 2
+    names = ["you", "x", "y", "z"]
+    views = []
+    for h in (hands, other):
+        state = game.new_state(hands=h)
+        views.append(seat_view(game.rules, state.observation(0), names, None))
+    assert views[0] == views[1]
+    assert views[0]["hand"] == [c for c in views[0]["hand"]]
+    assert set(views[0]) >= {"hand", "rows", "seats", "history", "legal"}
+    assert "hands" not in views[0]
+
+
+def test_opponents_hands_are_never_sent(client: Client) -> None:
+    view = client.post("/api/games", {"profile": "doujue", "seat": 2, "seed": 4})
+    table = view["table"]
+    while not view["over"]:
+        text = json.dumps(view)
+        assert '"hands"' not in text and "covered_cards" not in text
+        assert view["seed"] is None  # the deal number would give every hand
+        if view["waiting"]:
+            view = client.post(f"/api/games/{table}/advance", {})
+        else:
+            view = client.post(f"/api/games/{table}/act", {"action": view["legal"][0]["action"]})
+        # another seat's cover shows only as "cover"
+        for h in view["history"]:
+            if h["kind"] == "cover" and h["seat"] != 2:
+                assert h["text"] == "cover" and "card" not in h
+
+
+def test_an_illegal_choice_gets_the_engines_reason(client: Client) -> None:
+    game = Game("doujue")
+    seed = 21
+    holder = next(s for s, h in enumerate(game.deal(seed)) if parse_card("S7") in h)
+    view = client.post("/api/games", {"profile": "doujue", "seat": holder, "seed": seed})
+    assert view["turn"] == holder and [m["text"] for m in view["legal"]] == ["S7"]
+    other = next(c for c in view["hand"] if c != "S7")
+    out = client.post(f"/api/games/{view['table']}/act", {"action": other})
+    assert out["refused"] == "not legal: the first card of the game must be S7"
+    out = client.post(f"/api/games/{view['table']}/act", {"action": "pass"})
+    assert out["refused"].startswith(("not legal", "must play when able"))
+    out = client.post(f"/api/games/{view['table']}/act", {"action": "HX"})
+    assert out["refused"].startswith("not an action")
+    assert out["history"] == view["history"]
+
+
+def test_cover_pass_and_joker_moves_are_offered_exactly_when_legal(client: Client) -> None:
+    seen: set[str] = set()
+    for seed in range(12):
+        view = client.post(
+            "/api/games",
+            {"profile": "shichinarabe", "seat": 0, "seed": seed, "options": ["deck.jokers=1"]},
+        )
+        table = view["table"]
+        while not view["over"]:
+            if view["waiting"]:
+                view = client.post(f"/api/games/{table}/advance", {})
+                continue
+            kinds = {m["kind"] for m in view["legal"]}
+            seen |= kinds
+            joker = [m for m in view["legal"] if m["kind"] == "joker"]
+            choice = joker[0] if joker else view["legal"][0]
+            view = client.post(f"/api/games/{table}/act", {"action": choice["text"]})
+            assert view["refused"] is None
+        if {"joker", "pass"} <= seen:
+            break
+    assert {"play", "pass", "joker"} <= seen
+    view = play_through(client, "doujue", seat=0)
+    kinds = {h["kind"] for h in view["history"]}
+    assert "cover" in kinds or "play" in kinds
+
+
+def test_profile_checks_are_located(client: Client) -> None:
+    text = "id: house\nextends: doujue\nscoring:\n  bust_above: -3\n"
+    out = client.post("/api/check", {"yaml": text, "name": "house.yaml"})
+    assert out["ok"] is False
+    [p] = out["problems"]
+    assert (p["file"], p["line"], p["col"], p["rule"]) == (
+        "house.yaml",
+        4,
+        15,
+        "scoring.bust_above",
+    )
+    assert "minimum of 0" in p["message"]
+    out = client.post("/api/check", {"profile": "doujue", "options": ["scoring.stake=0"]})
+    assert out["problems"][0]["option"] == 1 and out["problems"][0]["line"] is None
+    out = client.post("/api/check", {"yaml": "id: house\nextends: doujue\nscoring: {stake: 2}\n"})
+    assert out["ok"] and "scoring.stake = 2" in out["explain"]
+    assert "paiqi-serve-" not in out["explain"]  # the temporary file is never named
+    assert "my-profile.yaml:3" in out["explain"]
+    # the same loader and limits as files: YAML syntax, aliases, size
+    out = client.post("/api/check", {"yaml": "id: [\n"})
+    assert out["problems"][0]["line"] is not None
+    out = client.post("/api/check", {"yaml": "a: &x 1\nb: *x\n"})
+    assert not out["ok"] and "alias" in out["problems"][0]["message"]
+    out = client.post("/api/check", {"yaml": "# " + "x" * (1 << 20)})
+    assert not out["ok"] and "larger than" in out["problems"][0]["message"]
+
+
+def test_a_profile_from_the_browser_extends_built_ins_only(client: Client, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("id: secret\nplayers: 4\n")
+    for ref in (str(secret), "../secret", "/etc/passwd"):
+        out = client.post("/api/check", {"yaml": f"id: x\nextends: {ref}\n"})
+        assert not out["ok"]
+        [p] = out["problems"]
+        assert p["line"] == 2 and "not a built-in profile" in p["message"]
+    out = client.post("/api/games", {"yaml": f"id: x\nextends: {secret}\n"}, status=400)
+    assert out["problems"][0]["rule"] == "extends"
+
+
+def test_play_a_profile_from_the_editor(client: Client) -> None:
+    text = "id: quick\nextends: pagat\nname: Quick house\n"
+    view = play_through(client, "", yaml=text, name="quick.yaml")
+    assert view["rules"]["id"] == "quick" and view["rules"]["name"] == "Quick house"
+
+
+def test_requests_are_bounded_and_checked(client: Client, server: PaiqiServer) -> None:
+    status, data = client.raw(
+        "POST",
+        "/api/check",
+        b"",
+        {"Content-Type": "application/json", "Content-Length": str(MAX_BODY + 1)},
+    )
+    assert status == 413
+    status, data = client.raw("POST", "/api/check", b'{"profile": "doujue"}')
+    assert status == 415  # not said to be JSON: a form of another site cannot post it
+    status, data = client.raw("POST", "/api/check", b"[1, 2]", {"Content-Type": "application/json"})
+    assert status == 400
+    status, data = client.raw(
+        "POST", "/api/check", b'{"a": 1' + b"0" * 5000 + b"}", {"Content-Type": "application/json"}
+    )
+    assert status == 400 and "not JSON" in data["error"]
+    status, data = client.raw(
+        "POST", "/api/check", b"[" * 100_000, {"Content-Type": "application/json"}
+    )
+    assert status == 400
+    status, data = client.raw("GET", "/api/nothing")
+    assert status == 404
+    status, data = client.raw("GET", "/api/profiles", headers={"Host": "evil.example:80"})
+    assert status == 421
+    status, data = client.raw("GET", "/api/profiles", headers={"Host": f"localhost:{client.port}"})
+    assert status == 200
+    status, data = client.raw("POST", "/api/games", b'{"profile": "doujue", "seat": 9}',
+                              {"Content-Type": "application/json"})  # fmt: skip
+    assert status == 400 and "seat 9" in data["error"]
+    status, data = client.raw("GET", "/api/games/nope")
+    assert status == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../pyproject.toml",
+        "/%2e%2e/%2e%2e/pyproject.toml",
+        "/..%2f..%2fpyproject.toml",
+        "/static/../../server.py",
+        "/../server.py",
+        "/%2e%2e/server.py",
+        "/.hidden",
+        "//etc/passwd",
+        "/%00index.html",
+        "/..\\server.py",
+    ],
+)
+def test_static_files_stay_in_their_folder(client: Client, path: str) -> None:
+    status, _ = client.raw("GET", path)
+    assert status == 404
+
+
+def test_the_page_names_only_files_it_ships() -> None:
+    import re
+
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    names = re.findall(r'(?:src|href)="([^"#:]+)"', page)
+    scripts = "".join(p.read_text(encoding="utf-8") for p in STATIC.glob("*.js"))
+    names += re.findall(r'from "\./([^"]+)"', scripts)
+    assert "main.js" in names and "render.js" in names
+    for name in names:
+        assert (STATIC / name).is_file(), name
+
+
+def test_a_game_against_hard_players(client: Client) -> None:
+    """The search player moves in bounded requests: each advance returns promptly."""
+    import time
+
+    view = client.post("/api/games", {"profile": "pagat", "seat": 0, "seed": 2, "levels": ["hard"]})
+    table = view["table"]
+    while not view["over"]:
+        if view["waiting"]:
+            start = time.monotonic()
+            view = client.post(f"/api/games/{table}/advance", {})
+            assert time.monotonic() - start < 5
+            assert view["moved"] >= 1
+        else:
+            view = client.post(f"/api/games/{table}/act", {"action": view["legal"][0]["text"]})
+    assert view["levels"] == [None, "hard", "hard", "hard"]
+
+
+def test_static_files_are_served(client: Client) -> None:
+    status, page = client.raw("GET", "/")
+    assert status == 200 and b"paiqi" in page
+    for name in ("main.js", "style.css", "render.js"):
+        status, _ = client.raw("GET", "/" + name)
+        assert status == 200
+    assert static_file("/index.html") == STATIC / "index.html"
+    assert static_file("/../server.py") is None
+
+
+def test_a_failing_game_does_not_stop_the_server(client: Client, server: PaiqiServer) -> None:
+    view = client.post("/api/games", {"profile": "doujue", "seat": 0, "seed": 3})
+    table = server.api.tables.get(view["table"])
+
+    class Broken:
+        name = "broken"
+
+        def act(self, observation: Any) -> int:
+            raise RuntimeError("boom")
+
+    table.agents = [None if a is None else Broken() for a in table.agents]  # type: ignore[misc]
+    while not view["waiting"]:
+        view = client.post(f"/api/games/{view['table']}/act", {"action": view["legal"][0]["text"]})
+    out = client.post(f"/api/games/{view['table']}/advance", {})
+    assert out["broken"] and "boom" in out["broken"]
+    status, data = client.raw(
+        "POST", f"/api/games/{view['table']}/act", b'{"action": "pass"}',
+        {"Content-Type": "application/json"},
+    )  # fmt: skip
+    assert status == 409 and "stopped" in data["error"]
+    # the server and the other games go on
+    play_through(client, "pagat")
+
+    def explode(body: Any) -> Any:
+        raise ValueError("a bug")
+
+    server.api.profiles = explode  # type: ignore[method-assign]
+    status, data = client.raw("GET", "/api/profiles")
+    assert status == 500 and "a bug" in data["error"]
+    assert client.post("/api/check", {"profile": "pagat"})["ok"]
+
+
+def records_text(profile: str, seeds: range, agents: list[str] | None = None) -> str:
+    game = Game(profile)
+    return "".join(
+        json.dumps(state_record(play_game(game, seed, agents or []))) + "\n" for seed in seeds
+    )
+
+
+def test_replay_of_a_record_file(client: Client) -> None:
+    text = records_text("doujue", range(2)) + "not json\n" + records_text("shichinarabe", range(1))
+    listing = client.post("/api/replays", {"jsonl": text, "name": "games.jsonl"})
+    assert [g["line"] for g in listing["games"]] == [1, 2, 4]
+    [problem] = listing["problems"]
+    assert problem["line"] == 3 and problem["file"] == "games.jsonl"
+    game = listing["games"][0]
+    out = client.post("/api/replay", {"record": game["record"], "line": 1})
+    record = game["record"]
+    actions = [a for a in record["actions"] if a["type"] in ("play", "cover", "pass", "joker")]
+    assert len(out["steps"]) == len(actions) + 1
+    assert out["problems"] == []
+    first, last = out["steps"][0], out["steps"][-1]
+    assert first["hands"] == [
+        sorted_like(h, first["hands"][i]) for i, h in enumerate(record["hands"])
+    ]
+    assert "settlement" in last and not any(last["hands"])
+    covered = [c for cards in last["covered_cards"] for c in cards]
+    assert sorted(covered) == sorted(a["card"] for a in record["actions"] if a["type"] == "cover")
+
+
+def sorted_like(hand: list[str], shown: list[str]) -> list[str]:
+    assert sorted(hand) == sorted(shown)
+    return shown
+
+
+def test_a_record_must_name_a_built_in_or_carry_its_rules(client: Client) -> None:
+    record = json.loads(records_text("pagat", range(1)))
+    record["profile"] = "/etc/passwd"
+    out = client.post("/api/replay", {"record": record}, status=400)
+    assert "not a built-in profile" in out["problems"][0]["message"]
+
+
+def test_a_disagreeing_record_is_shown_up_to_the_disagreement(client: Client) -> None:
+    record = json.loads(records_text("pagat", range(1)))
+    record["actions"][3]["card"] = "SA" if record["actions"][3].get("card") != "SA" else "SK"
+    out = client.post("/api/replay", {"record": record})
+    assert out["problems"] and len(out["steps"]) <= 4
+
+
+def test_replay_a_stored_runs_game(client: Client, server: PaiqiServer, tmp_path: Path) -> None:
+    db = tmp_path / "runs.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "paiqi_core.cli", "simulate", "pagat", "--games", "3", "--seed",
+         "5", "--db", str(db), "--workers", "1", "-q"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    runs = client.get("/api/runs")
+    [run] = runs["runs"]
+    assert run["profiles"] == ["pagat"]
+    out = client.post("/api/replay", {"run": run["run"], "profile": "pagat", "game": 2})
+    assert out["problems"] == [] and "settlement" in out["steps"][-1]
+    expected = state_record(play_game(Game("pagat"), 5 * (1 << 32) + 2, []))
+    assert out["record"]["actions"] == expected["actions"]
+    out = client.post("/api/replay", {"run": run["run"], "profile": "pagat", "game": 99}, 400)
+    assert "games 0 to 2" in out["error"]
+
+
+def test_doujue_worked_example_settlement() -> None:
+    """The specification's worked example: +800 / 0 / -80 / -720, every payment explained."""
+    rules = Game("doujue").rules
+    c = parse_card
+    outcomes = [
+        PlayerOutcome(played=13, finish=0),
+        PlayerOutcome(covered=(c("S3"),), played=12, completions=(1,), finish=1),
+        PlayerOutcome(covered=(c("S10"), c("D10")), played=11, finish=2),
+        PlayerOutcome(covered=tuple(map(c, ("SJ", "SQ", "SK", "DJ", "DK"))), played=8, finish=3),
+    ]
+    result = rules.scoring.score(outcomes)
+    s = settlement(rules, outcomes, result)
+    assert [x["money"] for x in s["seats"]] == [800, 0, -80, -720]
+    assert s["seats"][0]["multiplier"] == 2 and s["seats"][0]["multiplier_for"] == "全脫手"
+    assert s["seats"][0]["parts"] == [{"what": "全脫手", "points": 10, "rule": "clean_bonus"}]
+    assert s["seats"][3]["bust"] is True and s["seats"][2]["bust"] is False
+    pays = {(p["from"], p["to"]): p for p in s["payments"]}
+    assert set(pays) == {(2, 0), (3, 0)}
+    assert pays[2, 0]["why"] == "20 points × 2 (中頭) × stake 1 × 2 (seat 0's 全脫手) = 80"
+    assert pays[3, 0]["why"] == (
+        "60 points × 3 (大頭) × 2 (爆點: 60 covered points > 55) × stake 1 "
+        "× 2 (seat 0's 全脫手) = 720"
+    )
+    assert any(r["rule"] == "scoring.bust_above" and "爆點" in r["means"] for r in s["rules"])
+
+
+def test_platform_settlement_with_bonuses() -> None:
+    rules = Game("platform").rules
+    c = parse_card
+    outcomes = [
+        PlayerOutcome(played=13, completions=(1, 3), finish=0),
+        PlayerOutcome(played=13, last_play=c("H7"), finish=1),
+        PlayerOutcome(covered=(c("C4"),), played=12, finish=2),
+        PlayerOutcome(covered=(c("C5"), c("HK")), played=11, finish=3),
+    ]
+    result = rules.scoring.score(outcomes)
+    s = settlement(rules, outcomes, result)
+    assert [x["money"] for x in s["seats"]] == [600, -100, -200, -300]
+    assert [p["points"] for p in s["seats"][0]["parts"]] == [4, 2, 10]
+    assert [x["label"] for x in s["seats"]] == ["winner", "小頭", "中頭", "大頭"]
+    assert [p["why"] for p in s["payments"]] == [
+        "50 (小頭) × 2 (seat 0's 脫手) = 100",
+        "100 (中頭) × 2 (seat 0's 脫手) = 200",
+        "150 (大頭) × 2 (seat 0's 脫手) = 300",
+    ]
+
+
+def test_chips_settlement_says_what_each_player_paid() -> None:
+    rules = Game("bicycle").rules
+    outcomes = [
+        PlayerOutcome(played=13, finish=0, passes=1),
+        PlayerOutcome(played=5, passes=3, hand_left=8),
+        PlayerOutcome(played=5, passes=0, hand_left=8),
+        PlayerOutcome(played=5, passes=2, hand_left=8),
+    ]
+    s = settlement(rules, outcomes, rules.scoring.score(outcomes))
+    assert [p["why"] for p in s["payments"]] == [
+        "ante 1 + 3 passes × 1 = 4",
+        "ante 1 = 1",
+        "ante 1 + 2 passes × 1 = 3",
+    ]
+
+
+def test_paiqi_serve_command_starts_and_stops(tmp_path: Path) -> None:
+    """``paiqi serve --port 0`` prints its address and answers there."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paiqi_core.cli", "serve", "--port", "0", "--db",
+         str(tmp_path / "none.db")],
+        stdout=subprocess.PIPE, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("paiqi serve: http://127.0.0.1:")
+        port = int(line.split(":")[3].split("/")[0])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/api/profiles")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "paiqi_core.cli", "serve", "--port", "70000"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--port" in done.stderr

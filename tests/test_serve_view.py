@@ -1,0 +1,107 @@
+"""What the browser draws: rows in rank order, cut and complete suits, burst hands laid in
+place, the joker where it stands, the history as each seat may see it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from paiqi_core.cards import card_text
+from paiqi_core.engine import Game, State
+from paiqi_core.serve.view import seat_view
+
+NAMES = ["a", "b", "c", "d"]
+
+
+def states(profile: str, seeds: range, overrides: tuple[str, ...] = ()) -> Iterator[State]:
+    """Every state of random games, move by move."""
+    game = Game(profile, list(overrides))
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        yield state
+        while not state.over:
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+            yield state
+
+
+def view_of(state: State, seat: int = 0) -> dict:
+    first = state.first_card if not state.started else None
+    return seat_view(state.game.rules, state.observation(seat), NAMES, first)
+
+
+def test_rows_follow_the_rank_order() -> None:
+    for profile, first, last in (("pagat", "2", "A"), ("doujue", "A", "K")):
+        view = view_of(Game(profile).new_state(1))
+        for row in view["rows"]:
+            ranks = [c["rank"] for c in row["cells"]]
+            assert (ranks[0], ranks[-1], len(ranks)) == (first, last, 13)
+
+
+def test_the_opening_card_is_the_only_open_place() -> None:
+    state = Game("doujue").new_state(5)
+    view = view_of(state)
+    open_places = [c["card"] for r in view["rows"] for c in r["cells"] if c["state"] == "open"]
+    assert open_places == ["S7"] and view["first_card"] == "S7"
+
+
+def test_cut_and_complete_rows() -> None:
+    seen = set()
+    for state in states("platform-zhanlong", range(3)):
+        view = view_of(state)
+        for row in view["rows"]:
+            cells = row["cells"]
+            laid = {c["rank"] for c in cells if c["state"] == "played"}
+            if len(laid) == 13:
+                assert row["status"] == "complete"
+            elif laid & {"A", "K"}:
+                assert row["status"] == "cut"
+                assert not any(c["state"] == "open" for c in cells)
+            seen.add(row["status"])
+    assert "cut" in seen
+
+
+def test_burst_hands_lie_in_place_with_their_gaps() -> None:
+    for state in states("shichinarabe", range(40)):
+        if state.bursts and not state.over:
+            view = view_of(state)
+            laid = [c for r in view["rows"] for c in r["cells"] if c["state"] == "laid"]
+            assert laid and all(c["by"] == state.bursts[0] for c in laid)
+            expected = {card_text(c) for c in range(52) if state.laid[0] >> c & 1}
+            assert {c["card"] for c in laid} <= expected
+            return
+    raise AssertionError("no burst in 40 random games")
+
+
+def test_the_joker_shows_where_it_stands() -> None:
+    # it stays on the table only when nobody holds its card: the card was covered
+    for state in states("doujue", range(60), ("deck.jokers=1",)):
+        if state.joker_at is not None:
+            view = view_of(state)
+            cells = [c for r in view["rows"] for c in r["cells"] if c["state"] == "joker"]
+            assert [c["card"] for c in cells] == [card_text(state.joker_at)]
+            assert view["joker_at"] == card_text(state.joker_at)
+            return
+    raise AssertionError("the joker never stood on the table in 60 random games")
+
+
+def test_covers_show_their_card_to_their_owner_only() -> None:
+    for state in states("doujue", range(5)):
+        covers = [(s, a) for s, a in state.log if 64 <= a < 128]
+        if len(covers) >= 3:
+            break
+    for seat in range(4):
+        view = view_of(state, seat)
+        for h in view["history"]:
+            if h["kind"] == "cover":
+                assert ("card" in h) == (h["seat"] == seat)
+        own = [h["card"] for h in view["history"] if h["kind"] == "cover" and h["seat"] == seat]
+        assert own == view["own_covered"]
+
+
+def test_seats_show_passes_left() -> None:
+    state = next(s for s in states("shichinarabe", range(5)) if any(s.passes))
+    view = view_of(state)
+    for seat in view["seats"]:
+        assert seat["passes_left"] == 3 - seat["passes"]
