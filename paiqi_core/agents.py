@@ -386,9 +386,9 @@ class HeuristicAgent:
 
 
 def _search_players() -> dict[str, AgentFactory]:
-    from paiqi_core.search import ISMCTSAgent, PIMCAgent
+    from paiqi_core.search import GuidedAgent, ISMCTSAgent, PIMCAgent
 
-    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent}
+    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent, "guided": GuidedAgent}
 
 
 AGENTS: dict[str, AgentFactory] = {
@@ -397,7 +397,7 @@ AGENTS: dict[str, AgentFactory] = {
     **_search_players(),
 }
 # players that take a strength after a colon: ``ismcts:2000``, ``pimc:64x8``, ``ismcts:50ms``
-STRENGTHS = frozenset({"pimc", "ismcts"})
+STRENGTHS = frozenset({"pimc", "ismcts", "guided"})
 # levels by their everyday names
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "pimc:32x2"}
 
@@ -419,7 +419,7 @@ def resolve(name: str) -> tuple[str, str | None]:
         raise ValueError(f"agent '{base}' takes no strength (only {', '.join(sorted(STRENGTHS))})")
     from paiqi_core.search.budget import Budget
 
-    Budget.parse(strength, pairs=base == "pimc")  # raises ValueError with the reason
+    Budget.parse(strength, pairs=getattr(AGENTS[base], "pairs", False))  # ValueError: why
     return base, strength
 
 

@@ -3,18 +3,22 @@ observation alone, reproducible games, the objectives, strengths and levels."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
+from collections.abc import Callable
 from functools import cache
 
 import pytest
 
 from paiqi_core import Game
+from paiqi_core.actions import COVER, PASS
 from paiqi_core.agents import AGENTS, LEVELS, make_agent, resolve
+from paiqi_core.engine import Observation, State
 from paiqi_core.outcome import Result
 from paiqi_core.records import replay, state_record
 from paiqi_core.resources import builtin_profiles
-from paiqi_core.search import ISMCTSAgent, PIMCAgent
+from paiqi_core.search import GuidedAgent, ISMCTSAgent, PIMCAgent
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.objective import utilities
 from paiqi_core.seeds import game_seed
@@ -37,13 +41,13 @@ def game(profile: str, overrides: tuple[str, ...] = ()) -> Game:
 @pytest.mark.parametrize(("profile", "overrides"), CONFIGS)
 def test_search_players_play_whole_legal_games(profile: str, overrides: tuple[str, ...]) -> None:
     g = game(profile, overrides)
-    names = ["pimc:3x1", "ismcts:25", *["random"] * (g.players - 2)]
+    names = ["pimc:3x1", "ismcts:25", "guided:2x1", *["random"] * (g.players - 3)]
     state = play_game(g, game_seed(3, 1), names)
     assert state.is_terminal()
     assert replay(state_record(state), g) == []  # every move was legal
 
 
-@pytest.mark.parametrize("name", ["pimc:4x1", "ismcts:30"])
+@pytest.mark.parametrize("name", ["pimc:4x1", "ismcts:30", "guided:3x1"])
 def test_search_games_are_reproducible_under_the_seed(name: str) -> None:
     g = game("doujue-passes", ("deck.jokers=1",))
     names = [name, "heuristic", name, "random"]
@@ -72,8 +76,8 @@ def test_the_choice_depends_only_on_the_observation(
             continue
         seat = state.current_seat()
         obs = state.observation(seat)
-        for player in (PIMCAgent, ISMCTSAgent):
-            budget = "3x1" if player is PIMCAgent else "20"
+        for player in (PIMCAgent, ISMCTSAgent, GuidedAgent):
+            budget = "20" if player is ISMCTSAgent else "3x1"
             chosen = player(random.Random(deal), game=g, budget=budget).act(obs)
             alt = _redeal(state, seat, rnd)
             assert alt.observation(seat) == obs
@@ -170,3 +174,68 @@ def test_search_games_do_not_depend_on_the_processs_hash_seed() -> None:
         )
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+def _positions(g: Game, count: int, want: Callable[[State], bool]) -> list[State]:
+    """Positions of random games, with several legal actions, that ``want`` accepts."""
+    rnd = random.Random(count)
+    out = []
+    for deal in range(400):
+        state = g.new_state(seed=game_seed(21, deal))
+        stop = rnd.randrange(8, 40)
+        while not state.is_terminal() and len(state.public_log()) < stop:
+            legal = state.legal_actions()
+            state.apply(legal[rnd.randrange(len(legal))])
+        if not state.is_terminal() and len(state.legal_actions()) > 1 and want(state):
+            out.append(state)
+            if len(out) == count:
+                break
+    return out
+
+
+def test_guided_without_evidence_plays_as_the_heuristic() -> None:
+    # asked for an infinitely sure advantage, the search never overrules the rule-based
+    # player: both draw their ties from the same stream first
+    from paiqi_core.agents import HeuristicAgent
+
+    for profile, overrides in (("doujue", ()), ("shichinarabe", ("deck.jokers=1",))):
+        g = game(profile, overrides)
+        for k, state in enumerate(_positions(g, 12, lambda s: True)):
+            obs = state.observation(state.current_seat())
+            sure = GuidedAgent(random.Random(k), game=g, budget="2x1", confidence=math.inf)
+            assert sure.act(obs) == HeuristicAgent(random.Random(k), game=g).act(obs)
+
+
+class _DearestCover:
+    """A prior that covers the card worth most points: what no 鬥雀 player should do."""
+
+    name = "dearest"
+
+    def act(self, observation: Observation) -> int:
+        return max(observation.legal, key=lambda a: (a - COVER) % 13)
+
+
+def test_guided_overrules_a_prior_when_the_playouts_show_it_wrong() -> None:
+    # 鬥雀: covered cards cost their points, so covering a K rather than an A or a 2 usually
+    # throws away 11 points or more (not always: the K may be the card that could never be
+    # played). The guided player, given a prior that always covers a K, covers a cheaper
+    # card in most such positions.
+    g = game("doujue")
+
+    def choice_of_covers(state: State) -> bool:
+        legal = state.legal_actions()
+        if not all(COVER <= a < PASS for a in legal):
+            return False
+        ranks = [(a - COVER) % 13 for a in legal]
+        return max(ranks) == 12 and min(ranks) <= 1 and len(state.public_log()) < 30
+
+    positions = _positions(g, 6, choice_of_covers)
+    assert len(positions) == 6
+    overruled = 0
+    for k, state in enumerate(positions):
+        obs = state.observation(state.current_seat())
+        player = GuidedAgent(random.Random(k), game=g, budget="24x2")
+        player.prior = _DearestCover()
+        chosen = player.act(obs)
+        overruled += (chosen - COVER) % 13 < 12
+    assert overruled >= 4
