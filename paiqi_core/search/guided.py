@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
 
-from paiqi_core.agents import HeuristicAgent
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Game, Observation
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.objective import SearchPlayer, finish, utilities
+
+if TYPE_CHECKING:
+    from paiqi_core.agents import Agent
 
 CONFIDENCE = 1.0  # standard errors an action must be ahead by to overrule the heuristic
 RANDOM_BUDGET = Budget(iterations=32, per_iteration=2)
@@ -62,7 +65,9 @@ class GuidedAgent(SearchPlayer):
             rollout=rollout or default_rollout(game),
         )
         self.confidence = confidence
-        self.prior = HeuristicAgent(rng, game=game)
+        from paiqi_core.agents import HeuristicAgent  # agents names the search players
+
+        self.prior: Agent = HeuristicAgent(rng, game=game)
 
     def default_budget(self) -> Budget:
         """32 deals x 2 playouts with random playouts, 10 x 1 with heuristic ones."""
