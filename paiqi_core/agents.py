@@ -399,7 +399,7 @@ AGENTS: dict[str, AgentFactory] = {
 # players that take a strength after a colon: ``ismcts:2000``, ``pimc:64x8``, ``ismcts:50ms``
 STRENGTHS = frozenset({"pimc", "ismcts", "guided"})
 # levels by their everyday names
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "pimc:32x2"}
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "guided"}
 
 
 def resolve(name: str) -> tuple[str, str | None]:
