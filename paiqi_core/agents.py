@@ -241,7 +241,8 @@ class HeuristicAgent:
         plays = [a for a in legal if a < COVER or a >= JOKER]
         covers = [a for a in legal if COVER <= a < PASS]
         if plays:
-            scored = [(self._play_score(observation, suits, a), a) for a in plays]
+            pressure = self._pressure(observation)
+            scored = [(self._play_score(observation, suits, a, pressure), a) for a in plays]
             best = max(s for s, _ in scored)
             if PASS in legal and self._passes_instead(observation, best):
                 return [PASS]
@@ -272,7 +273,18 @@ class HeuristicAgent:
             for seat, used in enumerate(obs.pass_counts)
         )
 
-    def _play_score(self, obs: Observation, suits: list[_Suit], action: int) -> float:
+    def _pressure(self, obs: Observation) -> float:
+        """How much blocking counts at this turn: double while an opponent in the game has
+        no passes left, not at all late in a game while an opponent may hold the joker."""
+        if obs.hand_counts[obs.seat] <= self.joker_release_hand and self._opponent_may_hold_joker(
+            obs
+        ):
+            return 0.0  # a held extension is where the joker lands, handed back to us
+        return 2.0 if self._opponent_out_of_passes(obs) else 1.0
+
+    def _play_score(
+        self, obs: Observation, suits: list[_Suit], action: int, pressure: float
+    ) -> float:
         """What a play (or joker play) is worth, in own cards brought closer."""
         if action >= JOKER:
             at, card = joker_parts(action)
@@ -293,11 +305,6 @@ class HeuristicAgent:
         given += _count(placed & ~mine & u)  # the joker's place: its holder plays it
         opening = card % 13 == SEVEN and not t
         score = (self.open_weight if opening else self.run_weight) * own
-        pressure = 2.0 if self._opponent_out_of_passes(obs) else 1.0
-        if obs.hand_counts[obs.seat] <= self.joker_release_hand and self._opponent_may_hold_joker(
-            obs
-        ):
-            pressure = 0.0  # a held extension is where the joker lands, handed back to us
         score -= self.block_weight * pressure * given
         rules = self.rules
         if rules.covering:
