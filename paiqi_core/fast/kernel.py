@@ -15,9 +15,8 @@ card whenever one can be played.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from paiqi_core.fast.bits import bit_length, lowest, nth_bit, popcount
+from paiqi_core.fast.bits import bit_length, hot, lowest, nth_bit, popcount, step
 from paiqi_core.fast.layout import (
     ACTIONS,
     BURST,
@@ -79,7 +78,7 @@ RANDOM = 0  # uniform over the legal actions
 EAGER = 1  # a card whenever one can be played
 
 
-@njit(cache=True, inline="always")
+@step
 def _log(st: np.ndarray, log: np.ndarray, seat: int, action: int) -> None:
     i = st[LOGLEN]
     if i < log.shape[0]:
@@ -88,7 +87,7 @@ def _log(st: np.ndarray, log: np.ndarray, seat: int, action: int) -> None:
     st[LOGLEN] = i + 1
 
 
-@njit(cache=True)
+@hot
 def _holder(st: np.ndarray, n: int, card: int) -> int:
     """The seat holding ``card`` (seat 0 if nobody does)."""
     for s in range(n):
@@ -97,7 +96,7 @@ def _holder(st: np.ndarray, n: int, card: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@step
 def _order(st: np.ndarray, suit: int) -> int:
     """The order (1 for the first) in which ``suit`` was opened."""
     for i in range(st[NOPENED]):
@@ -106,7 +105,7 @@ def _order(st: np.ndarray, suit: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@step
 def _open(st: np.ndarray, suit: int) -> None:
     for i in range(st[NOPENED]):
         if st[OPENED + i] == suit:
@@ -115,13 +114,13 @@ def _open(st: np.ndarray, suit: int) -> None:
     st[NOPENED] += 1
 
 
-@njit(cache=True, inline="always")
+@step
 def _credit(st: np.ndarray, seat: int, order: int) -> None:
     st[CLOSED + 4 * seat + st[NCLOSED + seat]] = order
     st[NCLOSED + seat] += 1
 
 
-@njit(cache=True)
+@hot
 def set_table(st: np.ndarray, ext: np.ndarray, table: int) -> None:
     """Put ``table`` down: every row's extensions, and any suit now on the table opened
     (in suit order)."""
@@ -135,7 +134,7 @@ def set_table(st: np.ndarray, ext: np.ndarray, table: int) -> None:
     st[FRONTIER] = frontier
 
 
-@njit(cache=True)
+@step
 def is_over(st: np.ndarray, R: np.ndarray) -> bool:
     """The ending rule."""
     n = R[R_PLAYERS]
@@ -151,7 +150,7 @@ def is_over(st: np.ndarray, R: np.ndarray) -> bool:
     return holding <= 1  # one left
 
 
-@njit(cache=True, inline="always")
+@step
 def plays(st: np.ndarray, seat: int) -> int:
     """Mask of the cards ``seat`` (to move) may play."""
     hand = st[HAND + seat]
@@ -160,7 +159,7 @@ def plays(st: np.ndarray, seat: int) -> int:
     return hand & st[FRONTIER]
 
 
-@njit(cache=True)
+@hot
 def joker_moves(
     st: np.ndarray, beyond: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray
 ) -> int:
@@ -183,7 +182,7 @@ def joker_moves(
     return count
 
 
-@njit(cache=True)
+@hot
 def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
     """Whether a player holding ``hand`` has a joker move."""
     if not hand & JOKER_BIT or (st[STARTED] == 0 and st[FIRST] >= 0):
@@ -200,7 +199,7 @@ def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@step
 def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) -> bool:
     """Whether ``seat``, to move, has no legal action at all (out of passes, stuck)."""
     if not R[R_MAY_BURST]:
@@ -213,7 +212,7 @@ def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
     return limit >= 0 and st[PASSES + seat] >= limit
 
 
-@njit(cache=True)
+@hot
 def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     """The hand goes face up to the table, each card in its place; a joker is removed."""
     _log(st, log, seat, BURST)
@@ -224,7 +223,7 @@ def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     set_table(st, ext, st[TABLE] | laid)
 
 
-@njit(cache=True)
+@step
 def advance(
     st: np.ndarray, R: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray
 ) -> None:
@@ -248,7 +247,7 @@ def advance(
     st[OVER] = 1
 
 
-@njit(cache=True)
+@hot
 def start(
     st: np.ndarray,
     R: np.ndarray,
@@ -322,7 +321,7 @@ def start(
         advance(st, R, ext, beyond, log)
 
 
-@njit(cache=True)
+@hot
 def deal(
     st: np.ndarray,
     R: np.ndarray,
@@ -364,7 +363,7 @@ def deal(
     start(st, R, ext, beyond, log, door)
 
 
-@njit(cache=True)
+@step
 def _row_changed(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, suit: int) -> None:
     """A suit's extensions after ``seat`` added to its row; credit a closure: a row cut at
     an end of its line, or complete with its 13 real cards."""
@@ -381,7 +380,7 @@ def _row_changed(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, su
         _credit(st, seat, _order(st, suit))
 
 
-@njit(cache=True)
+@step
 def _play(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int) -> None:
     bit = 1 << card
     st[HAND + seat] ^= bit
@@ -396,7 +395,7 @@ def _play(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int
         st[LAST + seat] = card
 
 
-@njit(cache=True)
+@step
 def _check_out(st: np.ndarray, log: np.ndarray, seat: int) -> None:
     """A hand that became empty finishes; a hand of only the joker leaves the game."""
     hand = st[HAND + seat]
@@ -410,7 +409,7 @@ def _check_out(st: np.ndarray, log: np.ndarray, seat: int) -> None:
         st[NFINISHED] += 1
 
 
-@njit(cache=True)
+@hot
 def _joker(
     st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, action: int
 ) -> None:
@@ -438,7 +437,7 @@ def _joker(
             break
 
 
-@njit(cache=True)
+@step
 def apply(
     st: np.ndarray,
     R: np.ndarray,
@@ -468,7 +467,7 @@ def apply(
         advance(st, R, ext, beyond, log)
 
 
-@njit(cache=True)
+@step
 def choose(
     st: np.ndarray,
     R: np.ndarray,
@@ -534,7 +533,7 @@ def choose(
     return JOKER + 64 * jx[r] + jy[r]
 
 
-@njit(cache=True)
+@hot
 def play_out(
     st: np.ndarray,
     R: np.ndarray,

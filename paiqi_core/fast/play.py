@@ -10,7 +10,7 @@ from numba import njit
 from paiqi_core.fast.kernel import deal, play_out
 from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, STATE
 from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
-from paiqi_core.fast.scoring import score
+from paiqi_core.fast.scoring import WORK, score
 
 
 @njit(cache=True, nogil=True)
@@ -32,23 +32,25 @@ def play_deals(
     room x 2; room may be 0) each log."""
     count = keys.shape[0]
     mt = np.empty((N, LANES), np.uint32)
-    prepared = np.empty((PREPARED, LANES), np.uint32)
+    words = np.empty((PREPARED, LANES), np.uint32)
+    prepared = np.empty((LANES, PREPARED), np.uint32)
     st = np.zeros(STATE, np.int64)
     deck = np.empty(64, np.int64)
     jx = np.empty(16, np.int64)
     jy = np.empty(16, np.int64)
+    work = np.zeros(WORK, np.int64)
     keep = states.shape[0] > 0
     for first in range(0, count, LANES):
         lanes = min(LANES, count - first)
         seed_block(mt, keys, lengths, first, lanes)
-        prepare_block(mt, prepared, lanes)
+        prepare_block(mt, words, prepared, lanes)
         for lane in range(lanes):
             g = first + lane
             log = logs[g]
             st[DRAWN] = 0
             deal(st, R, ext, beyond, log, mt, prepared, lane, deck)
             play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
-            score(st, R, res[g], game[g])
+            score(st, R, res[g], game[g], work)
             game[g, G_LOG_FULL] = 1 if st[LOGLEN] > log.shape[0] else 0
             if keep:
                 states[g, :] = st
@@ -71,21 +73,23 @@ def play_states(
     under ``policy`` and score it; the final state goes to ``states[g]`` if it has rows."""
     count = keys.shape[0]
     mt = np.empty((N, LANES), np.uint32)
-    prepared = np.empty((PREPARED, LANES), np.uint32)
+    words = np.empty((PREPARED, LANES), np.uint32)
+    prepared = np.empty((LANES, PREPARED), np.uint32)
     st = np.zeros(STATE, np.int64)
     log = np.empty((0, 2), np.int32)
     jx = np.empty(16, np.int64)
     jy = np.empty(16, np.int64)
+    work = np.zeros(WORK, np.int64)
     keep = states.shape[0] > 0
     for first in range(0, count, LANES):
         lanes = min(LANES, count - first)
         seed_block(mt, keys, lengths, first, lanes)
-        prepare_block(mt, prepared, lanes)
+        prepare_block(mt, words, prepared, lanes)
         for lane in range(lanes):
             g = first + lane
             st[:] = start[g]
             st[DRAWN] = 0
             play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
-            score(st, R, res[g], game[g])
+            score(st, R, res[g], game[g], work)
             if keep:
                 states[g, :] = st

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from paiqi_core.fast.bits import bit_length
+from paiqi_core.fast.bits import bit_length, hot, step
 from paiqi_core.fast.layout import DRAWN
 
 N = 624
@@ -164,7 +164,7 @@ def seed_block(
         mt[0, g] = np.uint32(0x80000000)
 
 
-@njit(cache=True, inline="always")
+@step
 def _temper(y: np.uint32) -> np.uint32:
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
@@ -173,10 +173,11 @@ def _temper(y: np.uint32) -> np.uint32:
     return y
 
 
-@njit(cache=True)
-def prepare_block(mt: np.ndarray, prepared: np.ndarray, lanes: int) -> None:
-    """The first PREPARED outputs of every lane (the state's first twist, done in place for
-    those words, as the generator does them)."""
+@hot
+def prepare_block(mt: np.ndarray, words: np.ndarray, prepared: np.ndarray, lanes: int) -> None:
+    """The first PREPARED outputs of every lane into ``prepared`` (LANES x PREPARED: a
+    game reads its words in a row), made side by side in ``words`` (PREPARED x LANES);
+    the state's first twist is done in place for those words, as the generator does it."""
     for kk in range(PREPARED):
         src = kk + M if kk < N - M else kk + M - N
         for g in range(lanes):
@@ -187,10 +188,13 @@ def prepare_block(mt: np.ndarray, prepared: np.ndarray, lanes: int) -> None:
                 ^ ((np.uint32(0) - (y & np.uint32(1))) & np.uint32(0x9908B0DF))
             )
             mt[kk, g] = v
-            prepared[kk, g] = _temper(v)
+            words[kk, g] = _temper(v)
+    for g in range(lanes):
+        for kk in range(PREPARED):
+            prepared[g, kk] = words[kk, g]
 
 
-@njit(cache=True)
+@hot
 def _make_word(mt: np.ndarray, lane: int, kk: int) -> np.uint32:
     """Output word ``kk`` (mod N) of a lane's next round: twisted in place, in order."""
     if kk < N - 1:
@@ -205,23 +209,23 @@ def _make_word(mt: np.ndarray, lane: int, kk: int) -> np.uint32:
     return _temper(v)
 
 
-@njit(cache=True, inline="always")
+@step
 def next_word(mt: np.ndarray, prepared: np.ndarray, lane: int, st: np.ndarray) -> int:
     """The game's next 32-bit output (its count kept in ``st[DRAWN]``)."""
     t = st[DRAWN]
     st[DRAWN] = t + 1
     if t < PREPARED:
-        return int(prepared[t, lane])
-    return int(_make_word(mt, lane, t % N))
+        return np.int64(prepared[lane, t])  # type: ignore[return-value]
+    return np.int64(_make_word(mt, lane, t % N))  # type: ignore[return-value]
 
 
-@njit(cache=True, inline="always")
+@step
 def getrandbits(mt: np.ndarray, prepared: np.ndarray, lane: int, st: np.ndarray, k: int) -> int:
     """``Random.getrandbits(k)`` for 1 <= k <= 32."""
     return next_word(mt, prepared, lane, st) >> (32 - k)
 
 
-@njit(cache=True)
+@step
 def below(mt: np.ndarray, prepared: np.ndarray, lane: int, st: np.ndarray, n: int) -> int:
     """paiqi's ``below(rng, n)``: uniform in range(n) by rejection; nothing drawn for n <= 1."""
     if n <= 1:
@@ -233,7 +237,7 @@ def below(mt: np.ndarray, prepared: np.ndarray, lane: int, st: np.ndarray, n: in
     return r
 
 
-@njit(cache=True)
+@step
 def randbelow(mt: np.ndarray, prepared: np.ndarray, lane: int, st: np.ndarray, n: int) -> int:
     """``Random.randrange(n)`` for n >= 1: as ``below``, but it draws for n == 1 too."""
     k = bit_length(n)

@@ -12,9 +12,8 @@ and ``chips``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from paiqi_core.fast.bits import lowest, popcount
+from paiqi_core.fast.bits import hot, lowest, popcount
 from paiqi_core.fast.layout import (
     ACTIONS,
     BURSTED,
@@ -76,9 +75,21 @@ from paiqi_core.fast.layout import (
 )
 
 KEY = 5  # fields of a rank key
+# the scratch vector of a scoring (``work``): where each of its tables lies
+W_KEYS = 0  # 8 x KEY
+W_POINTS = 40
+W_MULT = 48
+W_COUNTED = 56
+W_COLLECTED = 64
+W_RUNS = 72  # 36 straight flushes
+W_RUN_POINTS = 108
+W_COUNTS = 144  # 13 ranks
+W_BEST = 160  # 4 x 4
+W_NEXT = 176  # 4 x 4
+WORK = 192
 
 
-@njit(cache=True)
+@hot
 def card_points(mask: int) -> int:
     """Face points of the cards of ``mask`` (A=1 .. K=13; the joker 0)."""
     total = 0
@@ -90,7 +101,7 @@ def card_points(mask: int) -> int:
     return total
 
 
-@njit(cache=True)
+@hot
 def _deviation(mask: int) -> int:
     """Sum over the cards of ``mask`` of |points - 7| (a covered joker, 0 points, is 7)."""
     total = 0
@@ -104,52 +115,54 @@ def _deviation(mask: int) -> int:
     return total
 
 
-@njit(cache=True)
-def _best_houses(counts: np.ndarray, houses: int) -> int:
+@hot
+def _best_houses(work: np.ndarray, houses: int) -> int:
     """The most points of ``houses`` full houses: as many triples (ranks holding 3) and
-    pairs (other ranks holding 2 or more), every rank used once."""
+    pairs (other ranks holding 2 or more), every rank used once; rank counts at
+    ``work[W_COUNTS..]``."""
     size = houses + 1
-    best = np.full((size, size), -1, np.int64)
-    best[0, 0] = 0
+    for i in range(16):
+        work[W_BEST + i] = -1
+    work[W_BEST] = 0
     for r in range(13):
-        c = counts[r]
+        c = work[W_COUNTS + r]
         if c < 2:
             continue
-        nxt = best.copy()
+        for i in range(16):
+            work[W_NEXT + i] = work[W_BEST + i]
         for a in range(size):
             for b in range(size):
-                if best[a, b] < 0:
+                here = work[W_BEST + 4 * a + b]
+                if here < 0:
                     continue
                 if c == 3 and a < houses:
-                    v = best[a, b] + 3 * (r + 1)
-                    if v > nxt[a + 1, b]:
-                        nxt[a + 1, b] = v
+                    v = here + 3 * (r + 1)
+                    if v > work[W_NEXT + 4 * (a + 1) + b]:
+                        work[W_NEXT + 4 * (a + 1) + b] = v
                 if b < houses:
-                    v = best[a, b] + 2 * (r + 1)
-                    if v > nxt[a, b + 1]:
-                        nxt[a, b + 1] = v
-        best = nxt
-    return best[houses, houses]
+                    v = here + 2 * (r + 1)
+                    if v > work[W_NEXT + 4 * a + b + 1]:
+                        work[W_NEXT + 4 * a + b + 1] = v
+        for i in range(16):
+            work[W_BEST + i] = work[W_NEXT + i]
+    return work[W_BEST + 4 * houses + houses]
 
 
-@njit(cache=True)
-def exempt_points(covered: int) -> int:
+@hot
+def exempt_points(covered: int, work: np.ndarray) -> int:
     """Points of the covered cards that the meld exemption does not count, as
     ``paiqi_core.melds.exempt_points``: the choice of disjoint melds with the most 同花順,
     then 鐵支, then 葫蘆, then points. Every choice of straight flushes is tried; given one,
     every complete rank left is a four (most 鐵支), and the most full houses and their
     points follow from the counts of the ranks left."""
-    runs = np.empty(40, np.int64)
-    run_points = np.empty(40, np.int64)
     nruns = 0
     for suit in range(4):
         for low in range(9):
             run = 0x1F << (13 * suit + low)
             if covered & run == run:
-                runs[nruns] = run
-                run_points[nruns] = 5 * low + 15
+                work[W_RUNS + nruns] = run
+                work[W_RUN_POINTS + nruns] = 5 * low + 15
                 nruns += 1
-    counts = np.zeros(13, np.int64)
     best_s, best_f, best_h, best_p = -1, -1, -1, 0
     for chosen in range(1 << nruns):
         used = 0
@@ -158,12 +171,12 @@ def exempt_points(covered: int) -> int:
         disjoint = True
         for i in range(nruns):
             if (chosen >> i) & 1:
-                if used & runs[i]:
+                if used & work[W_RUNS + i]:
                     disjoint = False
                     break
-                used |= runs[i]
+                used |= work[W_RUNS + i]
                 straights += 1
-                points += run_points[i]
+                points += work[W_RUN_POINTS + i]
         if not disjoint or straights < best_s:
             continue
         rest = covered & ~used & SUITED
@@ -178,14 +191,14 @@ def exempt_points(covered: int) -> int:
                 fours += 1
                 points += 4 * (r + 1)
                 c = 0
-            counts[r] = c
+            work[W_COUNTS + r] = c
             if c == 3:
                 triples += 1
             elif c == 2:
                 pairs += 1
         houses = min(triples, (triples + pairs) // 2)
         if houses:
-            points += _best_houses(counts, houses)
+            points += _best_houses(work, houses)
         key_better = (
             straights > best_s
             or (straights == best_s and fours > best_f)
@@ -197,27 +210,30 @@ def exempt_points(covered: int) -> int:
     return best_p
 
 
-@njit(cache=True)
-def _ranks(keys: np.ndarray, n: int, rank: np.ndarray) -> None:
-    """Standard competition ranks (1, 1, 3, 4) where a smaller key is better."""
+@hot
+def _ranks(work: np.ndarray, n: int, res: np.ndarray) -> None:
+    """Standard competition ranks (1, 1, 3, 4) where a smaller key is better (the keys at
+    ``work[W_KEYS..]``, KEY per seat)."""
     for s in range(n):
         better = 0
         for u in range(n):
             for f in range(KEY):
-                if keys[u, f] != keys[s, f]:
-                    if keys[u, f] < keys[s, f]:
+                mine = work[W_KEYS + KEY * s + f]
+                theirs = work[W_KEYS + KEY * u + f]
+                if theirs != mine:
+                    if theirs < mine:
                         better += 1
                     break
-        rank[s] = better + 1
+        res[s, X_RANK] = better + 1
 
 
-@njit(cache=True, inline="always")
+@hot
 def _last_seven(st: np.ndarray, s: int) -> bool:
     last = st[LAST + s]
     return last >= 0 and last < 52 and last % 13 == SEVEN
 
 
-@njit(cache=True)
+@hot
 def _common(st: np.ndarray, n: int, res: np.ndarray) -> None:
     """The fields every game row has, whatever the scoring."""
     for s in range(n):
@@ -236,12 +252,12 @@ def _common(st: np.ndarray, n: int, res: np.ndarray) -> None:
         res[s, X_TOTAL] = 0
 
 
-@njit(cache=True, inline="always")
+@hot
 def _clean(st: np.ndarray, s: int) -> bool:
     return st[COVERED + s] == 0 and st[HAND + s] == 0 and st[PLAYED + s] > 0
 
 
-@njit(cache=True)
+@hot
 def _winners(res: np.ndarray, n: int) -> int:
     count = 0
     for s in range(n):
@@ -250,17 +266,25 @@ def _winners(res: np.ndarray, n: int) -> int:
     return count
 
 
-@njit(cache=True)
-def _covering(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
-    keys = np.zeros((n, KEY), np.int64)
-    points = np.zeros(n, np.int64)
-    mult = np.ones(n, np.int64)
-    rank = np.zeros(n, np.int64)
+@hot
+def _key(work: np.ndarray, s: int, a: int, b: int, c: int, d: int, e: int) -> None:
+    at = W_KEYS + KEY * s
+    work[at] = a
+    work[at + 1] = b
+    work[at + 2] = c
+    work[at + 3] = d
+    work[at + 4] = e
+
+
+@hot
+def _covering(
+    st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray, work: np.ndarray
+) -> None:
     for s in range(n):
         covered = st[COVERED + s]
         ncov = popcount(covered)
         pts = card_points(covered)
-        points[s] = pts
+        work[W_POINTS + s] = pts
         seven = _last_seven(st, s)
         clean = _clean(st, s)
         all_covered = res[s, X_ALL_COVERED] == 1
@@ -273,48 +297,44 @@ def _covering(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.n
             if clean:
                 t += R[R_CLEAN]
         res[s, X_TOTAL] = t
-        if ncov:
-            keys[s, 0] = 0 if all_covered else 1
-            keys[s, 1] = -t
-            keys[s, 2] = ncov
-            keys[s, 3] = _deviation(covered)
-        else:
-            keys[s, 0] = 1
-            keys[s, 1] = -t
+        if ncov:  # 全蓋 first; then by total, fewer covered cards, nearer 7
+            _key(work, s, 0 if all_covered else 1, -t, ncov, _deviation(covered), 0)
+        else:  # 尾張7 > 全脫手 > 接龍 > none, between players who covered nothing
             achievement = 3 if seven else 2 if clean else (1 if st[NCLOSED + s] else 0)
-            keys[s, 4] = -achievement
+            _key(work, s, 1, -t, 0, 0, -achievement)
         if all_covered:
-            mult[s] = R[R_WM_ALL_COVERED]
+            work[W_MULT + s] = R[R_WM_ALL_COVERED]
         elif seven:
-            mult[s] = R[R_WM_LAST_SEVEN]
+            work[W_MULT + s] = R[R_WM_LAST_SEVEN]
         elif clean:
-            mult[s] = R[R_WM_CLEAN]
-    _ranks(keys, n, rank)
-    for s in range(n):
-        res[s, X_RANK] = rank[s]
+            work[W_MULT + s] = R[R_WM_CLEAN]
+        else:
+            work[W_MULT + s] = 1
+    _ranks(work, n, res)
     split = _winners(res, n)
-    # heads among the payers: negative totals that did not win
+    # heads among the payers (negative totals that did not win): the lowest unique is
+    # 大頭 and a unique second lowest 中頭; the lowest shared by two are both 中頭
     lowest_total = 1
     for s in range(n):
         t = res[s, X_TOTAL]
-        if t < 0 and rank[s] != 1 and t < lowest_total:
+        if t < 0 and not res[s, X_WIN] and t < lowest_total:
             lowest_total = t
     shared = 0
     second = 1
     for s in range(n):
         t = res[s, X_TOTAL]
-        if t < 0 and rank[s] != 1:
+        if t < 0 and not res[s, X_WIN]:
             if t == lowest_total:
                 shared += 1
             elif t < second:
                 second = t
     second_count = 0
     for s in range(n):
-        if res[s, X_TOTAL] == second and second < 0 and rank[s] != 1:
+        if res[s, X_TOTAL] == second and second < 0 and not res[s, X_WIN]:
             second_count += 1
     for s in range(n):
         t = res[s, X_TOTAL]
-        if t >= 0 or rank[s] == 1:
+        if t >= 0 or res[s, X_WIN]:
             continue
         head = 1
         if shared == 1:
@@ -324,11 +344,11 @@ def _covering(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.n
                 head = R[R_MIDDLE]
         elif shared == 2 and t == lowest_total:
             head = R[R_MIDDLE]
-        bust = R[R_BUST_MULT] if points[s] > R[R_BUST_ABOVE] else 1
+        bust = R[R_BUST_MULT] if work[W_POINTS + s] > R[R_BUST_ABOVE] else 1
         base = -t * head * bust
         for w in range(n):
-            if rank[w] == 1:
-                amount = base * mult[w]
+            if res[w, X_WIN]:
+                amount = base * work[W_MULT + w]
                 res[w, X_MONEY] += amount
                 res[s, X_MONEY] -= amount
     game[G_DEN] = split
@@ -336,57 +356,53 @@ def _covering(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.n
     game[G_HAS_TOTAL] = 1
 
 
-@njit(cache=True)
-def _platform(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
-    keys = np.zeros((n, KEY), np.int64)
-    counted = np.zeros(n, np.int64)
-    mult = np.ones(n, np.int64)
-    rank = np.zeros(n, np.int64)
-    collected = np.zeros(n, np.int64)
+@hot
+def _platform(
+    st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray, work: np.ndarray
+) -> None:
     for s in range(n):
         covered = st[COVERED + s]
         ncov = popcount(covered)
         free = 0
         if R[R_MELDS] and ncov >= 4:
-            free = exempt_points(covered)
+            free = exempt_points(covered, work)
         points = card_points(covered) - free
         seven = _last_seven(st, s)
         clean = _clean(st, s)
-        if res[s, X_ALL_COVERED] == 1:
+        work[W_MULT + s] = 1
+        if res[s, X_ALL_COVERED] == 1:  # 十三蓋: a fixed total
             t = R[R_ALL_COVERED_TOTAL]
-            counted[s] = points if R[R_ALL_COVERED_BUSTS] else 0
-            mult[s] = R[R_WM_ALL_COVERED]
+            work[W_COUNTED + s] = points if R[R_ALL_COVERED_BUSTS] else 0
+            work[W_MULT + s] = R[R_WM_ALL_COVERED]
         else:
             bonus = 0
             for i in range(st[NCLOSED + s]):
                 bonus += R[R_CLOSURE + st[CLOSED + 4 * s + i] - 1]
-            if seven:
+            if seven:  # 尾張七 replaces 脫手
                 bonus += R[R_LAST_SEVEN]
+                work[W_MULT + s] = R[R_WM_LAST_SEVEN]
             elif clean:
                 bonus += R[R_CLEAN]
+                work[W_MULT + s] = R[R_WM_CLEAN]
             t = bonus - points
-            counted[s] = points
-            if seven:
-                mult[s] = R[R_WM_LAST_SEVEN]
-            elif clean:
-                mult[s] = R[R_WM_CLEAN]
+            work[W_COUNTED + s] = points
         res[s, X_TOTAL] = t
-        keys[s, 0] = -t
-        keys[s, 1] = ncov
-    _ranks(keys, n, rank)
+        _key(work, s, -t, ncov, 0, 0, 0)
+    _ranks(work, n, res)
     bottom = 0
     for s in range(n):
-        res[s, X_RANK] = rank[s]
-        if rank[s] > bottom:
-            bottom = rank[s]
+        if res[s, X_RANK] > bottom:
+            bottom = res[s, X_RANK]
     k = _winners(res, n)
     first_winner = 0
     for s in range(n):
-        if rank[s] == 1:
+        if res[s, X_WIN]:
             first_winner = s
             break
+    for w in range(n):
+        work[W_COLLECTED + w] = 0
     for s in range(n):
-        r = rank[s]
+        r = res[s, X_RANK]
         if r == 1:
             continue
         if R[R_SETTLEMENT] == 0:  # heads: the amount of the label
@@ -400,25 +416,25 @@ def _platform(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.n
                 base = 0
         else:  # point difference
             base = (res[first_winner, X_TOTAL] - res[s, X_TOTAL]) * R[R_RATE]
-        if counted[s] > R[R_BUST_ABOVE]:
+        if work[W_COUNTED + s] > R[R_BUST_ABOVE]:
             base *= R[R_BUST_MULT]
         for w in range(n):
-            if rank[w] == 1:
-                amount = base * mult[w]
+            if res[w, X_WIN]:
+                amount = base * work[W_MULT + w]
                 res[s, X_MONEY] -= amount * R[R_FEE_DEN]
-                collected[w] += amount
-    for w in range(n):
-        if rank[w] == 1:
+                work[W_COLLECTED + w] += amount
+    for w in range(n):  # the house keeps its fee of what a winner with a positive total collects
+        if res[w, X_WIN]:
             if R[R_FEE_NUM] and res[w, X_TOTAL] > 0:
-                res[w, X_MONEY] = collected[w] * (R[R_FEE_DEN] - R[R_FEE_NUM])
+                res[w, X_MONEY] = work[W_COLLECTED + w] * (R[R_FEE_DEN] - R[R_FEE_NUM])
             else:
-                res[w, X_MONEY] = collected[w] * R[R_FEE_DEN]
+                res[w, X_MONEY] = work[W_COLLECTED + w] * R[R_FEE_DEN]
     game[G_DEN] = k * R[R_FEE_DEN]
     game[G_WINNERS] = k
     game[G_HAS_TOTAL] = 1
 
 
-@njit(cache=True)
+@hot
 def _placement(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
     place = 1
     finishers = 0
@@ -463,7 +479,7 @@ def _placement(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.
     game[G_HAS_TOTAL] = 1
 
 
-@njit(cache=True)
+@hot
 def _first_out(st: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
     finishers = 0
     for s in range(n):
@@ -477,7 +493,7 @@ def _first_out(st: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> Non
     game[G_HAS_TOTAL] = 0
 
 
-@njit(cache=True)
+@hot
 def _chips(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
     _first_out(st, n, res, game)
     k = game[G_WINNERS]
@@ -492,16 +508,19 @@ def _chips(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndar
     game[G_DEN] = k
 
 
-@njit(cache=True)
-def score(st: np.ndarray, R: np.ndarray, res: np.ndarray, game: np.ndarray) -> None:
-    """Score the finished game in ``st`` into ``res`` (seat x field) and ``game``."""
+@hot
+def score(
+    st: np.ndarray, R: np.ndarray, res: np.ndarray, game: np.ndarray, work: np.ndarray
+) -> None:
+    """Score the finished game in ``st`` into ``res`` (seat x field) and ``game``, with
+    ``work`` (WORK long) as scratch."""
     n = R[R_PLAYERS]
     _common(st, n, res)
     kind = R[R_SCORING]
     if kind == 0:
-        _covering(st, R, n, res, game)
+        _covering(st, R, n, res, game, work)
     elif kind == 1:
-        _platform(st, R, n, res, game)
+        _platform(st, R, n, res, game, work)
     elif kind == 2:
         _placement(st, R, n, res, game)
     elif kind == 3:
