@@ -46,9 +46,10 @@ def _ctlz(typingctx: Any, x: Any) -> Any:
 # The game logic only reads and writes arrays it is given: it is compiled without numba's
 # reference counting of arrays, which costs about 20 ns whenever a function taking arrays
 # is called (more than a game step itself). Such functions allocate nothing.
-hot = njit(cache=True, nogil=True, _nrt=False)
+_KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+hot = njit(**_KERNEL)
 # the steps of a move, compiled into the loop that calls them (no call costs either)
-step = njit(cache=True, nogil=True, _nrt=False, inline="always")
+step = njit(**_KERNEL, inline="always")
 
 
 @njit(cache=True, inline="always")

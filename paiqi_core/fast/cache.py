@@ -48,12 +48,12 @@ def ensure_fresh(modules: list[ModuleType]) -> None:
     """Empty the cache of every compiled function of ``modules`` if the kernel's sources
     changed since it was written (a stamp file beside the cache records them)."""
     caches = [d._cache for d in _dispatchers(modules) if getattr(d, "_cache", None) is not None]
-    paths = {getattr(c, "_cache_path", None) for c in caches} - {None}
+    paths = sorted({str(c._cache_path) for c in caches if getattr(c, "_cache_path", None)})
     if not paths:
         return
     now = stamp()
     tag = f"paiqi-fast.py{sys.version_info.major}{sys.version_info.minor}.stamp"
-    files = [Path(p) / tag for p in sorted(paths)]
+    files = [Path(p) / tag for p in paths]
     try:
         if all(f.read_text(encoding="ascii") == now for f in files):
             return
