@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
 RANDOM_AGENTS = frozenset({"random", "easy"})  # the players the kernel plays
+ENGINES = ("python", "fast", "auto")
+_engine = "auto"  # what this process was asked to use (see ``use``)
 
 
 @cache
@@ -56,3 +58,27 @@ def why_not(rules: Rules, agents: Sequence[str] = ()) -> str | None:
     if others:
         return f"the compiled engine plays random seats only, not {', '.join(others)}"
     return None
+
+
+def use(engine: str) -> None:
+    """Choose the engine of this process: ``python`` (never the kernel), ``fast`` or
+    ``auto`` (the kernel wherever it can play). Batches set it from their spec, so that
+    the search players of a run follow ``--engine`` for their playouts too."""
+    global _engine
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine '{engine}' (known: {', '.join(ENGINES)})")
+    _engine = engine
+
+
+def engine_in_use() -> str:
+    """The engine chosen for this process (``auto`` unless ``use`` said otherwise)."""
+    return _engine
+
+
+def plays(rules: Rules, agents: Sequence[str] = (), engine: str | None = None) -> bool:
+    """Whether games of ``rules`` with ``agents`` are played by the kernel under
+    ``engine`` (default: the engine in use): not under ``python``, and only when
+    ``why_not`` finds nothing against it."""
+    if (engine or _engine) == "python":
+        return False
+    return why_not(rules, agents) is None
