@@ -49,7 +49,7 @@ def _ctlz(typingctx: Any, x: Any) -> Any:
 _KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 hot = njit(**_KERNEL)
 # the steps of a move, compiled into the loop that calls them (no call costs either)
-step = njit(**_KERNEL, inline="always")
+step = njit(**_KERNEL, forceinline=True)
 
 
 @njit(cache=True, inline="always")

@@ -4,7 +4,8 @@ numba caches each compiled function (``cache=True``) beside its module and check
 against that module's file only. The kernel's functions are compiled into one another
 across modules (a step of the rules inside the loop that calls it), so a cached loop
 could keep an older copy of a step that was changed in another module. The cache is
-therefore stamped with a hash of every module of this package (and numba's version); when
+therefore stamped with a hash of every compiled module of this package (and numba's
+version); when
 the stamp differs, every kernel function's cache is emptied before anything is loaded,
 and the next call compiles afresh (see docs/simulation.md for how long that takes).
 """
@@ -22,14 +23,17 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
+COMPILED = ("bits", "layout", "rng", "kernel", "scoring", "tables", "play")  # what is compiled
+
+
 def stamp() -> str:
-    """A hash of the kernel's sources and of numba's version."""
+    """A hash of the sources of the compiled modules and of numba's version."""
     import numba
 
     h = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(HERE.glob("*.py")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+    for name in COMPILED:
+        h.update(name.encode())
+        h.update((HERE / f"{name}.py").read_bytes())
     return h.hexdigest()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,32 +16,35 @@ from paiqi_core.fast import layout as L
 from paiqi_core.outcome import PlayerOutcome
 from paiqi_core.records import is_builtin
 
+SMALL_STAKE = 1 << 20  # a stake's numerator and denominator below this: money in int64
+
 if TYPE_CHECKING:
     from paiqi_core.fast.compiled import CompiledGame, Played
     from paiqi_core.runs.batch import Row
 
 
-def money_values(
-    compiled: CompiledGame, played: Played
-) -> tuple[list[list[str]], list[list[float]]]:
-    """Each seat's money of each game, exactly (as text: an integer or ``a/b``) and as a
-    float, as ``str(money)`` and ``float(money)`` give them in the Python path."""
+def money_values(compiled: CompiledGame, played: Played) -> tuple[list[str], list[float]]:
+    """Each seat's money of each game (games x seats, flattened), exactly (as text: an
+    integer or ``a/b``) and as a float, as ``str(money)`` and ``float(money)`` give them in
+    the Python path."""
     nums = played.res[:, :, L.X_MONEY]
-    dens = played.game[:, L.G_DEN]
+    dens = played.game[:, L.G_DEN][:, None]
     stake = compiled.stake
-    texts: list[list[str]] = []
-    floats: list[list[float]] = []
-    whole = (nums % dens[:, None] == 0).all(axis=1)
-    plain = stake.denominator == 1
-    for num, den, is_whole in zip(nums.tolist(), dens.tolist(), whole.tolist(), strict=True):
-        if is_whole and plain:
-            ints = [n // den * stake.numerator for n in num]
-            texts.append([str(v) for v in ints])
-            floats.append([float(v) for v in ints])
-        else:
-            exact = [Fraction(n, den) * stake for n in num]
-            texts.append([str(v) for v in exact])
-            floats.append([float(v) for v in exact])
+    if max(abs(stake.numerator), stake.denominator) > SMALL_STAKE:  # kept exact in Python
+        exact = [Fraction(n, d) * stake for row, d in zip(nums.tolist(), dens[:, 0].tolist(),
+                 strict=True) for n in row]  # fmt: skip
+        return [str(m) for m in exact], [float(m) for m in exact]
+    whole = (nums * stake.numerator) % (dens * stake.denominator) == 0
+    ints = (nums * stake.numerator) // (dens * stake.denominator)
+    texts = [str(v) for v in ints.ravel().tolist()]
+    floats = ints.ravel().astype(np.float64).tolist()
+    if not whole.all():
+        width = nums.shape[1]
+        for flat in np.flatnonzero(~whole.ravel()).tolist():
+            g, seat = divmod(flat, width)
+            money = Fraction(int(nums[g, seat]), int(dens[g, 0])) * stake
+            texts[flat] = str(money)
+            floats[flat] = float(money)
     return texts, floats
 
 
@@ -55,44 +59,40 @@ def game_rows(
     """The rows of the batch's games, one per game per seat, as ``runs.batch.game_rows``."""
     res = played.res
     n = compiled.players
+    count = len(indices)
     texts, floats = money_values(compiled, played)
-    winners = played.game[:, L.G_WINNERS].tolist()
-    has_total = played.game[:, L.G_HAS_TOTAL].tolist()
-    fields = res.tolist()
-    rows: list[Row] = []
-    append = rows.append
-    for g, index in enumerate(indices):
-        share = 1 / winners[g]
-        kept = has_total[g]
-        deal = deals[g]
-        names = agents[g]
-        seats = fields[g]
-        money_text, money_float = texts[g], floats[g]
-        for seat in range(n):
-            f = seats[seat]
-            append(
-                (
-                    profile,
-                    index,
-                    deal,
-                    seat,
-                    names[seat],
-                    f[L.X_RANK],
-                    share if f[L.X_WIN] else 0.0,
-                    f[L.X_TOTAL] if kept else None,
-                    money_text[seat],
-                    money_float[seat],
-                    f[L.X_ACTIONS],
-                    f[L.X_COVERS],
-                    f[L.X_PASSES],
-                    f[L.X_BURST],
-                    f[L.X_CLOSURES],
-                    f[L.X_LAST_SEVEN],
-                    f[L.X_ALL_COVERED],
-                    f[L.X_JOKERS],
-                )
-            )
-    return rows
+
+    def column(field: int) -> list[Any]:
+        return res[:, :, field].ravel().tolist()
+
+    shares = np.where(res[:, :, L.X_WIN] == 1, 1 / played.game[:, L.G_WINNERS][:, None], 0.0)
+    if played.game[:, L.G_HAS_TOTAL].all():
+        totals: list[Any] = column(L.X_TOTAL)
+    else:
+        totals = [None] * (count * n)
+    return list(
+        zip(
+            repeat(profile, count * n),
+            np.repeat(np.asarray(indices, dtype=np.int64), n).tolist(),
+            np.repeat(np.asarray(deals, dtype=np.int64), n).tolist(),
+            list(range(n)) * count,
+            [name for names in agents for name in names],
+            column(L.X_RANK),
+            shares.ravel().tolist(),
+            totals,
+            texts,
+            floats,
+            column(L.X_ACTIONS),
+            column(L.X_COVERS),
+            column(L.X_PASSES),
+            column(L.X_BURST),
+            column(L.X_CLOSURES),
+            column(L.X_LAST_SEVEN),
+            column(L.X_ALL_COVERED),
+            column(L.X_JOKERS),
+            strict=True,
+        )
+    )
 
 
 def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:
