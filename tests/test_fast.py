@@ -36,7 +36,7 @@ from paiqi_core import fast as fast_path
 from paiqi_core.agents import RandomAgent
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
-from paiqi_core.fast.finish import fast_finish
+from paiqi_core.fast.finish import fast_finish, fast_finish_after
 from paiqi_core.fast.rng import seed_keys
 from paiqi_core.fast.rows import game_rows, log_of, record
 from paiqi_core.fast.scoring import WORK, exempt_points, score
@@ -423,6 +423,30 @@ def test_fast_finish_gives_the_utilities_of_python_playouts(
             assert row.tolist() == utilities(copy.result(), objective), (seed, objective)
 
 
+def test_fast_finish_after_each_action_is_playing_it_then_finishing() -> None:
+    game = game_for("shichinarabe", ["deck.jokers=1"])
+    checked = 0
+    for seed in range(60):
+        state = game.new_state(seed)
+        agent = RandomAgent(random.Random(seed))
+        for _ in range(seed % 25):
+            state.apply_unchecked(agent.act(state.observation(state.turn)))
+        if state.over:
+            continue
+        legal = state.legal_actions()
+        lucks = [seed * 7 + k for k in range(3)]
+        got = fast_finish_after(state, legal, lucks, "random", "points")
+        assert got.shape == (3, len(legal), game.players)
+        for k, luck in enumerate(lucks):
+            for i, action in enumerate(legal):
+                copy = state.clone()
+                copy.apply_unchecked(action)
+                finish(copy, random.Random(luck), "random")
+                assert got[k, i].tolist() == utilities(copy.result(), "points")
+                checked += 1
+    assert checked > 300
+
+
 # -- per-game statistics: kernel runs and Python runs, different deals -------------------------
 STAT_COLUMNS = {
     "rank": 5, "win": 6, "total": 7, "money": 9, "actions": 10, "covers": 11,
@@ -549,3 +573,18 @@ def test_compare_rows_are_the_same_under_both_engines(tmp_path: Path, capsys: An
             tables.append(c.execute("SELECT * FROM seats ORDER BY profile, game, seat").fetchall())
     capsys.readouterr()
     assert [row[1:] for row in tables[0]] == [row[1:] for row in tables[1]]  # but the run id
+
+
+def test_a_tournament_of_random_players_is_the_same_under_both_engines(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from paiqi_core.cli import main
+
+    reports = []
+    for engine in ("fast", "python"):
+        args = ["tournament", "pagat", "--agents", "random,easy", "--games", "40", "--json"]
+        db = str(tmp_path / f"{engine}.db")
+        assert main([*args, "--db", db, "--engine", engine, "-q", "--workers", "1"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        reports.append({k: v for k, v in report.items() if k not in ("run", "db")})
+    assert reports[0] == reports[1]

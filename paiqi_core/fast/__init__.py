@@ -12,7 +12,9 @@ deals the same hands and door card, and its random players draw the same numbers
 - ``available()``, ``why_not(rules, agents)``: whether the kernel can play, and why not;
 - ``compiled.compiled_game(rules)``: batches of games from seeds, or from states;
 - ``rows``: the rows a run stores, game records, end-of-game facts;
-- ``finish.fast_finish(states, policy, seeds)``: playouts for search players.
+- ``finish.fast_finish(states, policy, seeds)`` and ``finish.fast_finish_after(state,
+  actions, seeds)``: playouts for search players; ``finish.finisher(game)`` says whether to
+  use them.
 
 Only this module's functions import without numba; the rest needs ``pip install
 'paiqi[fast]'``.

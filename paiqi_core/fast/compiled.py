@@ -96,17 +96,18 @@ class CompiledGame:
 
     def play_on(
         self, start: np.ndarray, seeds: Sequence[int], policy: str = "random", *,
-        keep: bool = False,
+        keep: bool = False, first: Sequence[int] | None = None,
     ) -> Played:  # fmt: skip
-        """Play on from each state vector of ``start``, drawing from ``random.Random(seed)``
-        of its seed."""
+        """Play on from each state vector of ``start`` (after its action of ``first``, if
+        given), drawing from ``random.Random(seed)`` of its seed."""
         keys, lengths = seed_keys(seeds)
         count = len(seeds)
         res, game = self._out(count)
         states = np.zeros((count if keep else 0, L.STATE), dtype=np.int64)
+        actions = np.full(count, -1, dtype=np.int64) if first is None else np.asarray(first)
         play_states(
-            np.ascontiguousarray(start, dtype=np.int64), keys, lengths, self.R, self.ext,
-            self.beyond, POLICIES[policy], res, game, states,
+            np.ascontiguousarray(start, dtype=np.int64), actions.astype(np.int64), keys,
+            lengths, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states,
         )  # fmt: skip
         return Played(res, game, states if keep else None, None)
 

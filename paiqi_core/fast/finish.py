@@ -7,6 +7,10 @@ of each finished game under the profile's objective (money, rank points or a sha
 win). The games are those ``search.objective.finish(state.clone(), random.Random(seed),
 policy)`` plays, move for move, so the utilities are the same.
 
+``fast_finish_after(state, actions, seeds)`` is the same for each legal action of one state:
+every action is played and the game finished with the stream of every seed (PIMC's inner
+loops over a sampled deal), and the state is turned into the kernel's form only once.
+
 ``finisher(game)`` is what a search player asks for: that function bound to its game, or
 None when playouts should stay in Python (the engine chosen is ``python``, numba is not
 installed, or the rules have a hook without a compiled form).
@@ -95,6 +99,28 @@ def fast_finish(
     played = compiled.play_on(start, seeds, policy)
     aim = objective or game.rules.facts.objective
     return utilities(played.res, played.game, compiled.stake, aim)
+
+
+def fast_finish_after(
+    state: State,
+    actions: Sequence[int],
+    seeds: Sequence[int],
+    policy: str = "random",
+    objective: str | None = None,
+) -> np.ndarray:
+    """Every seat's utility (seeds x actions x seats) of ``state`` after each action of
+    ``actions`` (legal actions of the player to move), finished under ``policy`` with the
+    stream of each seed: what ``state.clone()``, ``apply_unchecked(action)`` and
+    ``search.objective.finish`` with ``random.Random(seed)`` give, for every pair."""
+    game = state.game
+    compiled = compiled_game(game.rules)
+    pairs = len(seeds) * len(actions)
+    start = np.broadcast_to(encode(state), (pairs, L.STATE))
+    first = [a for _ in seeds for a in actions]
+    played = compiled.play_on(start, [s for s in seeds for _ in actions], policy, first=first)
+    aim = objective or game.rules.facts.objective
+    values = utilities(played.res, played.game, compiled.stake, aim)
+    return values.reshape(len(seeds), len(actions), game.players)
 
 
 def utilities(res: np.ndarray, game: np.ndarray, stake: Fraction, objective: str) -> np.ndarray:

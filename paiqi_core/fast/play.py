@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from paiqi_core.fast.kernel import deal, play_out
+from paiqi_core.fast.kernel import apply, deal, play_out
 from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, STATE
 from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
 from paiqi_core.fast.scoring import WORK, score
@@ -59,6 +59,7 @@ def play_deals(
 @njit(cache=True, nogil=True)
 def play_states(
     start: np.ndarray,
+    first: np.ndarray,
     keys: np.ndarray,
     lengths: np.ndarray,
     R: np.ndarray,
@@ -69,8 +70,10 @@ def play_states(
     game: np.ndarray,
     states: np.ndarray,
 ) -> None:
-    """Play on from ``start[g]`` (a state vector) with the stream of ``keys[g]`` to the end
-    under ``policy`` and score it; the final state goes to ``states[g]`` if it has rows."""
+    """Play on from ``start[g]`` (a state vector), first applying action ``first[g]`` (if
+    not negative: a legal action of the player to move), with the stream of ``keys[g]`` to
+    the end under ``policy``, and score it; the final state goes to ``states[g]`` if it
+    has rows."""
     count = keys.shape[0]
     mt = np.empty((N, LANES), np.uint32)
     words = np.empty((PREPARED, LANES), np.uint32)
@@ -81,14 +84,16 @@ def play_states(
     jy = np.empty(16, np.int64)
     work = np.zeros(WORK, np.int64)
     keep = states.shape[0] > 0
-    for first in range(0, count, LANES):
-        lanes = min(LANES, count - first)
-        seed_block(mt, keys, lengths, first, lanes)
+    for block in range(0, count, LANES):
+        lanes = min(LANES, count - block)
+        seed_block(mt, keys, lengths, block, lanes)
         prepare_block(mt, words, prepared, lanes)
         for lane in range(lanes):
-            g = first + lane
+            g = block + lane
             st[:] = start[g]
             st[DRAWN] = 0
+            if first[g] >= 0:
+                apply(st, R, ext, beyond, log, first[g])
             play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
             score(st, R, res[g], game[g], work)
             if keep:
