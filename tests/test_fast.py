@@ -549,6 +549,7 @@ def test_without_numba_auto_says_so_and_fast_refuses(
 ) -> None:
     from paiqi_core.cli import main
 
+    monkeypatch.setattr(fast_path, "installed", lambda: False)
     monkeypatch.setattr(fast_path, "available", lambda: False)
     assert "numba is not installed" in str(fast_path.why_not(Game("doujue").rules))
     assert main(["simulate", "doujue", "--games", "20", "-q", "--engine", "fast"]) == 2

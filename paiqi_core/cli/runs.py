@@ -109,7 +109,7 @@ def _engine(args: argparse.Namespace, rules: dict[str, Rules]) -> str:
     reasons = {name: why for name, r in rules.items() if (why := fast.why_not(r)) is not None}
     if not reasons:
         return engine
-    if not fast.available():
+    if not fast.installed():
         reason = next(iter(reasons.values()))
         if engine == "fast":
             raise BadInput(f"--engine fast: {reason}")

@@ -22,6 +22,7 @@ Only this module's functions import without numba; the rest needs ``pip install
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
@@ -34,9 +35,17 @@ ENGINES = ("python", "fast", "auto")
 _engine = "auto"  # what this process was asked to use (see ``use``)
 
 
+def installed() -> bool:
+    """Whether numba is installed (found without importing it: importing costs half a
+    second, spent only where games are played)."""
+    return importlib.util.find_spec("numba") is not None
+
+
 @cache
 def available() -> bool:
-    """Whether numba can be imported here."""
+    """Whether numba can be imported here (it is imported, once per process)."""
+    if not installed():
+        return False
     try:
         import numba  # noqa: F401
     except Exception:
@@ -47,7 +56,7 @@ def available() -> bool:
 def why_not(rules: Rules, agents: Sequence[str] = ()) -> str | None:
     """Why the kernel cannot play games of ``rules`` with ``agents`` by seat (empty: all
     random); None when it can."""
-    if not available():
+    if not installed():
         from paiqi_core.runs import install_hint
 
         return f"numba is not installed ({install_hint('fast')})"
@@ -83,4 +92,4 @@ def plays(rules: Rules, agents: Sequence[str] = (), engine: str | None = None) -
     ``why_not`` finds nothing against it."""
     if (engine or _engine) == "python":
         return False
-    return why_not(rules, agents) is None
+    return why_not(rules, agents) is None and available()
