@@ -63,15 +63,22 @@ def card_text(c: int) -> str:
 def parse_card(text: str) -> int:
     """The card number of a text such as ``S7``, ``h10``, ``♠A``, ``黑桃K`` or ``JOKER``."""
     t = str(text).strip()
+    known = _CANONICAL.get(t)  # the text paiqi writes: records are read card by card
+    if known is not None:
+        return known
     if t.upper() in ("JOKER", "JK", "鬼牌"):
         return JOKER
-    for alias, s in sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])):
+    for alias, s in _SUIT_ALIASES_LONGEST_FIRST:
         if t.upper().startswith(alias):
             r = _RANK_ALIASES.get(t[len(alias) :].strip().upper())
             if r is not None:
                 return s * 13 + r
             break
     raise CardError(f"'{text}' is not a card (write e.g. S7, H10, DA, CK or JOKER)")
+
+
+_SUIT_ALIASES_LONGEST_FIRST = sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0]))
+_CANONICAL = {card_text(c): c for c in range(JOKER + 1)}
 
 
 def parse_cards(items: Iterable[str] | str) -> list[int]:

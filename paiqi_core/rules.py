@@ -90,6 +90,10 @@ class Rules:
         """The public facts of the scoring: objective, bonuses, bust threshold, melds."""
         return self.scoring.facts
 
+    def hook_name(self, slot: str) -> str:
+        """The name of the hook that the profile names for ``slot`` (for messages)."""
+        return str(self.profile.get(hooks.registry.SLOTS[slot]))
+
     @property
     def fingerprint(self) -> str:
         """A hash of every rule in effect: equal fingerprints, equal rules."""

@@ -82,6 +82,34 @@ class SessionSummary:
         }
 
 
+def _results(
+    game: Game,
+    seed: int,
+    indices: Sequence[int],
+    agents: Sequence[str],
+    records: IO[str] | None,
+    engine: str,
+) -> Iterator[Result]:
+    """The results of games ``indices`` of a run seeded ``seed``, written as records if
+    asked: all-random games in the compiled kernel unless ``engine`` is python or it cannot
+    play the rules (the same games either way)."""
+    from paiqi_core import fast
+
+    if fast.plays(game.rules, agents, engine):
+        from paiqi_core.fast.batch import results
+
+        for result, data in results(game, seed, indices, records=records is not None):
+            if records is not None:
+                records.write(json.dumps(data, ensure_ascii=False) + "\n")
+            yield result
+        return
+    for index in indices:
+        state = play_game(game, game_seed(seed, index), agents)
+        if records is not None:
+            records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
+        yield state.result()
+
+
 def simulate_sessions(
     game: Game,
     sessions: int,
@@ -90,6 +118,7 @@ def simulate_sessions(
     agents: Sequence[str] = (),
     records: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: str = "python",
 ) -> SessionSummary:
     """Play ``sessions`` sessions; hand ``h`` of session ``j`` is dealt from game index
     ``j * hands + h`` of the run seed, so sessions and plain runs share deals."""
@@ -97,11 +126,8 @@ def simulate_sessions(
     summary = SessionSummary(game.id, game.players, hands, bankroll)
 
     def results(j: int) -> Iterator[Result]:
-        for h in range(hands):
-            state = play_game(game, game_seed(seed, j * hands + h), agents)
-            if records is not None:
-                records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
-            yield state.result()
+        indices = range(j * hands, (j + 1) * hands)
+        yield from _results(game, seed, indices, agents, records, engine)
 
     for j in range(sessions):
         summary.add(run_session(results(j), game.players, hands, bankroll))
@@ -152,19 +178,15 @@ def simulate_matches(
     agents: Sequence[str] = (),
     records: IO[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: str = "python",
 ) -> MatchSummary:
     """Play ``matches`` matches of ``match.games`` games; game ``g`` of match ``j`` is dealt
     from game index ``j * games + g`` of the run seed."""
     games = game.rules.match.games
     summary = MatchSummary(game.id, game.players, games)
     for j in range(matches):
-        results = []
-        for g in range(games):
-            state = play_game(game, game_seed(seed, j * games + g), agents)
-            if records is not None:
-                records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
-            results.append(state.result())
-        summary.add(run_match(results))
+        indices = range(j * games, (j + 1) * games)
+        summary.add(run_match(list(_results(game, seed, indices, agents, records, engine))))
         if progress is not None:
             progress(j + 1)
     return summary

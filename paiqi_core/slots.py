@@ -11,13 +11,17 @@ name of a hook, so a plugin hook is as good as a built-in one.
 
 Every declaration has a safe default in the base classes below (``Opening``, ``Stuck``,
 ``Ending``, ``Scoring``): a plugin that declares nothing gets the general, exact path.
+
+A slot object may also declare ``compiled``: the ``paiqi_core.fast.forms.Form`` of a
+behaviour the compiled fast path (``paiqi_core.fast``) implements. The built-in hooks
+declare theirs; anything that declares none is played by the Python engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from paiqi_core.outcome import PlayerOutcome, Result
@@ -59,6 +63,7 @@ class Opening:
 
     start: Callable[[Sequence[int], int | None], Start]
     uses_door_card: bool = False
+    compiled: Any = None  # the Form of a built-in opening (paiqi_core.fast.forms)
 
 
 # -- stuck -----------------------------------------------------------------------------------
@@ -117,6 +122,7 @@ class Stuck:
     may_burst = False
     loop: StuckLoop | None = None
     coverable = 0
+    compiled: Any = None  # no compiled form unless a subclass declares one
 
     def actions(self, hand: int, passes_used: int) -> Sequence[int]:
         """No action: the player bursts. Override this."""
@@ -171,6 +177,7 @@ class Ending:
     """A base for endings: ``over`` to override; not one of the fast loop's endings."""
 
     loop: EndingLoop | None = None
+    compiled: Any = None  # no compiled form unless a subclass declares one
 
     def over(self, game: Progress) -> bool:
         """Over when no hand holds a card. Override this."""
@@ -217,6 +224,7 @@ class Scoring:
 
     score: Callable[[Sequence[PlayerOutcome]], Result]
     facts: ScoringFacts = field(default_factory=ScoringFacts)
+    compiled: Any = None  # the Form of a built-in scoring (paiqi_core.fast.forms)
 
 
 PROTOCOLS: dict[str, type] = {

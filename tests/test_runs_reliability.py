@@ -375,6 +375,7 @@ def test_a_hook_failing_in_a_game_is_a_located_error(
     profile.write_text("extends: pagat\nscoring:\n  method: house_boom\n", encoding="utf-8")
     db = tmp_path / "r.db"
     args = ["compare", "pagat", str(profile), "--games", "40", "--batch", "10", "-q"]
+    args += ["--engine", "python"]  # no line saying that the plugin's rules play in Python
     if workers == "1":  # in this process the hook does not fail: nothing to see
         assert cli(capsys, *args, "--db", str(db), "--workers", "1")[0] == 0
         return
@@ -399,6 +400,7 @@ def test_a_profile_error_raised_in_a_worker_comes_back_located(
     profile = tmp_path / "err.yaml"
     profile.write_text("extends: pagat\nscoring:\n  method: house_err\n", encoding="utf-8")
     args = ["compare", "pagat", str(profile), "--games", "40", "--batch", "10", "-q"]
+    args += ["--engine", "python"]  # no line saying that the plugin's rules play in Python
     status, _, err = cli(capsys, *args, "--db", str(tmp_path / "r.db"), "--workers", "2")
     assert (status, err) == (2, "house.yaml:3:9: scoring.method: not at this table\n")
     assert multiprocessing.active_children() == []

@@ -13,7 +13,7 @@ import pytest
 
 from paiqi_core import Game
 from paiqi_core.actions import COVER, PASS
-from paiqi_core.agents import AGENTS, LEVELS, make_agent, resolve
+from paiqi_core.agents import AGENTS, make_agent, resolve
 from paiqi_core.engine import Observation, State
 from paiqi_core.outcome import Result
 from paiqi_core.records import replay, state_record

@@ -39,9 +39,22 @@ def _batch_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _engine_option(p: argparse.ArgumentParser) -> None:
+    """``--engine``: who plays all-random games (and search players' playouts)."""
+    p.add_argument(
+        "--engine",
+        choices=("python", "fast", "auto"),
+        default="auto",
+        help="fast: the compiled engine (pip install 'paiqi[fast]'), the same games and rows "
+        "many times faster; python: the Python engine; auto (default): fast wherever it can "
+        "play, saying in one line what is played in Python and why",
+    )
+
+
 def _stored_run_options(p: argparse.ArgumentParser, what: str) -> None:
     """Options of the commands whose runs are stored and can be resumed."""
     _batch_options(p)
+    _engine_option(p)
     p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
     p.add_argument(
         "--resume",
@@ -127,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write every game as a record, in game order",
     )
     _batch_options(p)
+    _engine_option(p)
     p.add_argument("--db", help="keep one row per game per seat in this SQLite file")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add(
@@ -210,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=5000, help="games per repeat (default 5000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--repeat", type=int, default=3, help="repeats; the best counts (default 3)")
+    _engine_option(p)
     p = add(
         "serve",
         cmd_serve,

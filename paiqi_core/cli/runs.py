@@ -35,6 +35,7 @@ from paiqi_core.cli.text import (
 )
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
+from paiqi_core.rules import Rules
 from paiqi_core.runs.batch import BatchError
 from paiqi_core.runs.store import RunInfo, StoreError
 from paiqi_core.runs.summary import compare_report
@@ -95,6 +96,31 @@ def _agents(text: str | None, games: Sequence[Game]) -> tuple[str, ...]:
     return agents
 
 
+def _engine(args: argparse.Namespace, rules: dict[str, Rules]) -> str:
+    """``--engine`` checked against the rules to play: ``fast`` refuses rules the compiled
+    engine cannot play (or a missing numba); ``auto`` says in one line which are played by
+    the Python engine, and why. Games with other players than random ones are played in
+    Python whatever the engine (their search players' playouts follow it)."""
+    engine: str = args.engine
+    if engine == "python":
+        return engine
+    from paiqi_core import fast
+
+    reasons = {name: why for name, r in rules.items() if (why := fast.why_not(r)) is not None}
+    if not reasons:
+        return engine
+    if not fast.installed():
+        reason = next(iter(reasons.values()))
+        if engine == "fast":
+            raise BadInput(f"--engine fast: {reason}")
+        err(f"playing with the Python engine: {reason}")
+        return engine
+    if engine == "fast":
+        raise BadInput("--engine fast: " + "; ".join(reasons.values()))
+    err("; ".join(f"playing {name} with the Python engine: {why}" for name, why in reasons.items()))
+    return engine
+
+
 def _check_dask(address: str | None) -> None:
     if address:
         from paiqi_core.runs.execute import check_dask
@@ -147,8 +173,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             _check_matches(name, game)
     records = _check_records(args.records) if args.records else None
     _check_dask(args.dask)
+    engine = _engine(args, {name: g.rules for name, g in zip(names, games, strict=True)})
     if not whole:
-        return _simulate_games(args, names, games, agents, batch, workers, records)
+        return _simulate_games(args, names, games, agents, batch, workers, records, engine)
     from paiqi_core.simulate import simulate_matches, simulate_sessions
 
     out = _open_records(records) if records else None
@@ -159,7 +186,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for game in games:
             with Progress(count, game.id, enabled=not args.quiet) as bar:
                 summaries.append(
-                    run(game, count, args.seed, agents=agents, records=out, progress=bar.update)
+                    run(
+                        game,
+                        count,
+                        args.seed,
+                        agents=agents,
+                        records=out,
+                        progress=bar.update,
+                        engine=engine,
+                    )
                 )
     finally:
         if out is not None:
@@ -197,6 +232,7 @@ def _simulate_games(
     batch: int,
     workers: int,
     records: Path | None,
+    engine: str = "python",
 ) -> int:
     """Plain games: batches on every core, rows streamed into a store (a temporary file
     unless --db names one, so memory stays flat however many games), the summary read back
@@ -219,7 +255,7 @@ def _simulate_games(
                                args.seed, args.games, batch, game.players)  # fmt: skip
                 run_id = store.new_run(spec, {name: game.rules.profile})
                 with Progress(args.games, game.id, enabled=not args.quiet) as bar:
-                    run(store, run_id, workers, bar.update, args.dask, out)
+                    run(store, run_id, workers, bar.update, args.dask, out, engine)
                 summary = stats.games_summary(store, run_id, name)
                 summary["profile"] = game.id
                 summaries.append(summary)
@@ -352,14 +388,21 @@ def _resume(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers: int) -> int:
     """Play a run's unfinished batches and print its report; on Ctrl-C (exit 130) or a
     failure in a game, say how to continue."""
+    from paiqi_core.rules import rules_of
     from paiqi_core.runs.execute import ExecutorError
-    from paiqi_core.runs.run import run
+    from paiqi_core.runs.run import run, stored_rules
 
     hint = f"  paiqi {spec.command} --db {args.db} --resume {run_id}"
     total = spec.all_games
+    stored = {name: rules_of(profile) for name, profile in stored_rules(store, run_id).items()}
+    if spec.command == "tournament":  # every pairing plays the same rules
+        stored = dict([next(iter(stored.items()))])
+    else:  # a skill pairing has search players: it plays in Python, and says nothing
+        stored = {name: rules for name, rules in stored.items() if name in spec.profiles}
+    engine = _engine(args, stored)
     try:
         with Progress(total, spec.command, enabled=not args.quiet) as bar:
-            run(store, run_id, workers, bar.update, args.dask)
+            run(store, run_id, workers, bar.update, args.dask, engine=engine)
     except KeyboardInterrupt:
         err(f"interrupted: finished batches are saved in {args.db}; continue with\n{hint}")
         return 130
@@ -505,29 +548,43 @@ def runs_text(runs: Sequence[RunInfo]) -> str:
 @_bad_input_on_failure
 def cmd_bench(args: argparse.Namespace) -> int:
     """``paiqi bench``: random-play games per second, per profile."""
+    from paiqi_core import fast
     from paiqi_core.runs.batch import BatchSpec, run_batch
 
     _positive(args.games, "--games", "games")
     _positive(args.repeat, "--repeat", "repeats")
     names = args.profiles or list(resources.builtin_profiles())
+    games = load_games(args.profiles, args.set)
+    engine = _engine(args, {name: g.rules for name, g in zip(names, games, strict=True)})
     rows = []
-    for name, game in zip(names, load_games(args.profiles, args.set), strict=True):
+    for name, game in zip(names, games, strict=True):
         rules = game.rules.profile
-        spec = BatchSpec(name, tuple(args.set), (), False, args.seed, 0, args.games, rules=rules)
-        run_batch(BatchSpec(name, (), (), False, args.seed, 0, 1, rules=rules))  # compile once
+        spec = BatchSpec(
+            name, tuple(args.set), (), False, args.seed, 0, args.games, rules=rules, engine=engine
+        )
+        # compile (or load the compiled kernel) once, outside the timing
+        run_batch(BatchSpec(name, (), (), False, args.seed, 0, 1, rules=rules, engine=engine))
         best = 0.0
         for _ in range(args.repeat):
             t0 = time.perf_counter()
             run_batch(spec)
             best = max(best, args.games / (time.perf_counter() - t0))
-        rows.append({"profile": game.id, "games": args.games, "games_per_second": round(best)})
+        used = "fast" if fast.plays(game.rules, (), engine) else "python"
+        rows.append(
+            {
+                "profile": game.id,
+                "engine": used,
+                "games": args.games,
+                "games_per_second": round(best),
+            }
+        )
     if args.json:
         print_json(rows)
     else:
         print(
             table(
-                ["profile", "games", f"games/s (best of {args.repeat})"],
-                [[r["profile"], r["games"], r["games_per_second"]] for r in rows],
+                ["profile", "engine", "games", f"games/s (best of {args.repeat})"],
+                [[r["profile"], r["engine"], r["games"], r["games_per_second"]] for r in rows],
             )
         )
     return EXIT_OK

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from paiqi_core.actions import COVER, PASS
 from paiqi_core.cards import SEVEN, bits, parse_card
+from paiqi_core.fast.forms import Form, form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.slots import EndingLoop, Opening, Progress, Start, StuckLoop
 
@@ -26,13 +27,16 @@ def holder(hands: Sequence[int], card: int) -> int:
 def holder_leads(p: Params) -> Opening:
     """The holder of a fixed card moves first and must open with it."""
     card = parse_card(p["card"])
-    return Opening(lambda hands, door: Start(holder(hands, card), card))
+    return Opening(
+        lambda hands, door: Start(holder(hands, card), card),
+        compiled=form("holder_leads", card=card),
+    )
 
 
 @register("opening", "first_seat", summary="seat 0 (the dealer's left) moves first; any 7 may open")
 def first_seat(p: Params) -> Opening:
     """Seat 0 moves first; any 7 may open."""
-    return Opening(lambda hands, door: Start(0))
+    return Opening(lambda hands, door: Start(0), compiled=form("first_seat"))
 
 
 @register(
@@ -50,7 +54,7 @@ def door_card(p: Params) -> Opening:
         seven = 13 * (door // 13) + SEVEN
         return Start(holder(hands, seven), seven)
 
-    return Opening(start, uses_door_card=True)
+    return Opening(start, uses_door_card=True, compiled=form("door_card"))
 
 
 SEVEN_CARDS = tuple(13 * suit + SEVEN for suit in range(4))
@@ -72,7 +76,7 @@ def sevens_out(p: Params) -> Opening:
         placed = tuple((holder(hands, c), c) for c in SEVEN_CARDS if any(h >> c & 1 for h in hands))
         return Start(holder(hands, card), None, placed)
 
-    return Opening(start)
+    return Opening(start, compiled=form("sevens_out", card=card))
 
 
 SEVENS = sum(1 << c for c in SEVEN_CARDS)
@@ -95,6 +99,13 @@ class CoverWhenStuck:
     pass_limit: int | None = None
     may_burst: bool = False
     loop: StuckLoop | None = "cover"
+
+    @property
+    def compiled(self) -> Form | None:
+        """The kernel's ``cover`` (a subclass that changes the behaviour declares its own)."""
+        if type(self) is not CoverWhenStuck:
+            return None
+        return form("cover", coverable=self.coverable)
 
     def actions(self, hand: int, passes_used: int) -> list[int]:
         """Every coverable card of the hand may be covered."""
@@ -145,6 +156,13 @@ class PassWhenStuck:
         """Any card may be covered once the passes are used up (with ``then_cover``)."""
         return EVERY_CARD if self.covers else 0
 
+    @property
+    def compiled(self) -> Form | None:
+        """The kernel's ``pass`` (a subclass that changes the behaviour declares its own)."""
+        if type(self) is not PassWhenStuck:
+            return None
+        return form("pass", pass_limit=self.pass_limit, then_cover=self.then_cover)
+
     def voluntary(self, hand: int, passes_used: int) -> list[int]:
         """A pass by choice, while passes are left."""
         limit = self.pass_limit
@@ -175,6 +193,11 @@ class AllEmpty:
 
     loop: EndingLoop | None = "all_empty"
 
+    @property
+    def compiled(self) -> Form | None:
+        """The kernel's ``all_empty`` (a subclass that changes ``over`` declares its own)."""
+        return form("all_empty") if type(self) is AllEmpty else None
+
     def over(self, game: Progress) -> bool:
         """No hand holds a card."""
         return not any(game.hands)
@@ -186,6 +209,11 @@ class FirstOut:
 
     loop: EndingLoop | None = "first_out"
 
+    @property
+    def compiled(self) -> Form | None:
+        """The kernel's ``first_out`` (a subclass that changes ``over`` declares its own)."""
+        return form("first_out") if type(self) is FirstOut else None
+
     def over(self, game: Progress) -> bool:
         """Somebody has finished."""
         return bool(game.finished)
@@ -196,6 +224,11 @@ class OneLeft:
     """The game ends when one player (or none) still holds cards."""
 
     loop: EndingLoop | None = None
+
+    @property
+    def compiled(self) -> Form | None:
+        """The kernel's ``one_left`` (a subclass that changes ``over`` declares its own)."""
+        return form("one_left") if type(self) is OneLeft else None
 
     def over(self, game: Progress) -> bool:
         """At most one hand holds cards."""

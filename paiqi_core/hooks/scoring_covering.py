@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from paiqi_core.cards import CARD_POINTS, JOKER
+from paiqi_core.fast.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 from paiqi_core.slots import Scoring, ScoringFacts
@@ -141,7 +142,19 @@ def covering(p: Params) -> Scoring:
         covered_points_count=True,
         bust_above=bust_above,
     )
-    return Scoring(score, facts)
+    compiled = form(
+        "covering",
+        stake=stake,
+        bust_above=bust_above,
+        last_seven_bonus=last_seven,
+        completion_bonus=completion,
+        clean_bonus=clean,
+        big_head=big,
+        middle_head=middle,
+        bust_multiplier=bust_mult,
+        winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
+    )
+    return Scoring(score, facts, compiled)
 
 
 def winner_multipliers(p: Params) -> tuple[int, int, int]:

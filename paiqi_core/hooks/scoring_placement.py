@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paiqi_core.fast.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.slots import Scoring, ScoringFacts
@@ -61,4 +62,5 @@ def placement(p: Params) -> Scoring:
         return Result(rank=rank, winners=winners, money=(0,) * len(outcomes), total=total)
 
     points = None if fixed is None else tuple(int(x) for x in fixed)
-    return Scoring(score, ScoringFacts(objective="points", place_points=points))
+    facts = ScoringFacts(objective="points", place_points=points)
+    return Scoring(score, facts, form("placement", place_points=points))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from paiqi_core.fast.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.hooks.scoring_covering import winner_multipliers
 from paiqi_core.melds import exempt_points
@@ -145,4 +146,20 @@ def platform(p: Params) -> Scoring:
         bust_above=bust_above,
         melds_exempt=melds,
     )
-    return Scoring(score, facts)
+    compiled = form(
+        "platform",
+        settlement=method,
+        head_amounts=(int(amounts[SMALL]), int(amounts[MIDDLE]), int(amounts[BIG])),
+        rate=rate,
+        bust_above=bust_above,
+        bust_multiplier=bust_mult,
+        closure_bonus=closure_bonus,
+        all_covered_total=all_covered_total,
+        all_covered_busts=all_covered_busts,
+        last_seven_bonus=last_seven,
+        clean_bonus=clean,
+        melds=melds,
+        fee=fee,
+        winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
+    )
+    return Scoring(score, facts, compiled)

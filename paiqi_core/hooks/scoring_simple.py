@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from paiqi_core.fast.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import PlayerOutcome, Result, exact
 from paiqi_core.slots import Scoring, ScoringFacts
@@ -28,7 +29,7 @@ def first_out(p: Params) -> Scoring:
         rank, winners = _places(outcomes)
         return Result(rank=rank, winners=winners, money=(0,) * len(outcomes))
 
-    return Scoring(score, ScoringFacts(objective="win"))
+    return Scoring(score, ScoringFacts(objective="win"), form("first_out"))
 
 
 @register(
@@ -50,4 +51,5 @@ def chips(p: Params) -> Scoring:
             money[w] += pot / len(winners)
         return Result(rank=rank, winners=winners, money=tuple(exact(m) for m in money))
 
-    return Scoring(score, ScoringFacts(objective="money"))
+    compiled = form("chips", ante=ante, pass_cost=pass_cost)
+    return Scoring(score, ScoringFacts(objective="money"), compiled)

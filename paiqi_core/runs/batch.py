@@ -63,6 +63,8 @@ class BatchSpec:
     # ``overrides`` where the batch is played
     rules: Profile | None = field(default=None, compare=False, repr=False)
     seatings: int = 0  # with rotation, games per deal (0: one per seat)
+    # python, fast or auto: who plays all-random games (the kernel gives the same rows)
+    engine: str = field(default="python", compare=False)
 
     @property
     def games(self) -> range:
@@ -97,11 +99,19 @@ class Batch(NamedTuple):
 
 
 def run_batch(spec: BatchSpec) -> Batch:
-    """Play the batch's games and return their rows (and records)."""
+    """Play the batch's games and return their rows (and records): with all seats random
+    and an engine other than ``python``, in the compiled kernel when it can play the rules
+    (the same games, so the same rows), else in Python."""
+    from paiqi_core import fast
     from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
     game = batch_game(spec)
+    fast.use(spec.engine)
+    if fast.plays(game.rules, spec.agents):
+        from paiqi_core.fast.batch import play_batch as play_in_kernel
+
+        return play_in_kernel(spec, game)
     rows: list[Row] = []
     records: list[str] = []
     for index in spec.games:

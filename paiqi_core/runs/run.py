@@ -20,9 +20,10 @@ def batches(
     *,
     records: bool = False,
     rules: Mapping[str, Profile] | None = None,
+    engine: str = "python",
 ) -> Iterator[BatchSpec]:
     """The run's batches, profile by profile interleaved batch by batch, minus ``skip``;
-    each carries its profile's ``rules`` when given."""
+    each carries its profile's ``rules`` when given, and the ``engine`` to play with."""
     longest = max(spec.games_of(name) for name in spec.rule_sets)
     for start in range(0, longest, spec.batch):
         for name in spec.rule_sets:
@@ -38,6 +39,7 @@ def batches(
                     records,
                     rules=rules[name] if rules is not None else None,
                     seatings=spec.seatings_of(name),
+                    engine=engine,
                 )
 
 
@@ -76,10 +78,12 @@ def run(
     progress: Callable[[int], None] | None = None,
     dask: str | None = None,
     records: IO[str] | None = None,
+    engine: str = "python",
 ) -> None:
     """Execute every unfinished batch of ``run_id`` with the rules stored for it; finished
     batches are skipped, so this both starts and resumes a run. With ``records``, every
-    game's record is written to it, in game order. StoreError if another process is
+    game's record is written to it, in game order. ``engine`` (python, fast or auto) says
+    who plays all-random games; it changes no row. StoreError if another process is
     playing the run, or its rules cannot be used."""
     spec = store.spec(run_id)
     if spec is None:
@@ -90,7 +94,9 @@ def run(
         done_games = [sum(spec.batch_games(start, name) for name, start in finished)]
         if progress:
             progress(done_games[0])
-        todo = list(batches(spec, finished, records=records is not None, rules=rules))
+        todo = list(
+            batches(spec, finished, records=records is not None, rules=rules, engine=engine)
+        )
         writer = InOrder(records, [(b.profile, b.start) for b in todo]) if records else None
 
         def done(batch: BatchSpec, result: Batch) -> None:

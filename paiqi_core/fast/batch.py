@@ -1,0 +1,74 @@
+"""Batches of a run, and the games of sessions and matches, played by the kernel.
+
+A batch gives the rows (and records) that ``runs.batch.run_batch`` gives for the same spec
+played by the Python engine: the same games, move for move. A game whose log outgrows the
+kernel's room (``compiled.LOG_ROOM`` entries: only long runs of passes do) has its record
+written by the Python engine, which plays the same game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from paiqi_core.fast.compiled import compiled_game
+from paiqi_core.fast.rows import game_rows, log_of, outcomes, record
+from paiqi_core.seeds import game_seed
+
+if TYPE_CHECKING:
+    from paiqi_core.engine import Game
+    from paiqi_core.outcome import Result
+    from paiqi_core.runs.batch import Batch, BatchSpec
+
+
+def play_batch(spec: BatchSpec, game: Game) -> Batch:
+    """The rows (and records, if asked) of a batch of all-random games."""
+    from paiqi_core.runs.batch import Batch, seating
+
+    compiled = compiled_game(game.rules)
+    indices = list(spec.games)
+    seated = [seating(spec, game.players, i) for i in indices]
+    deals = [deal for deal, _ in seated]
+    agents = [tuple(names) for _, names in seated]
+    played = compiled.play_run(spec.seed, deals, keep=spec.records, log=spec.records)
+    rows = game_rows(compiled, played, spec.profile, indices, deals, agents)
+    records: list[str] = []
+    if spec.records:
+        assert played.states is not None and played.logs is not None
+        for g, deal in enumerate(deals):
+            seed = game_seed(spec.seed, deal)
+            data = _record(game, played.states[g], played.logs[g], seed, agents[g])
+            records.append(json.dumps(data, ensure_ascii=False))
+    return Batch(rows, records)
+
+
+def _record(game: Game, st: Any, log: Any, seed: int, agents: Sequence[str]) -> dict[str, Any]:
+    compiled = compiled_game(game.rules)
+    entries = log_of(st, log)
+    if entries is not None:
+        return record(compiled, st, entries, seed)
+    from paiqi_core.records import state_record
+    from paiqi_core.simulate import play_game
+
+    return state_record(play_game(game, seed, agents))
+
+
+def results(
+    game: Game, run_seed: int, indices: Sequence[int], *, records: bool = False
+) -> Iterator[tuple[Result, dict[str, Any] | None]]:
+    """The scored result (exact, by the profile's own scoring) of game ``i`` of a run for
+    each ``i`` of ``indices``, all seats random, with its record if asked."""
+    compiled = compiled_game(game.rules)
+    played = compiled.play_run(run_seed, indices, keep=True, log=records)
+    assert played.states is not None
+    score = game.rules.scoring.score
+    for g, index in enumerate(indices):
+        st = played.states[g]
+        result = score(outcomes(st, game.players))
+        data = None
+        if records:
+            assert played.logs is not None
+            seed = game_seed(run_seed, index)
+            data = _record(game, st, played.logs[g], seed, ("random",) * game.players)
+        yield result, data

@@ -1,0 +1,553 @@
+"""The rules of a game, compiled: start, legal actions, moves and events, as the Python
+engine (``paiqi_core.engine.state``) does them, step for step.
+
+Every function works on one game's state vector ``st`` (see ``layout``) under a rules
+vector ``R`` with the rank topology's tables: ``ext`` (row mask -> playable ranks) and
+``beyond`` (row mask * 13 + rank -> the rank a joker move plays beyond it, -1 for none).
+Moves and automatic events are logged into ``log`` (seat, action) while it has room; its
+count goes on in ``st[LOGLEN]`` so a caller can tell a log that ran out of room.
+
+The random choices are those of ``RandomAgent`` (uniform over the sorted legal actions,
+nothing drawn for a single one), and ``eager`` those of ``search.objective.finish``: a
+card whenever one can be played.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paiqi_core.fast.bits import bit_length, hot, lowest, nth_bit, popcount, step
+from paiqi_core.fast.layout import (
+    ACTIONS,
+    BURST,
+    BURSTED,
+    CLOSED,
+    COVER,
+    COVERED,
+    CUT,
+    DEALT,
+    DOOR,
+    FINISH,
+    FIRST,
+    FRONTIER,
+    FULL_ROW,
+    HAND,
+    JOKER,
+    JOKER_AT,
+    JOKER_BIT,
+    JOKERS,
+    LAST,
+    LEAVE,
+    LEFT,
+    LOGLEN,
+    NBURSTS,
+    NCLOSED,
+    NFINISHED,
+    NLEFT,
+    NOPENED,
+    OPENED,
+    OVER,
+    PASS,
+    PASSES,
+    PLACE,
+    PLAYED,
+    R_COVERABLE,
+    R_DECK,
+    R_DOOR,
+    R_EMPTY_FRONTIER,
+    R_ENDING,
+    R_JOKERS,
+    R_MAY_BURST,
+    R_MUST_PLAY,
+    R_OPENING,
+    R_OPENING_CARD,
+    R_PASS_LIMIT,
+    R_PLAYERS,
+    R_STUCK,
+    SEVEN,
+    SIZE,
+    STARTED,
+    SUITED,
+    SWAP,
+    TABLE,
+    TURN,
+)
+from paiqi_core.fast.rng import below, getrandbits, randbelow
+
+RANDOM = 0  # uniform over the legal actions
+EAGER = 1  # a card whenever one can be played
+
+
+@step
+def _log(st: np.ndarray, log: np.ndarray, seat: int, action: int) -> None:
+    i = st[LOGLEN]
+    if i < log.shape[0]:
+        log[i, 0] = seat
+        log[i, 1] = action
+    st[LOGLEN] = i + 1
+
+
+@hot
+def _holder(st: np.ndarray, n: int, card: int) -> int:
+    """The seat holding ``card`` (seat 0 if nobody does)."""
+    for s in range(n):
+        if (st[HAND + s] >> card) & 1:
+            return s
+    return 0
+
+
+@step
+def _order(st: np.ndarray, suit: int) -> int:
+    """The order (1 for the first) in which ``suit`` was opened."""
+    for i in range(st[NOPENED]):
+        if st[OPENED + i] == suit:
+            return i + 1
+    return 0
+
+
+@step
+def _open(st: np.ndarray, suit: int) -> None:
+    for i in range(st[NOPENED]):
+        if st[OPENED + i] == suit:
+            return
+    st[OPENED + st[NOPENED]] = suit
+    st[NOPENED] += 1
+
+
+@step
+def _credit(st: np.ndarray, seat: int, order: int) -> None:
+    st[CLOSED + 4 * seat + st[NCLOSED + seat]] = order
+    st[NCLOSED + seat] += 1
+
+
+@hot
+def set_table(st: np.ndarray, ext: np.ndarray, table: int) -> None:
+    """Put ``table`` down: every row's extensions, and any suit now on the table opened
+    (in suit order)."""
+    st[TABLE] = table
+    frontier = 0
+    for suit in range(4):
+        row = (table >> (13 * suit)) & FULL_ROW
+        if row:
+            _open(st, suit)
+        frontier |= ext[row] << (13 * suit)
+    st[FRONTIER] = frontier
+
+
+@step
+def is_over(st: np.ndarray, R: np.ndarray) -> bool:
+    """The ending rule."""
+    n = R[R_PLAYERS]
+    kind = R[R_ENDING]
+    if kind == 1:  # first out
+        return st[NFINISHED] > 0
+    holding = 0
+    for s in range(n):
+        if st[HAND + s]:
+            holding += 1
+    if kind == 0:  # every hand empty
+        return holding == 0
+    return holding <= 1  # one left
+
+
+@step
+def plays(st: np.ndarray, seat: int) -> int:
+    """Mask of the cards ``seat`` (to move) may play."""
+    hand = st[HAND + seat]
+    if st[STARTED] == 0 and st[FIRST] >= 0:
+        return hand & (1 << st[FIRST])
+    return hand & st[FRONTIER]
+
+
+@hot
+def joker_moves(
+    st: np.ndarray, beyond: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray
+) -> int:
+    """The joker moves of a player holding ``hand``, ascending, into ``jx`` (the place the
+    joker takes) and ``jy`` (the card played beyond it); their number."""
+    if not hand & JOKER_BIT or (st[STARTED] == 0 and st[FIRST] >= 0):
+        return 0
+    m = st[FRONTIER] & ~hand
+    count = 0
+    table = st[TABLE]
+    while m:
+        x = lowest(m)
+        m &= m - 1
+        shift = 13 * (x // 13)
+        y = beyond[((table >> shift) & FULL_ROW) * 13 + x - shift]
+        if y >= 0 and (hand >> (shift + y)) & 1:
+            jx[count] = x
+            jy[count] = shift + y
+            count += 1
+    return count
+
+
+@hot
+def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
+    """Whether a player holding ``hand`` has a joker move."""
+    if not hand & JOKER_BIT or (st[STARTED] == 0 and st[FIRST] >= 0):
+        return False
+    m = st[FRONTIER] & ~hand
+    table = st[TABLE]
+    while m:
+        x = lowest(m)
+        m &= m - 1
+        shift = 13 * (x // 13)
+        y = beyond[((table >> shift) & FULL_ROW) * 13 + x - shift]
+        if y >= 0 and (hand >> (shift + y)) & 1:
+            return True
+    return False
+
+
+@step
+def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) -> bool:
+    """Whether ``seat``, to move, has no legal action at all (out of passes, stuck)."""
+    if not R[R_MAY_BURST]:
+        return False
+    if plays(st, seat):
+        return False
+    if R[R_JOKERS] and _any_joker_move(st, beyond, st[HAND + seat]):
+        return False
+    limit = R[R_PASS_LIMIT]
+    return limit >= 0 and st[PASSES + seat] >= limit
+
+
+@hot
+def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
+    """The hand goes face up to the table, each card in its place; a joker is removed."""
+    _log(st, log, seat, BURST)
+    laid = st[HAND + seat] & SUITED
+    st[HAND + seat] = 0
+    st[BURSTED + seat] = st[NBURSTS]
+    st[NBURSTS] += 1
+    set_table(st, ext, st[TABLE] | laid)
+
+
+@step
+def advance(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray
+) -> None:
+    """The turn passes to the next seat holding cards; a seat with nothing at all to do
+    bursts on its turn and the turn moves on."""
+    n = R[R_PLAYERS]
+    seat = st[TURN]
+    for _ in range(2 * n):
+        seat += 1
+        if seat == n:
+            seat = 0
+        if st[HAND + seat] == 0:
+            continue
+        st[TURN] = seat
+        if not _bursts_now(st, R, beyond, seat):
+            return
+        _burst(st, ext, log, seat)
+        if is_over(st, R):
+            st[OVER] = 1
+            return
+    st[OVER] = 1
+
+
+@hot
+def start(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    door: int,
+) -> None:
+    """A new game from the hands in ``st[HAND..]``: who opens, what goes to the table first,
+    and the first turn."""
+    n = R[R_PLAYERS]
+    for s in range(n):
+        hand = st[HAND + s]
+        st[DEALT + s] = hand
+        st[SIZE + s] = popcount(hand)
+        st[COVERED + s] = 0
+        st[PLAYED + s] = 0
+        st[PASSES + s] = 0
+        st[ACTIONS + s] = 0
+        st[LAST + s] = -1
+        st[NCLOSED + s] = 0
+        st[FINISH + s] = -1
+        st[BURSTED + s] = -1
+        st[LEFT + s] = 0
+        st[JOKERS + s] = 0
+    st[NOPENED] = 0
+    st[TABLE] = 0
+    st[JOKER_AT] = -1
+    st[STARTED] = 0
+    st[OVER] = 0
+    st[NFINISHED] = 0
+    st[NBURSTS] = 0
+    st[NLEFT] = 0
+    st[DOOR] = door
+    st[LOGLEN] = 0
+    kind = R[R_OPENING]
+    first = -1
+    table = 0
+    if kind == 0:  # holder_leads
+        first = R[R_OPENING_CARD]
+        seat = _holder(st, n, first)
+    elif kind == 1:  # first_seat
+        seat = 0
+    elif kind == 2:  # door_card
+        first = 13 * (door // 13) + SEVEN
+        seat = _holder(st, n, first)
+    else:  # sevens_out
+        seat = _holder(st, n, R[R_OPENING_CARD])
+        for suit in range(4):
+            c = 13 * suit + SEVEN
+            for s in range(n):
+                if (st[HAND + s] >> c) & 1:
+                    st[HAND + s] &= ~(1 << c)
+                    table |= 1 << c
+                    _log(st, log, s, PLACE + c)
+                    break
+    st[FIRST] = first
+    if table:
+        set_table(st, ext, table)
+    else:
+        st[FRONTIER] = R[R_EMPTY_FRONTIER]
+    st[TURN] = seat
+    for s in range(n):
+        if st[HAND + s] == 0 and st[SIZE + s]:
+            st[FINISH + s] = st[NFINISHED]
+            st[NFINISHED] += 1
+    if is_over(st, R):
+        st[OVER] = 1
+        return
+    if st[HAND + seat] == 0 or _bursts_now(st, R, beyond, seat):
+        advance(st, R, ext, beyond, log)
+
+
+@hot
+def deal(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    mt: np.ndarray,
+    prepared: np.ndarray,
+    lane: int,
+    deck: np.ndarray,
+) -> None:
+    """Shuffle and deal as ``Game.new_state(seed)`` does (Fisher-Yates with getrandbits,
+    round-robin from seat 0), cut the door card if the opening uses one, and start."""
+    size = R[R_DECK]
+    n = R[R_PLAYERS]
+    for c in range(size):
+        deck[c] = c if c < 52 else 52
+    for i in range(size - 1, 0, -1):
+        k = bit_length(i + 1)
+        r = getrandbits(mt, prepared, lane, st, k)
+        while r > i:
+            r = getrandbits(mt, prepared, lane, st, k)
+        held = deck[i]
+        deck[i] = deck[r]
+        deck[r] = held
+    for s in range(n):
+        st[HAND + s] = 0
+    s = 0
+    for j in range(size):
+        st[HAND + s] |= 1 << deck[j]
+        s += 1
+        if s == n:
+            s = 0
+    door = -1
+    if R[R_DOOR]:
+        door = deck[below(mt, prepared, lane, st, size)]
+        while door >= 52:
+            door = deck[below(mt, prepared, lane, st, size)]
+    start(st, R, ext, beyond, log, door)
+
+
+@step
+def _row_changed(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, suit: int) -> None:
+    """A suit's extensions after ``seat`` added to its row; credit a closure: a row cut at
+    an end of its line, or complete with its 13 real cards."""
+    shift = 13 * suit
+    row = (st[TABLE] >> shift) & FULL_ROW
+    e = ext[row]
+    st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
+    if e:
+        return
+    if row != FULL_ROW:
+        _credit(st, seat, _order(st, suit))
+        _log(st, log, seat, CUT + suit)
+    elif st[JOKER_AT] < 0 or st[JOKER_AT] // 13 != suit:
+        _credit(st, seat, _order(st, suit))
+
+
+@step
+def _play(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int) -> None:
+    bit = 1 << card
+    st[HAND + seat] ^= bit
+    st[TABLE] |= bit
+    st[PLAYED + seat] += 1
+    st[STARTED] = 1
+    suit = card // 13
+    if card % 13 == SEVEN:
+        _open(st, suit)
+    _row_changed(st, ext, log, seat, suit)
+    if st[HAND + seat] == 0:
+        st[LAST + seat] = card
+
+
+@step
+def _check_out(st: np.ndarray, log: np.ndarray, seat: int) -> None:
+    """A hand that became empty finishes; a hand of only the joker leaves the game."""
+    hand = st[HAND + seat]
+    if hand == JOKER_BIT:
+        st[HAND + seat] = 0
+        st[LEFT + seat] = 1
+        st[NLEFT] += 1
+        _log(st, log, seat, LEAVE)
+    elif hand == 0 and st[FINISH + seat] < 0 and st[BURSTED + seat] < 0:
+        st[FINISH + seat] = st[NFINISHED]
+        st[NFINISHED] += 1
+
+
+@hot
+def _joker(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, action: int
+) -> None:
+    """The joker takes the place of ``at`` and the card beyond it is played; the holder of
+    ``at`` plays it at once and takes the joker."""
+    at = (action - JOKER) // 64
+    card = (action - JOKER) % 64
+    st[HAND + seat] &= ~JOKER_BIT
+    st[PLAYED + seat] += 1
+    st[JOKERS + seat] += 1
+    st[TABLE] |= 1 << at
+    st[JOKER_AT] = at
+    _play(st, ext, log, seat, card)
+    n = R[R_PLAYERS]
+    for owner in range(n):
+        if (st[HAND + owner] >> at) & 1:
+            st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | JOKER_BIT
+            st[PLAYED + owner] += 1
+            st[JOKER_AT] = -1
+            _log(st, log, owner, SWAP + at)
+            suit = at // 13
+            if (st[TABLE] >> (13 * suit)) & FULL_ROW == FULL_ROW:
+                _credit(st, owner, _order(st, suit))
+            _check_out(st, log, owner)
+            break
+
+
+@step
+def apply(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    action: int,
+) -> None:
+    """Apply a legal action of the player to move, then the events it sets off."""
+    seat = st[TURN]
+    _log(st, log, seat, action)
+    st[ACTIONS + seat] += 1
+    if action == PASS:
+        st[PASSES + seat] += 1
+    elif action >= JOKER:
+        _joker(st, R, ext, log, seat, action)
+    elif action >= COVER:
+        bit = 1 << (action - COVER)
+        st[HAND + seat] ^= bit
+        st[COVERED + seat] |= bit
+    else:
+        _play(st, ext, log, seat, action)
+    _check_out(st, log, seat)
+    if is_over(st, R):
+        st[OVER] = 1
+    else:
+        advance(st, R, ext, beyond, log)
+
+
+@step
+def choose(
+    st: np.ndarray,
+    R: np.ndarray,
+    beyond: np.ndarray,
+    mt: np.ndarray,
+    prepared: np.ndarray,
+    lane: int,
+    policy: int,
+    jx: np.ndarray,
+    jy: np.ndarray,
+) -> int:
+    """The action the player to move picks under ``policy``, drawing as the Python players
+    do: the legal actions in ascending order are the plays, then what may be done instead
+    of playing (a cover or a pass), then the joker moves."""
+    seat = st[TURN]
+    hand = st[HAND + seat]
+    opening = st[STARTED] == 0 and st[FIRST] >= 0
+    can = plays(st, seat)
+    nplays = popcount(can)
+    njokers = 0
+    if R[R_JOKERS] and hand & JOKER_BIT:
+        njokers = joker_moves(st, beyond, hand, jx, jy)
+    cover = R[R_STUCK] == 0
+    limit = R[R_PASS_LIMIT]
+    passes_left = limit < 0 or st[PASSES + seat] < limit
+    if nplays == 0 and njokers == 0:  # stuck
+        if cover or not passes_left:  # covering, or out of passes and covering (no burst here)
+            m = hand & R[R_COVERABLE] if cover else hand
+            if m == 0:
+                m = hand
+            count = popcount(m)
+            if policy == EAGER and not R[R_MUST_PLAY]:
+                r = randbelow(mt, prepared, lane, st, count)
+            else:
+                r = below(mt, prepared, lane, st, count)
+            return COVER + nth_bit(m, r)
+        if policy == EAGER and not R[R_MUST_PLAY]:
+            randbelow(mt, prepared, lane, st, 1)
+        return PASS
+    if policy == EAGER and not R[R_MUST_PLAY]:  # a card, whenever one can be played
+        r = randbelow(mt, prepared, lane, st, nplays + njokers)
+        if r < nplays:
+            return nth_bit(can, r)
+        r -= nplays
+        return JOKER + 64 * jx[r] + jy[r]
+    nvoluntary = 0
+    instead = 0
+    if not R[R_MUST_PLAY] and not opening:
+        if cover:
+            instead = hand & R[R_COVERABLE]
+            if instead == 0:
+                instead = hand
+            nvoluntary = popcount(instead)
+        elif passes_left:
+            nvoluntary = 1
+    r = below(mt, prepared, lane, st, nplays + nvoluntary + njokers)
+    if r < nplays:
+        return nth_bit(can, r)
+    r -= nplays
+    if r < nvoluntary:
+        return COVER + nth_bit(instead, r) if cover else PASS
+    r -= nvoluntary
+    return JOKER + 64 * jx[r] + jy[r]
+
+
+@hot
+def play_out(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    mt: np.ndarray,
+    prepared: np.ndarray,
+    lane: int,
+    policy: int,
+    jx: np.ndarray,
+    jy: np.ndarray,
+) -> None:
+    """Play the game in ``st`` to its end, every seat under ``policy``."""
+    while not st[OVER]:
+        action = choose(st, R, beyond, mt, prepared, lane, policy, jx, jy)
+        apply(st, R, ext, beyond, log, action)

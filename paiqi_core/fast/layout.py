@@ -1,0 +1,132 @@
+"""Where the kernel keeps things: the slots of a game's state vector, of the rules vector
+and of a game's result, as integer offsets shared by the kernel and the Python side.
+
+A game in progress is one int64 vector (``STATE`` long): per seat (up to ``MAX_SEATS``)
+the hand, covered cards, cards played, passes, actions, the card whose play emptied the
+hand, the dealt hand size, the suits closed (by opening order), finish and burst order,
+whether the seat left holding only the joker, its joker moves and the hand as dealt; then
+the table. The rules are an int64 vector (``RULES`` long) filled from the compiled forms.
+"""
+
+from __future__ import annotations
+
+MAX_SEATS = 8
+JOKER_CARD = 52
+JOKER_BIT = 1 << JOKER_CARD
+SUITED = JOKER_BIT - 1
+FULL_ROW = 0x1FFF
+SEVEN = 6
+
+# actions (as paiqi_core.actions)
+COVER = 64
+PASS = 128
+EVENT = 256
+CUT = EVENT
+PLACE = EVENT + 64
+SWAP = EVENT + 128
+BURST = EVENT + 192
+LEAVE = EVENT + 256
+JOKER = 1024
+
+# -- state vector -----------------------------------------------------------------------
+HAND = 0
+COVERED = 8
+PLAYED = 16
+PASSES = 24
+ACTIONS = 32
+LAST = 40  # card whose play emptied the hand, -1: none
+SIZE = 48  # cards dealt
+NCLOSED = 56
+CLOSED = 64  # 4 per seat: opening order (1..4) of each suit closed
+FINISH = 96  # finish order, -1: not finished
+BURSTED = 104  # burst order, -1: did not burst
+LEFT = 112  # 1: left holding only the joker
+JOKERS = 120  # joker moves
+DEALT = 128  # hands as dealt
+OPENED = 136  # suits in opening order (4)
+NOPENED = 140
+TABLE = 141
+FRONTIER = 142
+JOKER_AT = 143  # where the joker stands in, -1: nowhere
+STARTED = 144
+FIRST = 145  # the card the first move must play, -1: none
+TURN = 146
+OVER = 147
+NFINISHED = 148
+NBURSTS = 149
+NLEFT = 150
+DOOR = 151  # the door card, -1: none
+DRAWN = 152  # 32-bit words drawn from the game's random stream
+LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
+STATE = 160
+
+# -- rules vector ---------------------------------------------------------------------------
+R_PLAYERS = 0
+R_DECK = 1  # cards in the deck (52 + jokers)
+R_JOKERS = 2
+R_MUST_PLAY = 3
+R_OPENING = 4  # index in forms.KINDS["opening"]
+R_OPENING_CARD = 5
+R_DOOR = 6  # a door card is cut
+R_STUCK = 7  # 0 cover, 1 pass
+R_COVERABLE = 8
+R_PASS_LIMIT = 9  # -1: unlimited
+R_THEN_COVER = 10
+R_MAY_BURST = 11
+R_ENDING = 12  # 0 all_empty, 1 first_out, 2 one_left
+R_SCORING = 13  # index in forms.KINDS["scoring"]
+R_EMPTY_FRONTIER = 14
+R_BEYOND = 15  # a joker can be played (the beyond table is filled)
+# scoring parameters
+R_BUST_ABOVE = 20
+R_LAST_SEVEN = 21
+R_COMPLETION = 22  # covering: per closure
+R_CLEAN = 23
+R_BIG = 24
+R_MIDDLE = 25
+R_BUST_MULT = 26
+R_WM_LAST_SEVEN = 27
+R_WM_ALL_COVERED = 28
+R_WM_CLEAN = 29
+R_SETTLEMENT = 30  # platform: 0 heads, 1 difference
+R_HEAD_SMALL = 31
+R_HEAD_MIDDLE = 32
+R_HEAD_BIG = 33
+R_RATE = 34
+R_CLOSURE = 35  # 4: platform bonus by opening order
+R_ALL_COVERED_TOTAL = 39
+R_ALL_COVERED_BUSTS = 40
+R_MELDS = 41
+R_FEE_NUM = 42
+R_FEE_DEN = 43
+R_ANTE = 44
+R_PASS_COST = 45
+R_NPOINTS = 46  # placement: place points given (-1: players-1 .. 0)
+R_POINTS = 47  # 8
+RULES = 64
+
+OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
+STUCKS = ("cover", "pass")
+ENDINGS = ("all_empty", "first_out", "one_left")
+SCORINGS = ("covering", "platform", "placement", "first_out", "chips")
+
+# -- result of a game, per seat ---------------------------------------------------------------
+X_RANK = 0
+X_WIN = 1  # 1 for a winner (a share of the win is 1 / winners)
+X_TOTAL = 2
+X_MONEY = 3  # money = X_MONEY / denominator (times the stake, covering)
+X_ACTIONS = 4
+X_COVERS = 5
+X_PASSES = 6
+X_BURST = 7
+X_CLOSURES = 8
+X_LAST_SEVEN = 9
+X_ALL_COVERED = 10
+X_JOKERS = 11
+SEAT_FIELDS = 12
+# per game: the denominator of money, the number of winners, whether totals are kept
+G_DEN = 0
+G_WINNERS = 1
+G_HAS_TOTAL = 2
+G_LOG_FULL = 3  # the log ran out of room
+GAME_FIELDS = 4

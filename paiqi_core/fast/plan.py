@@ -1,0 +1,131 @@
+"""From compiled ``Rules`` to the kernel's rules vector, or the reason there is none.
+
+Only the slot objects' declared forms (``forms``), the rank topology and the public
+numbers of ``Rules`` are read, never a profile key, so a plugin hook that declares no form
+is simply not compiled. Pure Python: ``why_not`` answers whether or not numba is installed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from paiqi_core.fast import layout as L
+from paiqi_core.fast.forms import Form, form_of
+
+if TYPE_CHECKING:
+    from paiqi_core.rules import Rules
+
+SLOT_WORDS = {
+    "opening": "opening",
+    "stuck": "stuck rule",
+    "ending": "ending",
+    "scoring": "scoring",
+}
+INT64_ROOM = 1 << 62  # money numerators stay below this
+
+
+def forms_of(rules: Rules) -> dict[str, Form | None]:
+    """The declared form of each slot of ``rules`` (None: none the kernel knows)."""
+    return {
+        "opening": form_of("opening", rules.opening),
+        "stuck": form_of("stuck", rules.stuck),
+        "ending": form_of("ending", rules.ending),
+        "scoring": form_of("scoring", rules.scoring),
+    }
+
+
+def why_not(rules: Rules) -> str | None:
+    """Why the kernel cannot play ``rules`` (None: it can)."""
+    missing = [slot for slot, f in forms_of(rules).items() if f is None]
+    if missing:
+        named = ", ".join(f"the {SLOT_WORDS[s]} '{rules.hook_name(s)}'" for s in missing)
+        return f"{named} of {rules.id} {'has' if len(missing) == 1 else 'have'} no compiled form"
+    if rules.players > L.MAX_SEATS:
+        return f"{rules.id} seats {rules.players} players; the compiled engine seats at most 8"
+    scoring = forms_of(rules)["scoring"]
+    assert scoring is not None
+    if scoring.kind == "platform":
+        fee = Fraction(scoring["fee"])
+        amounts = max(*scoring["head_amounts"], 13_000 * int(scoring["rate"]))
+        bound = amounts * int(scoring["bust_multiplier"]) * max(scoring["winner_multiplier"])
+        if bound * L.MAX_SEATS * fee.denominator >= INT64_ROOM:
+            return f"the house fee of {rules.id} ({fee}) is too fine for the compiled engine"
+    return None
+
+
+def rules_vector(rules: Rules) -> list[int]:
+    """The kernel's rules vector (``layout.R_*``); ``why_not(rules)`` must be None."""
+    forms = forms_of(rules)
+    opening, stuck, ending, scoring = (forms[s] for s in ("opening", "stuck", "ending", "scoring"))
+    assert opening and stuck and ending and scoring
+    R = [0] * L.RULES
+    R[L.R_PLAYERS] = rules.players
+    R[L.R_DECK] = len(rules.deck)
+    R[L.R_JOKERS] = rules.jokers
+    R[L.R_MUST_PLAY] = int(rules.must_play)
+    R[L.R_OPENING] = L.OPENINGS.index(opening.kind)
+    R[L.R_OPENING_CARD] = int(opening.get("card", -1))
+    R[L.R_DOOR] = int(bool(rules.opening.uses_door_card))
+    R[L.R_STUCK] = L.STUCKS.index(stuck.kind)
+    if stuck.kind == "cover":
+        R[L.R_COVERABLE] = int(stuck["coverable"])
+        R[L.R_PASS_LIMIT] = -1
+    else:
+        limit = stuck["pass_limit"]
+        R[L.R_PASS_LIMIT] = -1 if limit is None else int(limit)
+        R[L.R_THEN_COVER] = int(bool(stuck["then_cover"]))
+        R[L.R_MAY_BURST] = int(limit is not None and not stuck["then_cover"])
+    R[L.R_ENDING] = L.ENDINGS.index(ending.kind)
+    R[L.R_SCORING] = L.SCORINGS.index(scoring.kind)
+    ext0 = rules.topology.extensions[0]
+    R[L.R_EMPTY_FRONTIER] = sum(ext0 << (13 * suit) for suit in range(4))
+    R[L.R_BEYOND] = int(rules.jokers > 0)
+    _scoring(R, scoring)
+    return R
+
+
+def _scoring(R: list[int], f: Form) -> None:
+    R[L.R_FEE_DEN] = 1
+    R[L.R_NPOINTS] = -1
+    if f.kind in ("covering", "platform"):
+        R[L.R_BUST_ABOVE] = int(f["bust_above"])
+        R[L.R_LAST_SEVEN] = int(f["last_seven_bonus"])
+        R[L.R_CLEAN] = int(f["clean_bonus"])
+        R[L.R_BUST_MULT] = int(f["bust_multiplier"])
+        last_seven, all_covered, clean = f["winner_multiplier"]
+        R[L.R_WM_LAST_SEVEN] = int(last_seven)
+        R[L.R_WM_ALL_COVERED] = int(all_covered)
+        R[L.R_WM_CLEAN] = int(clean)
+    if f.kind == "covering":
+        R[L.R_COMPLETION] = int(f["completion_bonus"])
+        R[L.R_BIG] = int(f["big_head"])
+        R[L.R_MIDDLE] = int(f["middle_head"])
+    elif f.kind == "platform":
+        R[L.R_SETTLEMENT] = 0 if f["settlement"] == "heads" else 1
+        R[L.R_HEAD_SMALL], R[L.R_HEAD_MIDDLE], R[L.R_HEAD_BIG] = (int(x) for x in f["head_amounts"])
+        R[L.R_RATE] = int(f["rate"])
+        for i, bonus in enumerate(f["closure_bonus"]):
+            R[L.R_CLOSURE + i] = int(bonus)
+        R[L.R_ALL_COVERED_TOTAL] = int(f["all_covered_total"])
+        R[L.R_ALL_COVERED_BUSTS] = int(bool(f["all_covered_busts"]))
+        R[L.R_MELDS] = int(bool(f["melds"]))
+        fee = Fraction(f["fee"])
+        R[L.R_FEE_NUM], R[L.R_FEE_DEN] = fee.numerator, fee.denominator
+    elif f.kind == "placement":
+        points = f.get("place_points")
+        if points:
+            R[L.R_NPOINTS] = min(len(points), L.MAX_SEATS)
+            for i, p in enumerate(points[: L.MAX_SEATS]):
+                R[L.R_POINTS + i] = int(p)
+    elif f.kind == "chips":
+        R[L.R_ANTE] = int(f["ante"])
+        R[L.R_PASS_COST] = int(f["pass_cost"])
+
+
+def stake(rules: Rules) -> Fraction:
+    """What every payment of the kernel's money is multiplied by (the covering stake)."""
+    f = forms_of(rules)["scoring"]
+    if f is not None and f.kind == "covering":
+        return Fraction(f["stake"])
+    return Fraction(1)

@@ -1,0 +1,100 @@
+"""Batches in the kernel: deal and play games from their seeds, or play on from given
+states with streams of given seeds; score each game. Compiled once and cached on disk
+(numba ``cache=True``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from paiqi_core.fast.kernel import apply, deal, play_out
+from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, STATE
+from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
+from paiqi_core.fast.scoring import WORK, score
+
+
+@njit(cache=True, nogil=True)
+def play_deals(
+    keys: np.ndarray,
+    lengths: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    policy: int,
+    res: np.ndarray,
+    game: np.ndarray,
+    states: np.ndarray,
+    logs: np.ndarray,
+) -> None:
+    """Deal game g from the seed whose ``init_by_array`` key is ``keys[g, :lengths[g]]``,
+    play it to its end under ``policy`` and score it into ``res[g]`` and ``game[g]``.
+    ``states`` (games x STATE, or no rows) receives each final state and ``logs`` (games x
+    room x 2; room may be 0) each log."""
+    count = keys.shape[0]
+    mt = np.empty((N, LANES), np.uint32)
+    words = np.empty((PREPARED, LANES), np.uint32)
+    prepared = np.empty((LANES, PREPARED), np.uint32)
+    st = np.zeros(STATE, np.int64)
+    deck = np.empty(64, np.int64)
+    jx = np.empty(16, np.int64)
+    jy = np.empty(16, np.int64)
+    work = np.zeros(WORK, np.int64)
+    keep = states.shape[0] > 0
+    for first in range(0, count, LANES):
+        lanes = min(LANES, count - first)
+        seed_block(mt, keys, lengths, first, lanes)
+        prepare_block(mt, words, prepared, lanes)
+        for lane in range(lanes):
+            g = first + lane
+            log = logs[g]
+            st[DRAWN] = 0
+            deal(st, R, ext, beyond, log, mt, prepared, lane, deck)
+            play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
+            score(st, R, res[g], game[g], work)
+            game[g, G_LOG_FULL] = 1 if st[LOGLEN] > log.shape[0] else 0
+            if keep:
+                states[g, :] = st
+
+
+@njit(cache=True, nogil=True)
+def play_states(
+    start: np.ndarray,
+    first: np.ndarray,
+    keys: np.ndarray,
+    lengths: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    policy: int,
+    res: np.ndarray,
+    game: np.ndarray,
+    states: np.ndarray,
+) -> None:
+    """Play on from ``start[g]`` (a state vector), first applying action ``first[g]`` (if
+    not negative: a legal action of the player to move), with the stream of ``keys[g]`` to
+    the end under ``policy``, and score it; the final state goes to ``states[g]`` if it
+    has rows."""
+    count = keys.shape[0]
+    mt = np.empty((N, LANES), np.uint32)
+    words = np.empty((PREPARED, LANES), np.uint32)
+    prepared = np.empty((LANES, PREPARED), np.uint32)
+    st = np.zeros(STATE, np.int64)
+    log = np.empty((0, 2), np.int32)
+    jx = np.empty(16, np.int64)
+    jy = np.empty(16, np.int64)
+    work = np.zeros(WORK, np.int64)
+    keep = states.shape[0] > 0
+    for block in range(0, count, LANES):
+        lanes = min(LANES, count - block)
+        seed_block(mt, keys, lengths, block, lanes)
+        prepare_block(mt, words, prepared, lanes)
+        for lane in range(lanes):
+            g = block + lane
+            st[:] = start[g]
+            st[DRAWN] = 0
+            if first[g] >= 0:
+                apply(st, R, ext, beyond, log, first[g])
+            play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
+            score(st, R, res[g], game[g], work)
+            if keep:
+                states[g, :] = st

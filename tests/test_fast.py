@@ -1,0 +1,591 @@
+"""The compiled engine (paiqi_core.fast) against the Python engine, the reference.
+
+- its random stream is CPython's ``random.Random`` word for word, so a seed deals the same
+  hands and door card;
+- a kernel game is the Python engine's game: for 10,000 games of every built-in profile,
+  and for option variants (the joker with each A-K option, 3 and 7 players, voluntary
+  passes and covers, pass limits that end in covers or bursts, settlements and fees), the
+  log of every move and event and every stored row are the same; game records written
+  from kernel games replay without a disagreement;
+- its scoring gives the hand-worked results of every documented settlement example, and
+  its meld exemption agrees with ``paiqi_core.melds`` on random covered hands;
+- playouts from states in the middle of games (``fast_finish``) give the utilities of
+  ``search.objective.finish``;
+- per-game statistics of kernel runs agree with Python runs on other deals within sampling
+  error (a two-sample test, stated below);
+- rules with a hook that declares no compiled form, or without numba, fall back to Python,
+  saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from paiqi_core import Game
+from paiqi_core import fast as fast_path
+from paiqi_core.agents import RandomAgent
+from paiqi_core.fast import layout as L
+from paiqi_core.fast.compiled import compiled_game
+from paiqi_core.fast.finish import fast_finish, fast_finish_after
+from paiqi_core.fast.rng import seed_keys
+from paiqi_core.fast.rows import game_rows, log_of, record
+from paiqi_core.fast.scoring import WORK, exempt_points, score
+from paiqi_core.fast.tables import beyond_table
+from paiqi_core.games import game_for
+from paiqi_core.hooks import registry
+from paiqi_core.melds import exempt_points as python_exempt_points
+from paiqi_core.outcome import PlayerOutcome, Result
+from paiqi_core.records import replay
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.runs.batch import game_rows as python_rows
+from paiqi_core.search.objective import finish, utilities
+from paiqi_core.seeds import game_seed
+from paiqi_core.simulate import play_game
+from paiqi_core.topology import compile_topology
+from paiqi_core.verify.check import _check_result
+from paiqi_core.verify.extract import find_files, load_examples
+from paiqi_core.verify.scenario import Seats, outcomes_from_facts
+
+from .conftest import ROOT
+
+PROFILES = sorted(builtin_profiles())
+VARIANTS = [
+    ("shichinarabe", ("deck.jokers=1",)),
+    ("shichinarabe-wrap", ("deck.jokers=1",)),
+    ("shichinarabe-tunnel", ("deck.jokers=1",)),
+    ("shichinarabe", ("players=3", "deck.jokers=1")),
+    ("shichinarabe", ("turn.must_play=true", "scoring.place_points=[5,3]")),
+    ("doujue", ("deck.jokers=1",)),
+    ("doujue", ("turn.must_play=false", "scoring.stake=0.5")),
+    ("doujue", ("turn.stuck=pass", "turn.pass_limit=2")),
+    ("doujue-passes", ("players=3", "deck.jokers=1")),
+    ("platform", ("deck.jokers=1", "scoring.settlement=difference", "scoring.fee=0.15")),
+    ("platform", ("turn.cover_sevens=true", "scoring.all_covered_busts=true")),
+    ("platform-zhanlong", ("deck.jokers=1",)),
+    ("pagat", ("players=7",)),
+    ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
+    ("bicycle", ("players=5", "scoring.pass_cost=3")),
+]
+GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
+RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed
+CHUNK = 2_500
+
+
+def workers() -> int:
+    return max(1, min(2, len(os.sched_getaffinity(0))))
+
+
+# -- the random stream and the deals ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "seed", [0, 1, 5, -5, 2**32 - 1, 2**32, 2**32 + 7, 2**64 + 1, 3 * 2**200 + 11, 10**30]
+)
+def test_the_stream_is_cpythons_word_for_word(seed: int) -> None:
+    compiled = compiled_game(Game("pagat").rules)
+    # the deal's 51 draws, written out as CPython's random.shuffle draws them
+    played = compiled.play_seeds([seed], keep=True)
+    assert played.states is not None
+    rng = random.Random(seed)
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        k = (i + 1).bit_length()
+        r = rng.getrandbits(k)
+        while r > i:
+            r = rng.getrandbits(k)
+        deck[i], deck[r] = deck[r], deck[i]
+    hands = [sum(1 << c for c in deck[s::4]) for s in range(4)]
+    assert played.states[0][L.DEALT : L.DEALT + 4].tolist() == hands
+
+
+def test_the_keys_of_seeds_are_their_32_bit_words() -> None:
+    keys, lengths = seed_keys([0, 2**32 + 3, -(2**40)])
+    assert lengths.tolist() == [1, 2, 2]
+    assert keys[1, :2].tolist() == [3, 1]  # least significant word first
+    assert keys[2, :2].tolist() == [0, 2**8]  # abs(seed), as random.Random takes it
+
+
+@pytest.mark.parametrize(
+    ("profile", "sets"),
+    [(p, ()) for p in PROFILES]
+    + [("shichinarabe", ("players=3", "deck.jokers=1")), ("pagat", ("players=8",))],
+)
+def test_the_same_seed_deals_the_same_hands_and_door_card(
+    profile: str, sets: tuple[str, ...]
+) -> None:
+    game = game_for(profile, sets)
+    seeds = list(range(1500)) + [game_seed(s, i) for s in (1, 99, -3) for i in range(150)]
+    seeds += [2**64 + 5, 2**100, -1]
+    played = compiled_game(game.rules).play_seeds(seeds, keep=True)
+    assert played.states is not None
+    n = game.players
+    for seed, st in zip(seeds, played.states, strict=True):
+        state = game.new_state(seed)
+        assert st[L.DEALT : L.DEALT + n].tolist() == list(state.dealt), seed
+        door = int(st[L.DOOR])
+        assert (None if door < 0 else door) == state.door_card, seed
+
+
+# -- the same games ---------------------------------------------------------------------------
+def same_games(
+    profile: str, sets: tuple[str, ...], run_seed: int, first: int, count: int
+) -> list[str]:
+    """Differences between the kernel's games ``first..first+count-1`` of a run and the
+    Python engine's: logs and rows; the first RECORDS_PER_PROFILE games of the run are
+    also written as records, read back and replayed."""
+    game = game_for(profile, sets)
+    compiled = compiled_game(game.rules)
+    indices = list(range(first, first + count))
+    played = compiled.play_run(run_seed, indices, keep=True, log=True)
+    assert played.states is not None and played.logs is not None
+    agents = [("random",) * game.players] * count
+    rows = game_rows(compiled, played, profile, indices, indices, agents)
+    n = game.players
+    problems: list[str] = []
+    for g, i in enumerate(indices):
+        seed = game_seed(run_seed, i)
+        state = play_game(game, seed)
+        log = log_of(played.states[g], played.logs[g])
+        if log is not None and log != state.log:
+            problems.append(f"{profile} {sets} game {i}: logs differ")
+        expected = python_rows(profile, i, i, agents[g], state)
+        if rows[g * n : (g + 1) * n] != expected:
+            problems.append(f"{profile} {sets} game {i}: {rows[g * n : (g + 1) * n]} != {expected}")
+        if i < RECORDS_PER_PROFILE and log is not None:
+            data = json.loads(json.dumps(record(compiled, played.states[g], log, seed)))
+            found = replay(data, game)
+            if found:
+                problems.append(f"{profile} {sets} game {i}: replay: {found}")
+        if len(problems) > 5:
+            break
+    return problems
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ProcessPoolExecutor]:
+    with ProcessPoolExecutor(workers()) as executor:
+        yield executor
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_kernel_games_are_the_python_engines_games(profile: str, pool: ProcessPoolExecutor) -> None:
+    starts = range(0, GAMES_PER_PROFILE, CHUNK)
+    jobs = [(profile, (), 11, start, CHUNK) for start in starts]
+    found = list(pool.map(same_games, *zip(*jobs, strict=True)))
+    assert [p for ps in found for p in ps] == []
+
+
+@pytest.mark.parametrize(("profile", "sets"), VARIANTS)
+def test_kernel_games_of_option_variants_are_the_python_engines_games(
+    profile: str, sets: tuple[str, ...]
+) -> None:
+    assert same_games(profile, sets, 12, 0, 300) == []
+
+
+def test_records_replay_from_the_command_line(tmp_path: Path, capsys: Any) -> None:
+    from paiqi_core.cli import main
+
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "shichinarabe", "platform", "--games", "300", "--set", "deck.jokers=1"]
+    assert main([*args, "--engine", "fast", "-q", "--records", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(out)]) == 0
+    assert "600 replayed exactly, 0 disagreed, 0 malformed" in capsys.readouterr().out
+
+
+def test_a_game_too_long_for_the_log_gets_its_record_from_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paiqi_core.fast import compiled
+    from paiqi_core.fast.batch import play_batch
+    from paiqi_core.runs.batch import BatchSpec, run_batch
+
+    monkeypatch.setattr(compiled, "LOG_ROOM", 60)  # pagat games log 52 to 100 or so
+    spec = BatchSpec("pagat", (), (), False, 3, 0, 40, True)
+    game = game_for("pagat")
+    played = compiled_game(game.rules).play_run(3, range(40), keep=True, log=True)
+    assert played.states is not None and played.logs is not None
+    lengths = played.states[:, L.LOGLEN]
+    assert (lengths > 60).any() and (lengths <= 60).any()
+    missing = [log_of(st, log) is None for st, log in zip(played.states, played.logs, strict=True)]
+    assert missing == [bool(n > 60) for n in lengths]
+    assert play_batch(spec, game) == run_batch(spec)  # rows and records
+
+
+# -- scoring ------------------------------------------------------------------------------------
+def end_state(outcomes: list[PlayerOutcome]) -> np.ndarray:
+    """A finished kernel state with these end-of-game facts."""
+    st = np.zeros(L.STATE, dtype=np.int64)
+    for s, o in enumerate(outcomes):
+        st[L.COVERED + s] = sum(1 << c for c in o.covered)
+        st[L.PLAYED + s] = o.played
+        st[L.LAST + s] = -1 if o.last_play is None else o.last_play
+        st[L.NCLOSED + s] = len(o.completions)
+        for i, order in enumerate(o.completions):
+            st[L.CLOSED + 4 * s + i] = order
+        st[L.FINISH + s] = -1 if o.finish is None else o.finish
+        st[L.BURSTED + s] = -1 if o.burst is None else o.burst
+        st[L.LEFT + s] = int(o.left_with_joker)
+        st[L.PASSES + s] = o.passes
+        st[L.SIZE + s] = o.hand_size
+        st[L.HAND + s] = (1 << o.hand_left) - 1  # any cards: only how many counts
+    return st
+
+
+def kernel_result(game: Game, outcomes: list[PlayerOutcome]) -> Result:
+    compiled = compiled_game(game.rules)
+    n = game.players
+    res = np.zeros((n, L.SEAT_FIELDS), dtype=np.int64)
+    out = np.zeros(L.GAME_FIELDS, dtype=np.int64)
+    score(end_state(outcomes), compiled.R, res, out, np.zeros(WORK, dtype=np.int64))
+    from fractions import Fraction
+
+    money = tuple(Fraction(int(m), int(out[L.G_DEN])) * compiled.stake for m in res[:, L.X_MONEY])
+    rank = tuple(int(r) for r in res[:, L.X_RANK])
+    total = tuple(int(t) for t in res[:, L.X_TOTAL]) if out[L.G_HAS_TOTAL] else None
+    winners = tuple(s for s in range(n) if rank[s] == 1)
+    return Result(rank=rank, winners=winners, money=money, total=total)
+
+
+def settlement_examples() -> Iterator[Any]:
+    for path in find_files([ROOT / "docs"]):
+        for example in load_examples(path):
+            if not isinstance(example, Exception) and "settlement" in example.data:
+                yield example
+
+
+SETTLEMENTS = list(settlement_examples())
+
+
+def test_there_are_documented_settlements_of_the_scorings() -> None:
+    from paiqi_core.fast.plan import forms_of
+
+    kinds = set()
+    for e in SETTLEMENTS:
+        for name in [e.data["profile"]] if "profile" in e.data else e.data["profiles"]:
+            rules = game_for(name, dict(e.data.get("set", {})), beside=e.file).rules
+            kinds.add(getattr(forms_of(rules)["scoring"], "kind", None))
+    assert len(SETTLEMENTS) >= 40
+    assert kinds >= {"covering", "platform", "placement", "chips"}  # first_out: by hand below
+
+
+def test_placement_first_out_and_chips_by_hand() -> None:
+    # five at a 七並べ table: seat 0 went out; seat 2 still holds cards; seat 3 left with
+    # the joker alone; seat 4 burst first and seat 1 later, so seat 4 ranks last
+    outcomes = [
+        PlayerOutcome(finish=0, played=10),
+        PlayerOutcome(burst=1, played=4, hand_left=0),
+        PlayerOutcome(played=6, hand_left=4),
+        PlayerOutcome(left_with_joker=True, played=9),
+        PlayerOutcome(burst=0, played=2),
+    ]
+    result = kernel_result(game_for("shichinarabe", ["players=5"]), outcomes)
+    assert result.rank == (1, 4, 2, 3, 5)
+    assert result.total == (4, 1, 3, 2, 0)  # rank points 4, 3, 2, 1, 0
+    with_points = game_for("shichinarabe", ["players=5", "scoring.place_points=[10,5]"])
+    assert kernel_result(with_points, outcomes).total == (10, 0, 5, 0, 0)
+    # pagat: seat 1 went out first; nobody else is ranked
+    outcomes = [PlayerOutcome(passes=p, hand_left=h) for p, h in ((3, 2), (0, 0), (1, 5), (2, 1))]
+    outcomes[1] = outcomes[1]._replace(finish=0, played=13)
+    result = kernel_result(Game("pagat"), outcomes)
+    assert (result.rank, result.winners, result.total) == ((2, 1, 2, 2), (1,), None)
+    # bicycle chips: each pays an ante of 1 and 1 a pass (4, 1, 2, 3); seat 1 takes all 10
+    result = kernel_result(Game("bicycle"), outcomes)
+    assert result.money == (-4, 9, -2, -3)
+
+
+@pytest.mark.parametrize("example", SETTLEMENTS, ids=[e.name for e in SETTLEMENTS])
+def test_the_kernel_scores_every_documented_settlement(example: Any) -> None:
+    data = example.data
+    names = [data["profile"]] if "profile" in data else list(data["profiles"])
+    for name in names:
+        game = game_for(name, dict(data.get("set", {})), beside=example.file)
+        if fast_path.why_not(game.rules) is not None:
+            continue
+        seats = Seats(data.get("players"), game.players)
+        outcomes = outcomes_from_facts(game, seats, data["settlement"], data.get("opened"))
+        if any(len(set(o.covered)) != len(o.covered) for o in outcomes):
+            continue  # a card covered twice is no position of a game
+        expect = {**data.get("expect", {}), **data.get("by_profile", {}).get(name, {})}
+        kept = {k: v for k, v in expect.items() if k in ("money", "rank", "total", "winners")}
+        failures: list[str] = []
+        _check_result(kernel_result(game, outcomes), seats, kept, failures, "")
+        assert failures == [], name
+
+
+def test_the_worked_doujue_example_by_hand() -> None:
+    # 甲 covered nothing (全脫手, +10, winner x2); 乙 completed hearts and covered S3 (+2);
+    # 丙 covered S10 D10 (-20, 中頭: 20 x 2 x 2 = 80); 丁 covered SK SQ SJ DK DJ (-60,
+    # 大頭 and bust: 60 x 3 x 2 x 2 = 720); 甲 receives 800
+    def cover(*cards: int) -> tuple[int, ...]:
+        return tuple(sorted(cards))
+
+    s, d = 0, 26
+    outcomes = [
+        PlayerOutcome((), 13),
+        PlayerOutcome(cover(s + 2), 12, completions=(2,)),
+        PlayerOutcome(cover(s + 9, d + 9), 11),
+        PlayerOutcome(cover(s + 12, s + 11, s + 10, d + 12, d + 10), 8),
+    ]
+    result = kernel_result(Game("doujue"), outcomes)
+    assert result.total == (10, 2, -20, -60)
+    assert result.rank == (1, 2, 3, 4)
+    assert result.money == (800, 0, -80, -720)
+
+
+MELD_CASES = [
+    ([0, 1, 2, 3, 4, 13, 26, 39], 15),  # SA-S5 straight flush; the three other aces count
+    ([8, 21, 34, 47, 12], 36),  # four 9s (鐵支); SK counts
+    ([11, 24, 37, 2, 15, 29], 12 * 3 + 3 * 2),  # QQQ + 33 (葫蘆); D4 counts
+    ([9, 10, 11, 12, 0], 0),  # 10-J-Q-K-A of spades is no straight flush
+    ([8, 9, 10, 11, 12, 0], 9 + 10 + 11 + 12 + 13),  # 9-10-J-Q-K is
+]
+
+
+@pytest.mark.parametrize(("cards", "exempt"), MELD_CASES)
+def test_meld_exemption_by_hand(cards: list[int], exempt: int) -> None:
+    work = np.zeros(WORK, dtype=np.int64)
+    assert exempt_points(sum(1 << c for c in cards), work) == exempt
+    assert python_exempt_points(cards) == exempt
+
+
+def test_meld_exemption_agrees_with_the_python_melds_on_random_hands() -> None:
+    rng = random.Random(5)
+    work = np.zeros(WORK, dtype=np.int64)
+    for _ in range(3000):
+        size = rng.randint(4, 18)
+        cards: set[int] = set()
+        while len(cards) < size:  # lean towards runs and ranks, where melds lie
+            kind = rng.random()
+            c = rng.randrange(52)
+            if kind < 0.3 and c % 13 < 12:
+                cards.update(x for x in (c, c + 1) if x // 13 == c // 13)
+            elif kind < 0.5:
+                cards.update({c, (c + 13) % 52})
+            else:
+                cards.add(c)
+        chosen = sorted(cards)[:size]
+        mask = sum(1 << c for c in chosen)
+        assert exempt_points(mask, work) == python_exempt_points(chosen), chosen
+
+
+@pytest.mark.parametrize(
+    ("ace", "ends", "ace_king"),
+    [("low", "open", "none"), ("high", "open", "none"), ("low", "cut", "none"),
+     ("low", "open", "wrap"), ("low", "open", "tunnel")],
+)  # fmt: skip
+def test_the_joker_table_is_topology_beyond(ace: str, ends: str, ace_king: str) -> None:
+    topology = compile_topology(ace, ends, ace_king)
+    table = beyond_table(topology)
+    rng = random.Random(7)
+    rows = sorted(topology.reachable) + [rng.randrange(1 << 13) for _ in range(1500)]
+    for row in rows:
+        for rank in range(13):
+            want = topology.beyond(row, rank)
+            assert table[row * 13 + rank] == (-1 if want is None else want), (row, rank)
+
+
+# -- playouts for search --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("profile", "sets"),
+    [("doujue", ()), ("platform", ()), ("pagat", ()), ("shichinarabe", ("deck.jokers=1",)),
+     ("doujue-passes", ()), ("shichinarabe-tunnel", ())],
+)  # fmt: skip
+@pytest.mark.parametrize("policy", ["random", "eager"])
+def test_fast_finish_gives_the_utilities_of_python_playouts(
+    profile: str, sets: tuple[str, ...], policy: str
+) -> None:
+    game = game_for(profile, sets)
+    rng = random.Random(3)
+    states = []
+    for seed in range(120):
+        state = game.new_state(seed)
+        agent = RandomAgent(random.Random(seed))
+        for _ in range(rng.randrange(0, 40)):
+            if state.over:
+                break
+            state.apply_unchecked(agent.act(state.observation(state.turn)))
+        states.append(state)
+    seeds = [rng.getrandbits(64) for _ in states]
+    for objective in ("money", "points", "win"):
+        got = fast_finish(states, policy, seeds, objective)
+        for state, seed, row in zip(states, seeds, got, strict=True):
+            copy = state.clone()
+            finish(copy, random.Random(seed), policy)
+            assert row.tolist() == utilities(copy.result(), objective), (seed, objective)
+
+
+def test_fast_finish_after_each_action_is_playing_it_then_finishing() -> None:
+    game = game_for("shichinarabe", ["deck.jokers=1"])
+    checked = 0
+    for seed in range(60):
+        state = game.new_state(seed)
+        agent = RandomAgent(random.Random(seed))
+        for _ in range(seed % 25):
+            state.apply_unchecked(agent.act(state.observation(state.turn)))
+        if state.over:
+            continue
+        legal = state.legal_actions()
+        lucks = [seed * 7 + k for k in range(3)]
+        got = fast_finish_after(state, legal, lucks, "random", "points")
+        assert got.shape == (3, len(legal), game.players)
+        for k, luck in enumerate(lucks):
+            for i, action in enumerate(legal):
+                copy = state.clone()
+                copy.apply_unchecked(action)
+                finish(copy, random.Random(luck), "random")
+                assert got[k, i].tolist() == utilities(copy.result(), "points")
+                checked += 1
+    assert checked > 300
+
+
+# -- per-game statistics: kernel runs and Python runs, different deals -------------------------
+STAT_COLUMNS = {
+    "rank": 5, "win": 6, "total": 7, "money": 9, "actions": 10, "covers": 11,
+    "passes": 12, "burst": 13, "closures": 14, "last_seven": 15, "all_covered": 16,
+}  # fmt: skip
+Z_LIMIT = 5.0  # standard errors; two samples of one distribution differ by more with
+# probability below 6e-7 per statistic (normal approximation), about 3e-4 over this test
+
+
+@pytest.mark.parametrize("profile", ["doujue", "platform", "shichinarabe", "pagat"])
+def test_kernel_and_python_statistics_agree_within_sampling_error(profile: str) -> None:
+    game = Game(profile)
+    n = game.players
+    compiled = compiled_game(game.rules)
+    big = 40_000
+    indices = list(range(big))
+    agents = [("random",) * n] * big
+    played = compiled.play_run(101, indices)
+    kernel = game_rows(compiled, played, profile, indices, indices, agents)
+    small = 2_500
+    python = [
+        row
+        for i in range(small)
+        for row in python_rows(profile, i, i, agents[i], play_game(game, game_seed(202, i)))
+    ]
+    checked = 0
+    for name, col in STAT_COLUMNS.items():
+        for seat in range(n):
+            a = [float(r[col]) for r in kernel[seat::n] if r[col] is not None]
+            b = [float(r[col]) for r in python[seat::n] if r[col] is not None]
+            if not a or not b:
+                continue
+            va, vb = np.var(a, ddof=1), np.var(b, ddof=1)
+            if va == vb == 0:
+                assert a[0] == b[0], (name, seat)
+                continue
+            z = (np.mean(a) - np.mean(b)) / math.sqrt(va / len(a) + vb / len(b))
+            assert abs(z) < Z_LIMIT, (name, seat, np.mean(a), np.mean(b), z)
+            checked += 1
+    assert checked >= 4 * n
+
+
+# -- when the kernel does not play ----------------------------------------------------------------
+@pytest.fixture
+def plugin_ending(tmp_path: Path) -> Iterator[Path]:
+    """An ending hook outside paiqi (it declares no compiled form), and a profile using it."""
+    from paiqi_core.slots import Ending
+
+    class TwoOut(Ending):
+        def over(self, game: Any) -> bool:
+            return len(game.finished) >= 2 or not any(game.hands)
+
+    registry.register("ending", "test_two_out", summary="two players out")(lambda p: TwoOut())
+    path = tmp_path / "two-out.yaml"
+    path.write_text("id: two-out\nextends: pagat\nending:\n  method: test_two_out\n")
+    yield path
+    del registry._REGISTRY["ending"]["test_two_out"]
+
+
+def test_a_plugin_hook_without_a_compiled_form_is_named(plugin_ending: Path) -> None:
+    game = game_for(str(plugin_ending))
+    reason = fast_path.why_not(game.rules)
+    assert reason == "the ending 'test_two_out' of two-out has no compiled form"
+    assert not fast_path.plays(game.rules, (), "fast")
+    assert fast_path.why_not(Game("pagat").rules) is None
+    assert "heuristic" in str(fast_path.why_not(Game("pagat").rules, ("heuristic",) * 4))
+
+
+def test_engines_on_the_command_line(plugin_ending: Path, capsys: Any) -> None:
+    from paiqi_core.cli import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        status = main(list(args))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    common = ("simulate", str(plugin_ending), "pagat", "--games", "50", "--json", "-q")
+    common += ("--workers", "1")
+    status, out, err = run(*common, "--engine", "fast")
+    assert status == 2
+    assert err.strip() == (
+        "--engine fast: the ending 'test_two_out' of two-out has no compiled form"
+    )
+    status, auto, err = run(*common, "--engine", "auto")
+    assert status == 0
+    assert err.strip() == (
+        f"playing {plugin_ending} with the Python engine: the ending 'test_two_out' of "
+        "two-out has no compiled form"
+    )
+    status, python, err = run(*common, "--engine", "python")
+    assert (status, err) == (0, "")
+    assert json.loads(auto) == json.loads(python)
+    status, out, err = run("bench", "pagat", "--games", "20", "--repeat", "1", "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)[0]["engine"] == "fast"
+
+
+def test_without_numba_auto_says_so_and_fast_refuses(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from paiqi_core.cli import main
+
+    monkeypatch.setattr(fast_path, "installed", lambda: False)
+    monkeypatch.setattr(fast_path, "available", lambda: False)
+    assert "numba is not installed" in str(fast_path.why_not(Game("doujue").rules))
+    assert main(["simulate", "doujue", "--games", "20", "-q", "--engine", "fast"]) == 2
+    assert "--engine fast: numba is not installed (pip install" in capsys.readouterr().err
+    assert main(["simulate", "doujue", "--games", "20", "-q", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("playing with the Python engine: numba is not installed")
+    assert err.count("\n") == 1
+
+
+def test_compare_rows_are_the_same_under_both_engines(tmp_path: Path, capsys: Any) -> None:
+    import sqlite3
+
+    from paiqi_core.cli import main
+
+    tables = []
+    for engine in ("fast", "python"):
+        db = tmp_path / f"{engine}.db"
+        args = ["compare", "doujue", "shichinarabe", "--games", "300", "--batch", "70"]
+        assert main([*args, "--db", str(db), "--engine", engine, "-q", "--workers", "1"]) == 0
+        with sqlite3.connect(db) as c:
+            tables.append(c.execute("SELECT * FROM seats ORDER BY profile, game, seat").fetchall())
+    capsys.readouterr()
+    assert [row[1:] for row in tables[0]] == [row[1:] for row in tables[1]]  # but the run id
+
+
+def test_a_tournament_of_random_players_is_the_same_under_both_engines(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from paiqi_core.cli import main
+
+    reports = []
+    for engine in ("fast", "python"):
+        args = ["tournament", "pagat", "--agents", "random,easy", "--games", "40", "--json"]
+        db = str(tmp_path / f"{engine}.db")
+        assert main([*args, "--db", db, "--engine", engine, "-q", "--workers", "1"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        reports.append({k: v for k, v in report.items() if k not in ("run", "db")})
+    assert reports[0] == reports[1]
