@@ -239,3 +239,33 @@ def test_guided_overrules_a_prior_when_the_playouts_show_it_wrong() -> None:
         chosen = player.act(obs)
         overruled += (chosen - COVER) % 13 < 12
     assert overruled >= 4
+
+
+def test_playouts_by_the_compiled_engine_leave_every_choice_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the compiled engine plays the same playouts (same deals, same random streams), so
+    # the search players choose exactly as they do with Python playouts, only sooner
+    from paiqi_core import fast
+    from paiqi_core.fast import finish as compiled
+
+    calls = []
+    real = compiled.fast_finish_after
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compiled, "fast_finish_after", counted)
+    names = ["pimc:4x2", "heuristic", "guided:4x2", "random"]
+    for profile, overrides in (("doujue", ()), ("pagat", ()), ("platform", ())):
+        g = game(profile, overrides)
+        logs = {}
+        for engine in ("python", "fast"):
+            fast.use(engine)
+            try:
+                logs[engine] = [play_game(g, game_seed(6, d), names).log for d in range(2)]
+            finally:
+                fast.use("auto")
+        assert logs["python"] == logs["fast"]
+    assert calls  # the compiled engine did play the playouts

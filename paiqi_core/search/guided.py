@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Game, Observation
 from paiqi_core.search.budget import Budget
-from paiqi_core.search.objective import SearchPlayer, finish, utilities
+from paiqi_core.search.objective import SearchPlayer, playout_values
 
 if TYPE_CHECKING:
     from paiqi_core.agents import Agent
@@ -85,14 +85,9 @@ class GuidedAgent(SearchPlayer):
         rng = self.rng
         while clock.more():
             world = belief.sample(rng)
-            for _ in range(self.budget.per_iteration):
-                luck = rng.getrandbits(64)
-                values = []
-                for action in legal:
-                    state = world.clone()
-                    state.apply_unchecked(action)
-                    finish(state, random.Random(luck), self.rollout)
-                    values.append(utilities(state.result(), self.objective)[seat])
+            lucks = [rng.getrandbits(64) for _ in range(self.budget.per_iteration)]
+            for by_action in playout_values(world, legal, lucks, self.rollout, self.objective):
+                values = [v[seat] for v in by_action]
                 for row, value in zip(rows, values, strict=True):
                     row.append(value - values[at])
             clock.tick()

@@ -11,12 +11,10 @@ games of much shared information such as Sevens.
 
 from __future__ import annotations
 
-import random
-
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Observation
 from paiqi_core.search.budget import Budget
-from paiqi_core.search.objective import SearchPlayer, finish, utilities
+from paiqi_core.search.objective import SearchPlayer, playout_values
 
 DEFAULT = Budget(iterations=16, per_iteration=4)
 
@@ -42,15 +40,12 @@ class PIMCAgent(SearchPlayer):
         rng = self.rng
         while clock.more():
             world = belief.sample(rng)
-            for _ in range(self.budget.per_iteration):
-                # common random numbers: every action's playout draws from the same stream,
-                # so the actions are compared on the same luck
-                luck = rng.getrandbits(64)
-                for i, action in enumerate(legal):
-                    state = world.clone()
-                    state.apply_unchecked(action)
-                    finish(state, random.Random(luck), self.rollout)
-                    totals[i] += utilities(state.result(), self.objective)[seat]
+            # common random numbers: every action's playout draws from the same stream,
+            # so the actions are compared on the same luck
+            lucks = [rng.getrandbits(64) for _ in range(self.budget.per_iteration)]
+            for by_action in playout_values(world, legal, lucks, self.rollout, self.objective):
+                for i, values in enumerate(by_action):
+                    totals[i] += values[seat]
                     counts[i] += 1
             clock.tick()
         return [t / c for t, c in zip(totals, counts, strict=True)]
