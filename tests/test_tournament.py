@@ -14,7 +14,7 @@ import pytest
 from paiqi_core.cli import main
 from paiqi_core.runs.batch import seating
 from paiqi_core.runs.run import batches
-from paiqi_core.runs.store import distinct_seatings
+from paiqi_core.runs.store import RunSpec, distinct_seatings
 from paiqi_core.runs.tournament import lineup, pairing, tournament_spec
 
 Capsys = pytest.CaptureFixture[str]
@@ -147,3 +147,25 @@ def test_an_interrupted_tournament_resumes_to_the_same_rows(tmp_path: Path, caps
         ).fetchall()
 
     assert rows(cut, stopped) == rows(whole, done)
+
+
+def test_pairings_with_a_search_player_play_short_batches() -> None:
+    # 40 deals, two seatings: 80 games a pairing; a search player's pairing goes 10 games a
+    # batch, the others 50
+    spec = tournament_spec(["easy", "normal", "hard"], [], 3, 40, 50, 4, search_batch=10)
+    assert (spec.batch_of("easy vs normal"), spec.batch_of("normal vs hard")) == (50, 10)
+    made = list(batches(spec, set()))
+    sizes: dict[str, list[int]] = {}
+    for b in made:
+        sizes.setdefault(b.profile, []).append(b.count)
+    assert sizes == {
+        "easy vs normal": [50, 30],
+        "easy vs hard": [10] * 8,
+        "normal vs hard": [10] * 8,
+    }
+    # the first batches of every pairing come first: progress shows on each from the start
+    assert [b.profile for b in made[:3]] == ["easy vs normal", "easy vs hard", "normal vs hard"]
+    assert RunSpec.from_json(spec.to_json()) == spec
+    older = json.loads(spec.to_json())
+    del older["search_batch"]  # a run stored before short batches: one size for all
+    assert RunSpec.from_json(json.dumps(older)).batch_of("normal vs hard") == 50

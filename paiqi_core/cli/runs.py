@@ -42,6 +42,15 @@ from paiqi_core.runs.summary import compare_report
 from paiqi_core.textui import Progress, table
 
 BATCH = 250  # games per batch unless --batch says otherwise
+SEARCH_BATCH = 10  # games per batch with a search player at the table, unless --batch says
+
+
+def _search_batch(args: argparse.Namespace) -> int:
+    """Games per batch of rule sets with a search player: short batches, so that progress
+    shows and an interruption loses little, unless ``--batch`` sets one size for all."""
+    return SEARCH_BATCH if args.batch is None else 0
+
+
 COMPARE_GAMES = 10000  # deals per profile of compare unless --games says otherwise
 TOURNAMENT_DEALS = 200  # deals per pairing of a tournament unless --games says otherwise
 Command = Callable[[argparse.Namespace], int]
@@ -252,7 +261,8 @@ def _simulate_games(
             out = _open_records(records) if records else None
             for name, game in zip(names, games, strict=True):
                 spec = RunSpec("simulate", (name,), tuple(args.set), agents, False,
-                               args.seed, args.games, batch, game.players)  # fmt: skip
+                               args.seed, args.games, batch, game.players,
+                               search_batch=_search_batch(args))  # fmt: skip
                 run_id = store.new_run(spec, {name: game.rules.profile})
                 with Progress(args.games, game.id, enabled=not args.quiet) as bar:
                     run(store, run_id, workers, bar.update, args.dask, out, engine)
@@ -312,6 +322,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         players[0],
         skill=skill,
         skill_deals=args.skill or 0,
+        search_batch=_search_batch(args),
     )
     with Store(Path(args.db)) as store:
         rules = {name: game.rules.profile for name, game in zip(profiles, games, strict=True)}
@@ -457,8 +468,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     _check_dask(args.dask)
     check_path(Path(args.db), create=True)
     spec = tournament_spec(
-        names, args.set, 0 if args.seed is None else args.seed, deals, batch, game.players
-    )
+        names, args.set, 0 if args.seed is None else args.seed, deals, batch, game.players,
+        search_batch=_search_batch(args),
+    )  # fmt: skip
     with Store(Path(args.db)) as store:
         run_id = store.new_run(spec, dict.fromkeys(spec.profiles, game.rules.profile))
         return _play(args, store, run_id, spec, workers)

@@ -24,10 +24,11 @@ def batches(
 ) -> Iterator[BatchSpec]:
     """The run's batches, profile by profile interleaved batch by batch, minus ``skip``;
     each carries its profile's ``rules`` when given, and the ``engine`` to play with."""
-    longest = max(spec.games_of(name) for name in spec.rule_sets)
-    for start in range(0, longest, spec.batch):
+    starts = {n: range(0, spec.games_of(n), spec.batch_of(n)) for n in spec.rule_sets}
+    for round_ in range(max(len(r) for r in starts.values())):
         for name in spec.rule_sets:
-            if start < spec.games_of(name) and (name, start) not in skip:
+            start = starts[name][round_] if round_ < len(starts[name]) else None
+            if start is not None and (name, start) not in skip:
                 yield BatchSpec(
                     name,
                     spec.overrides,

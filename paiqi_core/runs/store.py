@@ -72,6 +72,13 @@ class StoreError(Exception):
 SKILL_SEPARATOR = " · "
 
 
+def searching(agents: tuple[str, ...]) -> bool:
+    """Whether any of ``agents`` is a search player (or a level that is one)."""
+    from paiqi_core.agents import STRENGTHS, resolve
+
+    return any(resolve(a)[0] in STRENGTHS for a in agents)
+
+
 def lineup(a: str, b: str, players: int) -> tuple[str, ...]:
     """``a`` and ``b`` in alternate seats, ``a`` first."""
     return tuple(a if seat % 2 == 0 else b for seat in range(players))
@@ -109,6 +116,15 @@ class RunSpec:
     # deals by these two in alternate seats, each distinct seating once
     skill: tuple[str, ...] = ()
     skill_deals: int = 0
+    # games per batch of a rule set with a search player at the table (0: ``batch``): its
+    # games take a second or more each, so its batches are kept short
+    search_batch: int = 0
+
+    def batch_of(self, name: str) -> int:
+        """Games per batch of the rule set ``name``."""
+        if self.search_batch and searching(self.agents_of(name)):
+            return self.search_batch
+        return self.batch
 
     @property
     def rule_sets(self) -> tuple[str, ...]:
@@ -190,8 +206,9 @@ class RunSpec:
     def batch_games(self, start: int, name: str | None = None) -> int:
         """The number of games of the batch of rule set ``name`` (default: a profile) that
         starts at game ``start``."""
-        total = self.total_games if name is None else self.games_of(name)
-        return min(self.batch, total - start)
+        if name is None:
+            return min(self.batch, self.total_games - start)
+        return min(self.batch_of(name), self.games_of(name) - start)
 
 
 @dataclass(frozen=True)

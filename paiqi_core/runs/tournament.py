@@ -41,8 +41,10 @@ def tournament_spec(
     deals: int,
     batch: int,
     players: int,
+    search_batch: int = 0,
 ) -> RunSpec:
-    """The run of a tournament between ``agents`` (two or more, distinct)."""
+    """The run of a tournament between ``agents`` (two or more, distinct); pairings with a
+    search player are played ``search_batch`` games a batch (0: ``batch``)."""
     pairs = list(combinations(agents, 2))
     return RunSpec(
         "tournament",
@@ -56,6 +58,7 @@ def tournament_spec(
         players,
         tuple(lineup(a, b, players) for a, b in pairs),
         distinct=True,
+        search_batch=search_batch,
     )
 
 
