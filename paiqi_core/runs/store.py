@@ -31,7 +31,7 @@ from typing import Any
 
 from paiqi_core.profile import Profile, load_profile
 from paiqi_core.profile.load import load_resolved
-from paiqi_core.runs.batch import COLUMNS, Row
+from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS, Row
 
 try:
     import fcntl
@@ -62,6 +62,9 @@ TABLES = {
     "seats": ("run", *COLUMNS),
 }
 REQUIRED = ("runs", "batches", "seats")  # the rules table came later: older files lack it
+# the seats table of an earlier paiqi has the first of its columns only: it is read as it
+# is (the later columns are missing from its figures) and given them when written to
+SEATS_SINCE = len(FIRST_COLUMNS) + 1
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -278,12 +281,24 @@ class Store:
                 self.db.execute("PRAGMA journal_mode = WAL")
                 self.db.execute("PRAGMA synchronous = NORMAL")
                 self.db.executescript(SCHEMA)
+                self._add_columns(tables.get("seats", TABLES["seats"]))
         except sqlite3.Error as e:
             self.db.close()
             raise self._error(e) from None
         except StoreError:
             self.db.close()
             raise
+
+    def _add_columns(self, present: tuple[str, ...]) -> None:
+        """Give an earlier paiqi's seats table the columns added since (NULL in its rows)."""
+        with self.db:
+            for column in TABLES["seats"][len(present) :]:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN {column}")
+
+    def columns(self, table: str = "seats") -> tuple[str, ...]:
+        """The columns of ``table`` in this file (an earlier paiqi's seats table lacks the
+        later ones)."""
+        return tuple(r[1] for r in self.db.execute(f"PRAGMA table_info('{table}')"))
 
     @classmethod
     def reader(cls, path: Path) -> Store:
@@ -335,6 +350,8 @@ class Store:
             if "'" not in name
         }
         for name, columns in TABLES.items():
+            if name == "seats" and name in tables and len(tables[name]) >= SEATS_SINCE:
+                columns = columns[: len(tables[name])]  # an earlier paiqi's, or this one's
             if name in tables and tables[name] != columns:
                 raise StoreError(
                     f"{self.path}: not a results file: its table '{name}' has columns "
@@ -478,7 +495,8 @@ class Store:
         """Store a batch's rows and mark it finished, in one transaction: either both are
         stored or neither."""
         marks = ", ".join("?" * (len(COLUMNS) + 1))
-        values = [(run, *r) for r in rows]
+        # rows that fill only the first columns (FIRST_COLUMNS) get NULL in the later ones
+        values = [(run, *r, *(None,) * (len(COLUMNS) - len(r))) for r in rows]
         try:
             with self.db:
                 self.db.executemany(f"INSERT INTO seats VALUES ({marks})", values)
