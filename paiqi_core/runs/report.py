@@ -442,7 +442,8 @@ def _skill_gap(plt: Any, report: dict[str, Any]) -> Plot:
         e = skill["paired"][p]
         ax.bar(i, _num(e["mean"]), yerr=_num(e["ci95"]), color=colours.get(p, PALETTE[0]),
                capsize=4)  # fmt: skip
-    ax.set_xticks(range(len(others)), [f"{p} − {profiles[0]}" for p in others])
+    base = skill.get("base", profiles[0])
+    ax.set_xticks(range(len(others)), [f"{p} − {base}" for p in others])
     ax.axhline(0, color="#444444", lw=0.9)
     ax.set_ylabel("difference of gaps (standard deviations)")
     ax.set_title("Against the baseline, paired on the same deals")

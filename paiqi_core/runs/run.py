@@ -38,6 +38,7 @@ def batches(
                     records,
                     rules=rules[name] if rules is not None else None,
                     seatings=spec.seatings_of(name),
+                    replays=spec.replays_of(name),
                 )
 
 

@@ -73,6 +73,7 @@ class StoreError(Exception):
 
 
 SKILL_SEPARATOR = " · "
+REPLAYED = "deals replayed"  # the rule set of a profile's deal share: ``doujue · deals replayed``
 
 
 def lineup(a: str, b: str, players: int) -> tuple[str, ...]:
@@ -94,8 +95,9 @@ def distinct_seatings(lineup: tuple[str, ...]) -> int:
 class RunSpec:
     """Everything that decides a run's results."""
 
-    command: str  # "compare", "simulate" or "tournament"
-    profiles: tuple[str, ...]  # names of the rule sets played (a tournament: its pairings)
+    command: str  # "compare", "simulate", "tournament" or "sweep"
+    # names of the rule sets played (a tournament: its pairings; a sweep: its values)
+    profiles: tuple[str, ...]
     overrides: tuple[str, ...]
     agents: tuple[str, ...]
     rotate: bool
@@ -112,17 +114,50 @@ class RunSpec:
     # deals by these two in alternate seats, each distinct seating once
     skill: tuple[str, ...] = ()
     skill_deals: int = 0
+    # the deal share: each profile's rules also played on ``share_deals`` deals, each deal
+    # ``replays`` times by ``share_agents`` (one seat further round each time, with a random
+    # stream of their own); a tournament plays one such rule set for all its pairings
+    share_deals: int = 0
+    replays: int = 0
+    share_agents: tuple[str, ...] = ()
+    # a sweep: the profile, each rule varied with its values as given, and the rule set
+    # the others are compared with (default: the first)
+    sweep: str = ""
+    vary: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    baseline: str = ""
 
     @property
     def rule_sets(self) -> tuple[str, ...]:
         """The names of every rule set the run plays: its profiles, then (with a skill gap)
-        each profile's skill pairing."""
-        return self.profiles + tuple(self.skill_name(p) for p in self.profiles if self.skill)
+        each profile's skill pairing, then (with a deal share) its replayed deals."""
+        skill = tuple(self.skill_name(p) for p in self.profiles if self.skill)
+        return self.profiles + skill + self.share_names
+
+    @property
+    def base(self) -> str:
+        """The rule set the others are compared with: the baseline, or the first."""
+        return self.baseline or self.profiles[0]
 
     def skill_name(self, profile: str) -> str:
         """The rule set of ``profile``'s skill pairing: ``doujue · hard vs easy``."""
         strong, weak = self.skill
         return f"{profile}{SKILL_SEPARATOR}{strong} vs {weak}"
+
+    @property
+    def share_names(self) -> tuple[str, ...]:
+        """The rule sets of the deal share: one per profile (``doujue · deals replayed``),
+        or one for a tournament, whose pairings all play the same rules."""
+        if not self.share_deals:
+            return ()
+        if self.command == "tournament":
+            return (REPLAYED,)
+        return tuple(self.share_name(p) for p in self.profiles)
+
+    def share_name(self, profile: str) -> str:
+        """The rule set of ``profile``'s deal share (a tournament's: ``deals replayed``)."""
+        if self.command == "tournament":
+            return REPLAYED
+        return f"{profile}{SKILL_SEPARATOR}{REPLAYED}"
 
     def profile_of(self, name: str) -> str:
         """The profile whose rules the rule set ``name`` plays."""
@@ -131,22 +166,33 @@ class RunSpec:
         for p in self.profiles:
             if self.skill and name == self.skill_name(p):
                 return p
+            if self.share_deals and name == self.share_name(p):
+                return p
         raise KeyError(name)
 
     def _is_skill(self, name: str) -> bool:
-        return name not in self.profiles
+        return bool(self.skill) and name not in self.profiles and name not in self.share_names
 
     def games_of(self, name: str) -> int:
-        """Games the rule set ``name`` plays (deals times seatings)."""
+        """Games the rule set ``name`` plays (deals times seatings, or times replays)."""
+        if name in self.share_names:
+            return self.share_deals * self.replays
         if self._is_skill(name):
             return self.skill_deals * distinct_seatings(self.agents_of(name))
         return self.total_games
 
     def seatings_of(self, name: str) -> int:
-        """Games per deal of the rule set ``name`` with rotation, 0 without."""
+        """Games per deal of the rule set ``name`` with rotation, 0 without (replayed deals
+        are not rotated: ``replays_of``)."""
+        if name in self.share_names:
+            return 0
         if self._is_skill(name):
             return distinct_seatings(self.agents_of(name))
         return self.seatings if self.rotate else 0
+
+    def replays_of(self, name: str) -> int:
+        """Games per deal of the rule set ``name`` when it replays deals, else 0."""
+        return self.replays if name in self.share_names else 0
 
     @property
     def all_games(self) -> int:
@@ -155,6 +201,8 @@ class RunSpec:
 
     def agents_of(self, profile: str) -> tuple[str, ...]:
         """The agents by seat that play ``profile``'s games (empty: all random)."""
+        if profile in self.share_names:
+            return self.share_agents
         if profile not in self.profiles:  # a skill pairing
             strong, weak = self.skill
             return lineup(strong, weak, self.players)
@@ -170,9 +218,10 @@ class RunSpec:
     def from_json(text: str) -> RunSpec:
         """The spec stored as ``text``."""
         d = json.loads(text)
-        for key in ("profiles", "overrides", "agents", "skill"):
-            d[key] = tuple(d.get(key, ()))  # runs stored before the skill gap have none
+        for key in ("profiles", "overrides", "agents", "skill", "share_agents"):
+            d[key] = tuple(d.get(key, ()))  # runs stored before these existed have none
         d["lineups"] = tuple(tuple(seats) for seats in d.get("lineups", ()))
+        d["vary"] = tuple((key, tuple(values)) for key, values in d.get("vary", ()))
         return RunSpec(**d)
 
     @property
