@@ -67,17 +67,18 @@ LABELS = {
     "length": "game length (actions)",
     "length_sd": "spread of game length (SD)",
 }
-# special rules: the word of the report, and what it counts (per game, over all players)
+# special rules: the word of the report, and what it counts (per game, over all players);
+# plain words, as plots are drawn with fonts that may lack CJK (docs/design.md names them)
 EVENTS = {
     "cover": "cards covered",
     "pass": "passes",
     "burst": "bursts (out of passes and stuck)",
     "complete": "suits completed (completion bonus)",
-    "cut": "suits cut at an end of the line (斬龍)",
-    "last_seven": "last-seven finishes (尾張7/尾張七)",
-    "clean": "clean finishes (全脫手/脫手 bonus)",
-    "all_covered": "all-covered hands (全蓋/十三蓋)",
-    "bust": "busts (爆點: a payer pays more)",
+    "cut": "suits cut at an end of the line",
+    "last_seven": "last-seven finishes (last card a 7)",
+    "clean": "clean finishes (no card covered)",
+    "all_covered": "all-covered hands (every card covered)",
+    "bust": "busts (a payer pays more)",
     "melds": "covered melds exempted",
     "joker": "joker moves",
     "swap": "joker swaps (the holder takes the joker)",
