@@ -72,8 +72,10 @@ class _Course:
             if action < PASS or action >= JOKER:  # a play, a cover or a joker move
                 if covers:
                     if action >= COVER and action < PASS:
+                        was = pen[seat]
                         pen[seat] += CARD_POINTS[action - COVER]
-                        self.rescan()
+                        if was == self.best:  # the best standing (or its holder) may change
+                            self.rescan()
                         gap = pen[seat] - self.best
                         if gap > deficit[seat]:
                             deficit[seat] = gap
@@ -126,10 +128,17 @@ class _Course:
     def rescan(self) -> None:
         """Find the best standing among players still in, and its one holder if one."""
         standing, out = self.standing, self.out
-        inside = [s for s in range(self.n) if not out[s]]
-        if not inside:
+        best, holder, shared = None, -1, False
+        for s in range(self.n):
+            if out[s]:
+                continue
+            v = standing[s]
+            if best is None or v < best:
+                best, holder, shared = v, s, False
+            elif v == best:
+                shared = True
+        if best is None:
             return
-        self.best = min(standing[s] for s in inside)
-        at = [s for s in inside if standing[s] == self.best]
-        if len(at) == 1:
-            self.lead(at[0])
+        self.best = best
+        if not shared:
+            self.lead(holder)
