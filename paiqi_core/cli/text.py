@@ -298,8 +298,14 @@ def measures_lines(
     others = [(n, h) for n, h in zip(names, heads, strict=True) if n != base]
     if base is None or not others:
         return lines
+    from paiqi_core.runs.design import identical
+
     diff_rows = []
+    same = []
     for r in rows:
+        if identical(r):
+            same.append(r["label"])
+            continue
         cells = []
         for n, _ in others:
             d = r["diff"].get(n)
@@ -312,6 +318,8 @@ def measures_lines(
         "(mean ± 95% interval; * the interval leaves out zero)",
         table(["measure", *(h for _, h in others)], diff_rows),
     ]
+    if same:
+        lines.append(f"the same on every deal under every value: {'; '.join(same)}")
     return lines
 
 

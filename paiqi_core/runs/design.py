@@ -98,6 +98,9 @@ EVENT_COLUMNS = {
 POOLED = "all pairings"  # a tournament's measures: every pairing's games together
 # the events whose possibility the rules tell (``setting_of``); others are shown when seen
 DECIDED = tuple(e for e in EVENTS if e != "fee")
+# the measures read from the later columns
+FROM_LATER = ("seat_advantage", "seat_advantage_objective", "decisiveness", "lead_changes",
+              "comeback")  # fmt: skip
 LATER = ("turn_order", "leads", "deficit", "cards_left", "events")  # may be missing
 
 
@@ -167,10 +170,6 @@ class Games:
     events: dict[str, dict[tuple[str, int], float]] = field(default_factory=dict)
     recorded: bool = True  # the rows hold the later columns (not an earlier paiqi's)
     games: int = 0
-
-    def keys(self) -> list[tuple[str, int]]:
-        """Every game, in order."""
-        return sorted(self.values.get("length", {}))
 
 
 def games_of(store: Store, run: str, names: Sequence[str], setting: Setting) -> Games:
@@ -243,8 +242,7 @@ def games_of(store: Store, run: str, names: Sequence[str], setting: Setting) -> 
         for key, cuts in events["cut"].items():
             events["complete"][key] -= cuts
     else:
-        for name in ("seat_advantage", "seat_advantage_objective", "decisiveness",
-                     "lead_changes", "comeback"):  # fmt: skip
+        for name in FROM_LATER:
             values.pop(name, None)
     out.values = dict(values)
     out.events = dict(events)
@@ -383,8 +381,7 @@ def deal_share_difference(
 def summary(games: Games, setting: Setting) -> dict[str, Any]:
     """The measures of one rule set (or pooled rule sets) as data."""
     measures: dict[str, Any] = {}
-    for name in ("seat_advantage", "seat_advantage_objective", "decisiveness",
-                 "lead_changes", "comeback", "length"):  # fmt: skip
+    for name in (*FROM_LATER, "length"):
         if name in games.values:
             if name == "seat_advantage_objective" and setting.objective == "win":
                 continue
@@ -586,6 +583,13 @@ def measure_rows(report: Mapping[str, Any], names: Sequence[str]) -> list[dict[s
         rows.append({"key": f"fires:{event}", "label": f"fires: {EVENTS.get(event, event)}",
                      "unit": "per game", "by": by, "diff": diff})  # fmt: skip
     return rows
+
+
+def identical(row: Mapping[str, Any]) -> bool:
+    """Whether a measure row's every difference from the base is exactly zero, game by game
+    (a rule that changes only the settlement leaves the play as it was)."""
+    diffs = list(row["diff"].values())
+    return bool(diffs) and all(d["mean"] == 0 and d["ci95"] == 0 for d in diffs)
 
 
 def _unit(key: str, sets: Mapping[str, Any], names: Sequence[str]) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from paiqi_core.runs.design import identical
 from paiqi_core.runs.report import (
     CI_TEXT,
     PALETTE,
@@ -87,9 +88,10 @@ def sweep_plots(report: dict[str, Any]) -> list[Plot]:
             out.append(_measures(plt, report, axis, measures, "measures.png", "Design measures"))
         if fired:
             out.append(_measures(plt, report, axis, fired, "rules_fired.png", "Rules fired"))
-        differences = [r for r in rows if r["diff"]]
+        differences = [r for r in rows if r["diff"] and not identical(r)]
         if differences:
-            out.append(_differences(plt, report, axis, differences))
+            same = [r["label"] for r in rows if identical(r)]
+            out.append(_differences(plt, report, axis, differences, same))
     return out
 
 
@@ -153,7 +155,11 @@ def _measures(
 
 
 def _differences(
-    plt: Any, report: dict[str, Any], axis: _Axis, rows: Sequence[dict[str, Any]]
+    plt: Any,
+    report: dict[str, Any],
+    axis: _Axis,
+    rows: Sequence[dict[str, Any]],
+    same: Sequence[str],
 ) -> Plot:
     fig, axes = _grid(plt, len(rows))
     base = report["baseline"]
@@ -180,6 +186,8 @@ def _differences(
         f"jackknife over games), with {CI_TEXT}. A filled point's interval leaves out zero: a "
         "difference beyond chance; a hollow point's is within chance."
     )
+    if same:
+        caption += f" The same on every deal under every value, so not drawn: {'; '.join(same)}."
     if report.get("deals_differ"):
         caption += " The values deal from different decks, so the pairs are not the same hands."
     return Plot("differences.png", f"Differences from {base}", caption, _png(plt, fig))
