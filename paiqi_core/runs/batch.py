@@ -120,7 +120,11 @@ class Batch(NamedTuple):
 
 
 def run_batch(spec: BatchSpec) -> Batch:
-    """Play the batch's games and return their rows (and records)."""
+    """Play the batch's games and return their rows (and records).
+
+    A batch of replayed deals (``spec.replays``) gives its players a random stream of their
+    own in every replay (``simulate.replay_stream``): a player that draws from the deal's
+    stream instead would play every replay alike, so such a batch is played here."""
     from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
