@@ -237,7 +237,9 @@ def games_of(store: Store, run: str, names: Sequence[str], setting: Setting) -> 
             f"SELECT profile, game, events FROM seats {where} AND events != ''", run, *names
         ):
             for name, k in parse_events(text).items():
-                per_game = events.setdefault(name, dict.fromkeys(values["length"], 0.0))
+                if name not in events:  # a word of a later paiqi, or of a plugin
+                    events[name] = dict.fromkeys(values["length"], 0.0)
+                per_game = events[name]
                 per_game[(profile, game)] = per_game.get((profile, game), 0.0) + k
         for key, cuts in events["cut"].items():
             events["complete"][key] -= cuts
