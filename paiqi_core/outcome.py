@@ -70,6 +70,9 @@ class Result(NamedTuple):
     labels: tuple[str, ...] | None = None
     house: Money = 0  # kept by the house (a fee): money plus house sums to zero
     exempt: tuple[int, ...] | None = None  # covered points not counted (melds)
+    # by seat, whether the player paid more for covering points above the bust threshold
+    # (爆點); None for a scoring without a bust
+    busts: tuple[bool, ...] | None = None
 
     def as_record(self) -> dict[str, Any]:
         """The result as the ``result`` object of a game record."""

@@ -7,6 +7,7 @@ path for ``simulate`` and ``compare``); sessions and matches add up whole games 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -23,9 +24,14 @@ from paiqi_core.session import SessionResult, run_session
 ONLY_RANDOM = frozenset({"random", "easy"})
 
 
-def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
-    """Deal from ``seed`` and play to the end; all-random tables take the fast path."""
+def play_game(game: Game, seed: int, agent_names: Sequence[str] = (), replay: int = 0) -> State:
+    """Deal from ``seed`` and play to the end; all-random tables take the fast path. The
+    agents draw from the deal's random stream, so the same deal and agents give the same
+    game; ``replay`` (1 and up) gives them a stream of their own instead, so the same deal
+    is played differently (``replay_stream``)."""
     state = game.new_state(seed)
+    if replay:
+        state.rng = replay_stream(seed, replay)
     rng = state.rng
     assert rng is not None
     if ONLY_RANDOM.issuperset(agent_names):  # "random" and "easy" play as the fast loop does
@@ -37,6 +43,13 @@ def play_game(game: Game, seed: int, agent_names: Sequence[str] = ()) -> State:
         seat = state.turn
         state.apply_unchecked(agents[seat].act(state.observation(seat)))
     return state
+
+
+def replay_stream(seed: int, replay: int) -> random.Random:
+    """The agents' random stream of replay ``replay`` of the deal of ``seed``: seeded from
+    text, which Python hashes with SHA-512 whatever the process, so every process and
+    machine draws the same stream; it shares nothing with the stream of any deal."""
+    return random.Random(f"paiqi replay {seed} {replay}")
 
 
 @dataclass

@@ -100,6 +100,7 @@ def test_one_agent_kind_gives_these_plots_each_embedded_with_a_caption(
     _, r = random_run
     assert "pagat − doujue, paired on the same deals" in r.text  # the tables are printed
     assert r.pngs == [
+        "design.png",
         "money_by_seat.png",
         "paired_pagat.png",
         "per_game.png",
@@ -146,6 +147,7 @@ def test_per_game_panels_leave_out_what_never_happened(
 def test_several_agent_kinds_add_the_skill_gap_plot(agents_run: tuple[Path, Written]) -> None:
     _, r = agents_run
     assert r.pngs == [
+        "design.png",
         "money_by_seat.png",
         "paired_platform.png",
         "per_agent.png",
@@ -164,6 +166,7 @@ def test_no_money_anywhere_means_no_money_plot(moneyless_run: tuple[Path, Writte
     for d in _data(db)["profiles"].values():
         assert all(s["money"]["mean"] == 0 and s["money"]["ci95"] == 0 for s in d["per_seat"])
     assert r.pngs == [
+        "design.png",
         "paired_shichinarabe.png",
         "per_game.png",
         "total_by_seat.png",  # shichinarabe counts points

@@ -169,3 +169,43 @@ def test_pairings_with_a_search_player_play_short_batches() -> None:
     older = json.loads(spec.to_json())
     del older["search_batch"]  # a run stored before short batches: one size for all
     assert RunSpec.from_json(json.dumps(older)).batch_of("normal vs hard") == 50
+
+
+def test_a_tournament_gives_the_design_measures_over_all_its_games(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    db = tmp_path / "d.db"
+    argv = ["tournament", "pagat", "--agents", "random,heuristic", "--games", "20",
+            "--deal-share", "6", "--replays", "2", "--db", str(db), "--workers", "1", "-q",
+            "--json"]  # fmt: skip
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    con = sqlite3.connect(db)
+    # the players' figures count the pairing's games only, not the replayed deals
+    pairing_rows = con.execute(
+        "SELECT COUNT(*) FROM seats WHERE run = ? AND profile = ?",
+        (report["run"], "random vs heuristic"),
+    ).fetchone()[0]
+    assert sum(p["seat_games"] for p in report["players"]) == pairing_rows == 20 * 2 * 4
+    replayed = con.execute(
+        "SELECT agent, COUNT(*) FROM seats WHERE run = ? AND profile = 'deals replayed' "
+        "GROUP BY agent ORDER BY agent",
+        (report["run"],),
+    ).fetchall()
+    assert replayed == [("heuristic", 24), ("random", 24)]  # 6 deals x 2 replays x 4 seats
+    design = report["design"]["rule_sets"]["all pairings"]
+    assert design["games"] == 40
+    lengths = [
+        n
+        for (n,) in con.execute(
+            "SELECT SUM(actions) FROM seats WHERE run = ? AND profile = ? GROUP BY game",
+            (report["run"], "random vs heuristic"),
+        )
+    ]
+    assert design["measures"]["length"]["mean"] == pytest.approx(sum(lengths) / len(lengths))
+    assert "all pairings" in report["design"]["deal_share"]["profiles"]
+    gap = report["skill_gap"]
+    edge = next(h for h in report["head_to_head"] if {h["a"], h["b"]} == {"random", "heuristic"})
+    sign = 1 if edge["a"] == gap["strong"] else -1
+    assert gap["edge"]["mean"] == pytest.approx(sign * edge["edge"]["mean"])
+    assert gap["edge"]["mean"] > 0  # the better-rated player's edge

@@ -18,6 +18,7 @@ from paiqi_core.cli.runs import (
     cmd_compare,
     cmd_report,
     cmd_simulate,
+    cmd_sweep,
     cmd_tournament,
 )
 from paiqi_core.cli.serve import cmd_serve
@@ -62,6 +63,41 @@ def _stored_run_options(p: argparse.ArgumentParser, what: str) -> None:
         help=f"finish an interrupted {what} of --db with the rules and options it started with",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+
+def _deal_share_options(p: argparse.ArgumentParser) -> None:
+    """Options of the deal share (how much of the result the deal alone decides)."""
+    p.add_argument(
+        "--deal-share",
+        type=int,
+        metavar="DEALS",
+        help="also measure how much of a player's result the deal alone decides: DEALS deals "
+        "each replayed --replays times with the players' own random streams and the seats "
+        "rotated, the variance split between the hand dealt and the rest",
+    )
+    p.add_argument(
+        "--replays",
+        type=int,
+        metavar="N",
+        help="games per deal of --deal-share (default 8, at least 2)",
+    )
+
+
+def _skill_options(p: argparse.ArgumentParser, what: str) -> None:
+    """Options of the skill gap (compare, sweep)."""
+    p.add_argument(
+        "--skill",
+        type=int,
+        metavar="DEALS",
+        help=f"also measure each {what}'s skill gap: a strong and a weak player in alternate "
+        f"seats on DEALS deals (the same for every {what}), and which {what} rewards "
+        "skill more",
+    )
+    p.add_argument(
+        "--skill-agents",
+        metavar="STRONG,WEAK",
+        help="the two players of --skill (default hard,easy)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,20 +201,42 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="play each deal once per seat rotation of the agents",
     )
-    p.add_argument(
-        "--skill",
-        type=int,
-        metavar="DEALS",
-        help="also measure each profile's skill gap: a strong and a weak player in alternate "
-        "seats on DEALS deals (the same for every profile), and which profile rewards "
-        "skill more",
-    )
-    p.add_argument(
-        "--skill-agents",
-        metavar="STRONG,WEAK",
-        help="the two players of --skill (default hard,easy)",
-    )
+    _skill_options(p, "profile")
+    _deal_share_options(p)
     _stored_run_options(p, "run")
+    p = add(
+        "sweep",
+        cmd_sweep,
+        "one profile under every value of a rule (or every point of a grid of rules), on the "
+        "same deals: the design measures against the value with 95% intervals, and the "
+        "differences from a baseline value, paired on the same deals",
+    )
+    p.add_argument("profiles", nargs="*", metavar="PROFILE", help="the profile to sweep")
+    p.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="a rule and its values, e.g. turn.pass_limit=1,2,3,4,5 (repeat for a grid)",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="VALUE",
+        help="the value the others are compared with (default: the first; in a grid, one "
+        "value per varied rule, in order: 3,0)",
+    )
+    p.add_argument("--games", type=int, help="deals per value (default 10000)")
+    p.add_argument("--seed", type=int, help="run seed (default 0)")
+    p.add_argument("--agents", help="agents by seat, e.g. heuristic,random,random,random")
+    p.add_argument(
+        "--rotate",
+        action="store_true",
+        default=None,
+        help="play each deal once per seat rotation of the agents",
+    )
+    _skill_options(p, "value")
+    _deal_share_options(p)
+    _stored_run_options(p, "sweep")
     p = add(
         "tournament",
         cmd_tournament,
@@ -192,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--games", type=int, help="deals per pair of players (default 200)")
     p.add_argument("--seed", type=int, help="run seed (default 0)")
+    _deal_share_options(p)
     p.set_defaults(rotate=None)
     _stored_run_options(p, "tournament")
     p = add(

@@ -13,6 +13,7 @@ import functools
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -31,6 +32,7 @@ from paiqi_core.cli.text import (
     games_text,
     matches_text,
     sessions_text,
+    sweep_text,
     tournament_text,
 )
 from paiqi_core.engine import Game
@@ -308,6 +310,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         )
     agents = _agents(args.agents, games)
     skill = _skill(args)
+    share_deals, replays = _deal_share(args)
     _check_dask(args.dask)
     check_path(Path(args.db), create=True)
     spec = RunSpec(
@@ -323,6 +326,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         skill=skill,
         skill_deals=args.skill or 0,
         search_batch=_search_batch(args),
+        share_deals=share_deals,
+        replays=replays,
+        share_agents=agents if share_deals else (),
     )
     with Store(Path(args.db)) as store:
         rules = {name: game.rules.profile for name, game in zip(profiles, games, strict=True)}
@@ -330,7 +336,76 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return _play(args, store, run_id, spec, workers)
 
 
+@_bad_input_on_failure
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """``paiqi sweep``: one profile under every value of a rule, on the same deals."""
+    if args.resume is not None:
+        return _resume(args)
+    from paiqi_core.engine import Game
+    from paiqi_core.runs.store import RunSpec, Store, check_path
+    from paiqi_core.runs.sweep import SweepError, sweep_points
+
+    if len(args.profiles) != 1:
+        raise BadInput("sweep: name one profile (or --resume RUN)")
+    if not args.vary:
+        raise BadInput(
+            "sweep: name a rule to vary and its values, e.g. --vary turn.pass_limit=1,2,3"
+        )
+    deals = COMPARE_GAMES if args.games is None else _positive(args.games, "--games", "games")
+    batch, workers = _batch(args), _workers(args)
+    (profile,) = args.profiles
+    try:
+        sweep = sweep_points(profile, args.set, args.vary, args.baseline)
+    except SweepError as e:
+        raise BadInput(str(e)) from None
+    games = [Game(rules) for rules in sweep.rules.values()]
+    agents = _agents(args.agents, games)
+    skill = _skill(args)
+    share_deals, replays = _deal_share(args)
+    _check_dask(args.dask)
+    check_path(Path(args.db), create=True)
+    spec = RunSpec(
+        "sweep",
+        sweep.names,
+        tuple(args.set),
+        agents,
+        bool(args.rotate),
+        0 if args.seed is None else args.seed,
+        deals,
+        batch,
+        games[0].players,
+        skill=skill,
+        skill_deals=args.skill or 0,
+        share_deals=share_deals,
+        replays=replays,
+        share_agents=agents if share_deals else (),
+        sweep=profile,
+        vary=sweep.vary,
+        baseline="" if sweep.baseline == sweep.names[0] else sweep.baseline,
+    )
+    with Store(Path(args.db)) as store:
+        run_id = store.new_run(spec, sweep.rules)
+        return _play(args, store, run_id, spec, workers)
+
+
 SKILL_AGENTS = ("hard", "easy")
+REPLAYS = 8  # games per deal of --deal-share unless --replays says otherwise
+
+
+def _deal_share(args: argparse.Namespace) -> tuple[int, int]:
+    """(deals, replays) of ``--deal-share`` and ``--replays``, checked; (0, 0) without."""
+    if args.deal_share is None:
+        if args.replays is not None:
+            raise BadInput("--replays: give --deal-share DEALS too (how many deals to replay)")
+        return 0, 0
+    _positive(args.deal_share, "--deal-share", "deals")
+    replays = REPLAYS if args.replays is None else args.replays
+    if replays < 2:
+        raise BadInput(
+            f"--replays: {replays} is too few: a deal must be played twice or more to tell "
+            "the deal from the play"
+        )
+    return args.deal_share, replays
 
 
 def _skill(args: argparse.Namespace) -> tuple[str, ...]:
@@ -368,6 +443,10 @@ def _resume(args: argparse.Namespace) -> int:
             ("--rotate", args.rotate),
             ("--skill", getattr(args, "skill", None)),
             ("--skill-agents", getattr(args, "skill_agents", None)),
+            ("--deal-share", getattr(args, "deal_share", None)),
+            ("--replays", getattr(args, "replays", None)),
+            ("--vary", getattr(args, "vary", None)),
+            ("--baseline", getattr(args, "baseline", None)),
             ("--seed", args.seed),
             ("--batch", args.batch),
         )
@@ -442,6 +521,11 @@ def _report(
         objective = rules_of(next(iter(stored_rules(store, run_id).values()))).facts.objective
         report = tournament_report(store, run_id, spec, objective)
         return report, tournament_text(report, db, workers)
+    if spec.command == "sweep":
+        from paiqi_core.runs.sweep import sweep_report
+
+        report = sweep_report(store, run_id, spec)
+        return report, sweep_text(report, db, workers)
     report = compare_report(store, run_id, spec)
     return report, compare_text(report, db, workers)
 
@@ -465,12 +549,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise BadInput("--agents: name two players or more, each once")
     deals = TOURNAMENT_DEALS if args.games is None else _positive(args.games, "--games", "games")
     batch, workers = _batch(args), _workers(args)
+    share_deals, replays = _deal_share(args)
     _check_dask(args.dask)
     check_path(Path(args.db), create=True)
     spec = tournament_spec(
         names, args.set, 0 if args.seed is None else args.seed, deals, batch, game.players,
         search_batch=_search_batch(args),
     )  # fmt: skip
+    if share_deals:  # the players in turn round the table, one seat further each replay
+        seated = tuple(names[seat % len(names)] for seat in range(game.players))
+        spec = replace(spec, share_deals=share_deals, replays=replays, share_agents=seated)
     with Store(Path(args.db)) as store:
         run_id = store.new_run(spec, dict.fromkeys(spec.profiles, game.rules.profile))
         return _play(args, store, run_id, spec, workers)
@@ -513,6 +601,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             from paiqi_core.runs.tournament_report import write_tournament_report
 
             written = write_tournament_report(report, text, folder)
+        elif report.get("command") == "sweep":
+            from paiqi_core.runs.sweep_report import write_sweep_report
+
+            written = write_sweep_report(report, text, folder)
         else:
             written = write_report(report, text, folder)
     except OSError as e:

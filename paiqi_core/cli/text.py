@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from paiqi_core.runs.summary import (
@@ -146,6 +147,8 @@ def compare_text(report: dict[str, Any], db: str, workers: int | None = None) ->
         lines.append(table(["difference", "value"], rows))
         if "seat0_money" in diff and not money:
             lines.append("seat 0 money is not compared: one of the two settles no money")
+    if "design" in report:
+        lines += design_lines(report)
     if "skill" in report:
         lines += ["", *skill_lines(report["skill"])]
     return "\n".join(lines)
@@ -168,7 +171,8 @@ def skill_lines(skill: dict[str, Any]) -> list[str]:
     profiles = list(skill["profiles"])
     for other, diff in skill["paired"].items():
         lines.append(
-            f"{other} − {profiles[0]}: {_ci(diff)} standard deviations, paired on the same deals"
+            f"{other} − {skill.get('base', profiles[0])}: {_ci(diff)} standard deviations, "
+            "paired on the same deals"
             + (" (clear)" if abs(diff["mean"]) > diff["ci95"] else " (not clear)")
         )
     most = skill["most"]
@@ -238,4 +242,186 @@ def tournament_text(report: dict[str, Any], db: str, workers: int | None = None)
         for r in sorted(report["ratings"], key=lambda r: -r["elo"])
     ]
     lines.append(table(["player", "Elo", "95%"], rows))
+    if "design" in report:
+        from paiqi_core.runs.design import POOLED
+
+        lines += design_lines(report, [POOLED])
+        gap = report.get("skill_gap")
+        if gap is not None:
+            lines.append(
+                f"skill gap: {gap['strong']} (rated best) against {gap['weak']} (rated worst), "
+                f"edge per deal {estimate_text(gap['edge'])} {utility}"
+            )
     return "\n".join(lines)
+
+
+def estimate_text(e: dict[str, Any] | None, signed: bool = True) -> str:
+    """``mean ± half-width`` with two significant digits of the interval, both to the same
+    place (``n/a`` when there is no estimate)."""
+    if e is None:
+        return ""
+    mean = float("nan") if e["mean"] is None else float(e["mean"])
+    ci = float("nan") if e["ci95"] is None else float(e["ci95"])
+    if math.isnan(mean):
+        return "n/a"
+    sign = "+" if signed else ""
+    if math.isnan(ci):
+        return f"{mean:{sign}.3g}"
+    if ci <= 0:
+        return f"{mean:{sign}.3g} ± 0"
+    places = min(max(1 - math.floor(math.log10(ci)), 0), 6)
+    return f"{mean:{sign}.{places}f} ± {ci:.{places}f}"
+
+
+def _clear(e: dict[str, Any]) -> bool:
+    """Whether a difference's 95% interval leaves out zero."""
+    mean, ci = e.get("mean"), e.get("ci95")
+    if mean is None or ci is None or math.isnan(mean) or math.isnan(ci):
+        return False
+    return abs(mean) > ci
+
+
+SIGNED = {"seat_advantage", "seat_advantage_objective", "skill_gap"}
+
+
+def measures_lines(
+    rows: list[dict[str, Any]], names: list[str], heads: list[str], base: str | None
+) -> list[str]:
+    """The measures table (one row per measure, one column per rule set) and the table of
+    differences from ``base`` (a star marks an interval clear of zero)."""
+    table_rows = [
+        [f"{r['label']} [{r['unit']}]"]
+        + [estimate_text(r["by"].get(n), r["key"] in SIGNED) for n in names]
+        for r in rows
+    ]
+    lines = [table(["measure (mean ± 95% interval)", *heads], table_rows)]
+    others = [(n, h) for n, h in zip(names, heads, strict=True) if n != base]
+    if base is None or not others:
+        return lines
+    from paiqi_core.runs.design import identical
+
+    diff_rows = []
+    same = []
+    for r in rows:
+        if identical(r):
+            same.append(r["label"])
+            continue
+        cells = []
+        for n, _ in others:
+            d = r["diff"].get(n)
+            cells.append("" if d is None else estimate_text(d) + (" *" if _clear(d) else ""))
+        if any(cells):
+            diff_rows.append([r["label"], *cells])
+    lines += [
+        "",
+        f"differences from the baseline {base}, paired on the same deals "
+        "(mean ± 95% interval; * the interval leaves out zero)",
+        table(["measure", *(h for _, h in others)], diff_rows),
+    ]
+    if same:
+        lines.append(f"the same on every deal under every value: {'; '.join(same)}")
+    return lines
+
+
+def never_fired_lines(report: dict[str, Any], names: list[str]) -> list[str]:
+    """The special rules in effect that never fired, per rule set (or one line if alike)."""
+    sets = report["design"]["rule_sets"]
+    never = {n: sets[n].get("never_fired") for n in names if n in sets}
+    known = {n: v for n, v in never.items() if v is not None}
+    if not known:
+        return []
+    from paiqi_core.runs.design import EVENTS
+
+    texts = {n: "; ".join(EVENTS.get(e, e) for e in v) if v else "none" for n, v in known.items()}
+    games = {n: sets[n]["games"] for n in known}
+    if len(set(texts.values())) == 1:
+        n = next(iter(known))
+        return [f"rules in effect that never fired ({games[n]:,} games each): {texts[n]}"]
+    return ["rules in effect that never fired:"] + [
+        f"  {n} ({games[n]:,} games): {t}" for n, t in texts.items()
+    ]
+
+
+def design_notes(report: dict[str, Any], names: list[str]) -> list[str]:
+    """What the measures' units and margins are, and what the rows of an earlier paiqi
+    lack."""
+    sets = report["design"]["rule_sets"]
+    lines: list[str] = []
+    first = next((sets[n] for n in names if n in sets), None)
+    if first is None:
+        return lines
+    if not all(sets[n]["recorded"] for n in names if n in sets):
+        lines.append(
+            "seat advantage, decisiveness, drama and some special rules are left out: the "
+            "rows do not record them (games played by the compiled engine, or by an earlier "
+            "paiqi); play with --engine python to record them"
+        )
+    units: dict[str, list[str]] = {}
+    for n in names:
+        if n in sets:
+            units.setdefault(f"{sets[n]['unit']} (a comeback: the winner trailed by "
+                             f"{sets[n]['margin']} or more)", []).append(n)  # fmt: skip
+    if len(units) == 1:
+        lines.append(f"standings count {next(iter(units))}; definitions: docs/design.md")
+    else:
+        lines.append(
+            "standings count "
+            + "; ".join(f"{unit} under {', '.join(who)}" for unit, who in units.items())
+            + "; definitions: docs/design.md"
+        )
+    share = report["design"].get("deal_share")
+    if share:
+        agents = ",".join(share["agents"]) or "random"
+        lines.append(
+            f"deal share: {share['deals']:,} deals, each played {share['replays']} times by "
+            f"{agents}, one seat further round and with fresh random streams each time"
+        )
+    return lines
+
+
+def sweep_text(report: dict[str, Any], db: str, workers: int | None = None) -> str:
+    """The terminal text of a sweep: every measure against the value, and the differences
+    from the baseline."""
+    spec = report["spec"]
+    agents = ",".join(spec["agents"]) or "random"
+    names = list(report["points"])
+    vary = report["vary"]
+    lines = [
+        f"run {report['run']} in {db}: sweep of {report['profile']}, {spec['games']:,} deals "
+        f"per value, seed {spec['seed']}, agents {agents}{' rotated' if spec['rotate'] else ''}"
+        + ("" if workers is None else f", {workers} workers"),
+        "varied: "
+        + "; ".join(f"{v['rule']} = {', '.join(v['values'])}" for v in vary)
+        + f"; baseline {report['baseline']}",
+    ]
+    if report.get("deals_differ"):
+        lines.append(
+            "the values deal from different decks (a joker added), so the same deal number "
+            "is not the same hands: differences are paired game by game but not on the same "
+            "cards (still valid, only less precise)"
+        )
+    heads = (
+        [", ".join(report["points"][n].values()) for n in names]
+        if len(vary) > 1
+        else [report["points"][n][vary[0]["rule"]] for n in names]
+    )
+    title = ", ".join(v["rule"] for v in vary)
+    lines += ["", f"by {title}:"]
+    lines += measures_lines(report["measures"], names, heads, report["baseline"])
+    lines += ["", *never_fired_lines(report, names), *design_notes(report, names)]
+    if "skill" in report:
+        lines += ["", *skill_lines(report["skill"])]
+    return "\n".join(lines)
+
+
+def design_lines(report: dict[str, Any], names: list[str] | None = None) -> list[str]:
+    """The design measures section of a comparison (or tournament) report."""
+    from paiqi_core.runs.design import measure_rows
+
+    names = list(report["profiles"]) if names is None else names
+    rows = [r for r in measure_rows(report, names) if r["key"] != "skill_gap"]
+    base = report["design"].get("base")
+    lines = ["", "design measures"]
+    lines += measures_lines(rows, names, names, base)
+    lines += ["", *never_fired_lines(report, names), *design_notes(report, names)]
+    return lines

@@ -115,10 +115,12 @@ def covering(p: Params) -> Scoring:
         money: list[Money] = [0] * len(outcomes)
         split = len(winners)
         labels = [""] * len(outcomes)
+        busts = [False] * len(outcomes)
         for w in winners:
             labels[w] = "winner"
         for seat, t in payers.items():
             bust = bust_mult if points[seat] > bust_above else 1
+            busts[seat] = points[seat] > bust_above
             base = -t * head_mult[heads[seat]] * bust * stake
             share = base if split == 1 else exact(Fraction(base) / split)
             for w in winners:
@@ -132,6 +134,7 @@ def covering(p: Params) -> Scoring:
             money=tuple(money),
             total=tuple(totals),
             labels=tuple(labels),
+            busts=tuple(busts),
         )
 
     facts = ScoringFacts(

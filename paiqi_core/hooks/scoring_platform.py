@@ -108,6 +108,7 @@ def platform(p: Params) -> Scoring:
         winners = tuple(s for s, r in enumerate(rank) if r == 1)
         money: list[Money] = [0] * len(outcomes)
         collected: dict[int, Money] = dict.fromkeys(winners, 0)
+        busts = [False] * len(outcomes)
         for seat, label in enumerate(labels):
             if label == WINNER:
                 continue
@@ -117,6 +118,7 @@ def platform(p: Params) -> Scoring:
                 base = (totals[winners[0]] - totals[seat]) * rate
             if counted[seat] > bust_above:
                 base *= bust_mult
+                busts[seat] = True
             for w in winners:
                 share = base if len(winners) == 1 else exact(Fraction(base, len(winners)))
                 amount = share * multipliers[w]
@@ -135,6 +137,7 @@ def platform(p: Params) -> Scoring:
             labels=tuple(labels),
             house=house,
             exempt=tuple(exempt),
+            busts=tuple(busts),
         )
 
     facts = ScoringFacts(

@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from paiqi_core.actions import JOKER
+from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.engine import Game, State, game_of
 from paiqi_core.games import game_for
+from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.profile import Profile, ProfileError
 from paiqi_core.rules import rules_of
+from paiqi_core.runs.trace import Trace, trace
 from paiqi_core.seeds import game_seed
 
 COLUMNS = (
@@ -43,7 +46,15 @@ COLUMNS = (
     "last_seven",
     "all_covered",
     "jokers",
+    # added later: a results file of an earlier paiqi lacks these (NULL in its rows)
+    "turn_order",  # place in turn order from the player who moved first (0: moved first)
+    "leads",  # times this player took the lead in standing (see runs.trace)
+    "deficit",  # the most this player trailed the best standing by (cards or points)
+    "cards_left",  # cards held at the end
+    "events",  # special rules that fired for this player: "bust swap:2" (see runs.trace)
 )
+# the columns every results file has; later ones may be missing in an earlier paiqi's file
+FIRST_COLUMNS = COLUMNS[: COLUMNS.index("turn_order")]
 Row = tuple[object, ...]
 
 
@@ -65,6 +76,9 @@ class BatchSpec:
     seatings: int = 0  # with rotation, games per deal (0: one per seat)
     # python, fast or auto: who plays all-random games (the kernel gives the same rows)
     engine: str = field(default="python", compare=False)
+    # each deal replayed this many times, each time with the agents one seat further round
+    # and a random stream of its own (the deal share); 0: games are dealt as usual
+    replays: int = 0
 
     @property
     def games(self) -> range:
@@ -83,12 +97,21 @@ def batch_game(spec: BatchSpec) -> Game:
 def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
     """The deal and the agents by seat of game ``index``: with rotation, each deal is played
     ``spec.seatings`` times (``players`` times if not set), the agents moved one seat round
-    each time."""
+    each time; with replays, ``spec.replays`` times, the agents moved one seat round each
+    time (``replay_of`` gives which replay)."""
     agents = list(spec.agents) or ["random"] * players
+    if spec.replays:
+        deal, turn = divmod(index, spec.replays)
+        return deal, [agents[(seat - turn) % players] for seat in range(players)]
     if not spec.rotate:
         return index, agents
     deal, turn = divmod(index, spec.seatings or players)
     return deal, [agents[(seat - turn) % players] for seat in range(players)]
+
+
+def replay_of(spec: BatchSpec, index: int) -> int:
+    """Which replay of its deal game ``index`` is (0 unless the batch replays deals)."""
+    return index % spec.replays if spec.replays else 0
 
 
 class Batch(NamedTuple):
@@ -101,14 +124,18 @@ class Batch(NamedTuple):
 def run_batch(spec: BatchSpec) -> Batch:
     """Play the batch's games and return their rows (and records): with all seats random
     and an engine other than ``python``, in the compiled kernel when it can play the rules
-    (the same games, so the same rows), else in Python."""
+    (the same games, so the same rows), else in Python.
+
+    A batch of replayed deals (``spec.replays``) gives its players a random stream of their
+    own in every replay (``simulate.replay_stream``): the kernel draws every choice from the
+    deal's stream and would play every replay alike, so such a batch is played in Python."""
     from paiqi_core import fast
     from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
     game = batch_game(spec)
     fast.use(spec.engine)
-    if fast.plays(game.rules, spec.agents):
+    if not spec.replays and fast.plays(game.rules, spec.agents):
         from paiqi_core.fast.batch import play_batch as play_in_kernel
 
         return play_in_kernel(spec, game)
@@ -116,7 +143,7 @@ def run_batch(spec: BatchSpec) -> Batch:
     records: list[str] = []
     for index in spec.games:
         deal, agents = seating(spec, game.players, index)
-        state = play_game(game, game_seed(spec.seed, deal), agents)
+        state = play_game(game, game_seed(spec.seed, deal), agents, replay_of(spec, index))
         rows += game_rows(spec.profile, index, deal, agents, state)
         if spec.records:
             records.append(json.dumps(state_record(state), ensure_ascii=False))
@@ -187,6 +214,8 @@ def game_rows(
         for seat, action in state.log:
             if action >= JOKER:
                 jokers[seat] += 1
+    course = trace(state.log, state.dealt, state.game.rules.stuck.covers)
+    events = events_text(state, outcomes, result, course)
     share = 1 / len(winners)  # of a win, shared by tied winners
     total = (None,) * len(agents) if result.total is None else result.total
     return [
@@ -209,6 +238,59 @@ def game_rows(
             int(o.last_seven),
             int(o.all_covered),
             jokers[seat],
+            course.turn_order[seat],
+            course.leads[seat],
+            course.deficit[seat],
+            o.hand_left,
+            events[seat],
         )
         for seat, (agent, o, money) in enumerate(zip(agents, outcomes, result.money, strict=True))
     ]
+
+
+def events_text(
+    state: State, outcomes: Sequence[PlayerOutcome], result: Result, course: Trace
+) -> list[str]:
+    """By seat, the special rules that fired for the player and are not columns of their
+    own: ``cut`` (a suit closed at an end of its line, 斬龍), ``swap`` (the joker taken for
+    the card it stood for), ``leave`` (left holding only the joker), ``joker_lost`` (a joker
+    in a burst hand, removed), ``clean`` (emptied the hand without covering, where the
+    scoring gives a bonus for it: 全脫手/脫手),
+    ``bust`` (paid more for covered points above the threshold, 爆點), ``melds`` (covered
+    melds not counted) and ``fee`` (the house kept a share of the winnings); a name with a
+    count when it fired more than once: ``"bust swap:2"``."""
+    n = len(outcomes)
+    counts: list[dict[str, int]] = [{} for _ in range(n)]
+    for name, by_seat in (("cut", course.cuts), ("swap", course.swaps), ("leave", course.leaves)):
+        for seat, k in enumerate(by_seat):
+            if k:
+                counts[seat][name] = k
+    for seat, laid in zip(state.bursts, state.laid, strict=True):
+        if laid >> JOKER_CARD & 1:
+            counts[seat]["joker_lost"] = 1
+    if state.game.rules.facts.clean_bonus:  # a bonus only where the scoring gives one
+        for seat, o in enumerate(outcomes):
+            if o.clean:
+                counts[seat]["clean"] = 1
+    if result.busts is not None:
+        for seat, bust in enumerate(result.busts):
+            if bust:
+                counts[seat]["bust"] = 1
+    if result.exempt is not None:
+        for seat, free in enumerate(result.exempt):
+            if free:
+                counts[seat]["melds"] = 1
+    if result.house and result.total is not None:
+        for seat in result.winners:
+            if result.total[seat] > 0:
+                counts[seat]["fee"] = 1
+    return [" ".join(name if k == 1 else f"{name}:{k}" for name, k in c.items()) for c in counts]
+
+
+def parse_events(text: str | None) -> dict[str, int]:
+    """The counts of an ``events`` cell (empty for NULL: a row of an earlier paiqi)."""
+    out: dict[str, int] = {}
+    for word in (text or "").split():
+        name, _, k = word.partition(":")
+        out[name] = out.get(name, 0) + (int(k) if k else 1)
+    return out

@@ -104,7 +104,7 @@ def plots(report: dict[str, Any]) -> list[Plot]:
         return []
     out: list[Plot] = []
     with plt.rc_context(STYLE):
-        for make in (_win_by_seat, _money_by_seat, _total_by_seat, _per_agent, _per_game):
+        for make in (_win_by_seat, _money_by_seat, _total_by_seat, _per_agent, _per_game, _design):
             made = make(plt, report)
             if made is not None:
                 out.append(made)
@@ -442,7 +442,8 @@ def _skill_gap(plt: Any, report: dict[str, Any]) -> Plot:
         e = skill["paired"][p]
         ax.bar(i, _num(e["mean"]), yerr=_num(e["ci95"]), color=colours.get(p, PALETTE[0]),
                capsize=4)  # fmt: skip
-    ax.set_xticks(range(len(others)), [f"{p} − {profiles[0]}" for p in others])
+    base = skill.get("base", profiles[0])
+    ax.set_xticks(range(len(others)), [f"{p} − {base}" for p in others])
     ax.axhline(0, color="#444444", lw=0.9)
     ax.set_ylabel("difference of gaps (standard deviations)")
     ax.set_title("Against the baseline, paired on the same deals")
@@ -536,6 +537,65 @@ def _per_game(plt: Any, report: dict[str, Any]) -> Plot | None:
         names = ", ".join(METRIC_LABELS[m].split(" per game")[0] for m in dropped)
         caption += f" Never seen under any profile, so not drawn: {names}."
     return Plot("per_game.png", title, caption, _png(plt, fig))
+
+
+# rules fired that the per-game plot already draws
+DRAWN_PER_GAME = ("cover", "pass", "burst", "last_seven", "all_covered", "joker")
+
+
+def _design(plt: Any, report: dict[str, Any]) -> Plot | None:
+    """The design measures, one panel each, one bar per profile with its interval."""
+    if "design" not in report:
+        return None
+    from paiqi_core.runs.design import measure_rows
+
+    profiles = list(report["profiles"])
+    rows = [
+        r
+        for r in measure_rows(report, profiles)
+        if r["key"] != "skill_gap"
+        and r["key"].removeprefix("fires:") not in DRAWN_PER_GAME
+        and any(not math.isnan(_num(e["mean"])) for e in r["by"].values())
+    ]
+    if not rows:
+        return None
+    colours = _colours(report)
+    cols = min(3, len(rows))
+    lines = math.ceil(len(rows) / cols)
+    width = max(2.9, 0.6 * len(profiles) + 1.4)
+    fig, axes = plt.subplots(
+        lines, cols, figsize=(width * cols, 2.8 * lines), squeeze=False, layout="constrained"
+    )
+    rotate = len(profiles) > 2 or max(len(p) for p in profiles) > 10
+    for k, ax in enumerate(axes.flat):
+        if k >= len(rows):
+            ax.set_visible(False)
+            continue
+        row = rows[k]
+        shown = [p for p in profiles if p in row["by"]]
+        ax.bar(
+            range(len(shown)),
+            [_num(row["by"][p]["mean"]) for p in shown],
+            0.7,
+            yerr=[_num(row["by"][p]["ci95"]) for p in shown],
+            capsize=4,
+            color=[colours[p] for p in shown],
+            error_kw={"elinewidth": 1.1, "ecolor": "#222222"},
+        )
+        ax.axhline(0, color="#444444", lw=0.8)
+        ax.set_title(textwrap.fill(row["label"], 30), fontsize=9.5)
+        ax.set_ylabel(row["unit"], fontsize=8.5)
+        ax.set_xticks(range(len(shown)))
+        ax.set_xticklabels(shown, rotation=25 if rotate else 0, ha="right" if rotate else "center")
+    title = "Design measures by profile"
+    fig.suptitle(title + " (each panel has its own scale)")
+    caption = (
+        f"One panel per measure, defined in docs/design.md: the first player's advantage, "
+        f"how much the deal decides (with --deal-share), decisiveness, drama, game length and "
+        f"its spread, and how often the special rules not drawn above fire; {CI_TEXT} (the "
+        "spread of length and the deal share by a jackknife)."
+    )
+    return Plot("design.png", title, caption, _png(plt, fig))
 
 
 def _short(x: float) -> str:

@@ -41,6 +41,7 @@ def batches(
                     rules=rules[name] if rules is not None else None,
                     seatings=spec.seatings_of(name),
                     engine=engine,
+                    replays=spec.replays_of(name),
                 )
 
 

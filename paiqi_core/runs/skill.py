@@ -67,7 +67,8 @@ def skill_report(
     """The skill gap of every profile of a run that played one (None otherwise): per profile,
     the gap in its own objective, in places (ranks), and in standard deviations of its
     objective (the unit that sets profiles side by side); per profile after the first, its
-    standardised gap less the first profile's, paired on the same deals; and the profile
+    standardised gap less the base profile's (the first, or a sweep's baseline), paired on
+    the same deals; and the profile
     whose gap is largest, with whether the data show it clearly."""
     if not spec.skill:
         return None
@@ -90,9 +91,11 @@ def skill_report(
             "standardised": estimate(list(gaps[p].values())).as_dict(),
             "spread": sd,
         }
-    base = spec.profiles[0]
+    base = spec.base
     paired = {}
-    for p in spec.profiles[1:]:
+    for p in spec.profiles:
+        if p == base:
+            continue
         common = gaps[base].keys() & gaps[p].keys()
         paired[p] = estimate([gaps[p][d] - gaps[base][d] for d in sorted(common)]).as_dict()
     best = max(spec.profiles, key=lambda p: _mean(profiles[p]["standardised"]))
@@ -103,6 +106,7 @@ def skill_report(
         "deals": spec.skill_deals,
         "profiles": profiles,
         "paired": paired,
+        "base": base,
         "most": best,
         "clear": clear,
     }

@@ -31,7 +31,7 @@ from typing import Any
 
 from paiqi_core.profile import Profile, load_profile
 from paiqi_core.profile.load import load_resolved
-from paiqi_core.runs.batch import COLUMNS, Row
+from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS, Row
 
 try:
     import fcntl
@@ -62,6 +62,9 @@ TABLES = {
     "seats": ("run", *COLUMNS),
 }
 REQUIRED = ("runs", "batches", "seats")  # the rules table came later: older files lack it
+# the seats table of an earlier paiqi has the first of its columns only: it is read as it
+# is (the later columns are missing from its figures) and given them when written to
+SEATS_SINCE = len(FIRST_COLUMNS) + 1
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -70,6 +73,7 @@ class StoreError(Exception):
 
 
 SKILL_SEPARATOR = " · "
+REPLAYED = "deals replayed"  # the rule set of a profile's deal share: ``doujue · deals replayed``
 
 
 def searching(agents: tuple[str, ...]) -> bool:
@@ -98,8 +102,9 @@ def distinct_seatings(lineup: tuple[str, ...]) -> int:
 class RunSpec:
     """Everything that decides a run's results."""
 
-    command: str  # "compare", "simulate" or "tournament"
-    profiles: tuple[str, ...]  # names of the rule sets played (a tournament: its pairings)
+    command: str  # "compare", "simulate", "tournament" or "sweep"
+    # names of the rule sets played (a tournament: its pairings; a sweep: its values)
+    profiles: tuple[str, ...]
     overrides: tuple[str, ...]
     agents: tuple[str, ...]
     rotate: bool
@@ -126,16 +131,50 @@ class RunSpec:
             return self.search_batch
         return self.batch
 
+    # the deal share: each profile's rules also played on ``share_deals`` deals, each deal
+    # ``replays`` times by ``share_agents`` (one seat further round each time, with a random
+    # stream of their own); a tournament plays one such rule set for all its pairings
+    share_deals: int = 0
+    replays: int = 0
+    share_agents: tuple[str, ...] = ()
+    # a sweep: the profile, each rule varied with its values as given, and the rule set
+    # the others are compared with (default: the first)
+    sweep: str = ""
+    vary: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    baseline: str = ""
+
     @property
     def rule_sets(self) -> tuple[str, ...]:
         """The names of every rule set the run plays: its profiles, then (with a skill gap)
-        each profile's skill pairing."""
-        return self.profiles + tuple(self.skill_name(p) for p in self.profiles if self.skill)
+        each profile's skill pairing, then (with a deal share) its replayed deals."""
+        skill = tuple(self.skill_name(p) for p in self.profiles if self.skill)
+        return self.profiles + skill + self.share_names
+
+    @property
+    def base(self) -> str:
+        """The rule set the others are compared with: the baseline, or the first."""
+        return self.baseline or self.profiles[0]
 
     def skill_name(self, profile: str) -> str:
         """The rule set of ``profile``'s skill pairing: ``doujue · hard vs easy``."""
         strong, weak = self.skill
         return f"{profile}{SKILL_SEPARATOR}{strong} vs {weak}"
+
+    @property
+    def share_names(self) -> tuple[str, ...]:
+        """The rule sets of the deal share: one per profile (``doujue · deals replayed``),
+        or one for a tournament, whose pairings all play the same rules."""
+        if not self.share_deals:
+            return ()
+        if self.command == "tournament":
+            return (REPLAYED,)
+        return tuple(self.share_name(p) for p in self.profiles)
+
+    def share_name(self, profile: str) -> str:
+        """The rule set of ``profile``'s deal share (a tournament's: ``deals replayed``)."""
+        if self.command == "tournament":
+            return REPLAYED
+        return f"{profile}{SKILL_SEPARATOR}{REPLAYED}"
 
     def profile_of(self, name: str) -> str:
         """The profile whose rules the rule set ``name`` plays."""
@@ -144,22 +183,33 @@ class RunSpec:
         for p in self.profiles:
             if self.skill and name == self.skill_name(p):
                 return p
+            if self.share_deals and name == self.share_name(p):
+                return p
         raise KeyError(name)
 
     def _is_skill(self, name: str) -> bool:
-        return name not in self.profiles
+        return bool(self.skill) and name not in self.profiles and name not in self.share_names
 
     def games_of(self, name: str) -> int:
-        """Games the rule set ``name`` plays (deals times seatings)."""
+        """Games the rule set ``name`` plays (deals times seatings, or times replays)."""
+        if name in self.share_names:
+            return self.share_deals * self.replays
         if self._is_skill(name):
             return self.skill_deals * distinct_seatings(self.agents_of(name))
         return self.total_games
 
     def seatings_of(self, name: str) -> int:
-        """Games per deal of the rule set ``name`` with rotation, 0 without."""
+        """Games per deal of the rule set ``name`` with rotation, 0 without (replayed deals
+        are not rotated: ``replays_of``)."""
+        if name in self.share_names:
+            return 0
         if self._is_skill(name):
             return distinct_seatings(self.agents_of(name))
         return self.seatings if self.rotate else 0
+
+    def replays_of(self, name: str) -> int:
+        """Games per deal of the rule set ``name`` when it replays deals, else 0."""
+        return self.replays if name in self.share_names else 0
 
     @property
     def all_games(self) -> int:
@@ -168,6 +218,8 @@ class RunSpec:
 
     def agents_of(self, profile: str) -> tuple[str, ...]:
         """The agents by seat that play ``profile``'s games (empty: all random)."""
+        if profile in self.share_names:
+            return self.share_agents
         if profile not in self.profiles:  # a skill pairing
             strong, weak = self.skill
             return lineup(strong, weak, self.players)
@@ -183,9 +235,10 @@ class RunSpec:
     def from_json(text: str) -> RunSpec:
         """The spec stored as ``text``."""
         d = json.loads(text)
-        for key in ("profiles", "overrides", "agents", "skill"):
-            d[key] = tuple(d.get(key, ()))  # runs stored before the skill gap have none
+        for key in ("profiles", "overrides", "agents", "skill", "share_agents"):
+            d[key] = tuple(d.get(key, ()))  # runs stored before these existed have none
         d["lineups"] = tuple(tuple(seats) for seats in d.get("lineups", ()))
+        d["vary"] = tuple((key, tuple(values)) for key, values in d.get("vary", ()))
         return RunSpec(**d)
 
     @property
@@ -295,12 +348,24 @@ class Store:
                 self.db.execute("PRAGMA journal_mode = WAL")
                 self.db.execute("PRAGMA synchronous = NORMAL")
                 self.db.executescript(SCHEMA)
+                self._add_columns(tables.get("seats", TABLES["seats"]))
         except sqlite3.Error as e:
             self.db.close()
             raise self._error(e) from None
         except StoreError:
             self.db.close()
             raise
+
+    def _add_columns(self, present: tuple[str, ...]) -> None:
+        """Give an earlier paiqi's seats table the columns added since (NULL in its rows)."""
+        with self.db:
+            for column in TABLES["seats"][len(present) :]:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN {column}")
+
+    def columns(self, table: str = "seats") -> tuple[str, ...]:
+        """The columns of ``table`` in this file (an earlier paiqi's seats table lacks the
+        later ones)."""
+        return tuple(r[1] for r in self.db.execute(f"PRAGMA table_info('{table}')"))
 
     @classmethod
     def reader(cls, path: Path) -> Store:
@@ -352,6 +417,8 @@ class Store:
             if "'" not in name
         }
         for name, columns in TABLES.items():
+            if name == "seats" and name in tables and len(tables[name]) >= SEATS_SINCE:
+                columns = columns[: len(tables[name])]  # an earlier paiqi's, or this one's
             if name in tables and tables[name] != columns:
                 raise StoreError(
                     f"{self.path}: not a results file: its table '{name}' has columns "
@@ -495,7 +562,8 @@ class Store:
         """Store a batch's rows and mark it finished, in one transaction: either both are
         stored or neither."""
         marks = ", ".join("?" * (len(COLUMNS) + 1))
-        values = [(run, *r) for r in rows]
+        # rows that fill only the first columns (FIRST_COLUMNS) get NULL in the later ones
+        values = [(run, *r, *(None,) * (len(COLUMNS) - len(r))) for r in rows]
         try:
             with self.db:
                 self.db.executemany(f"INSERT INTO seats VALUES ({marks})", values)

@@ -57,6 +57,9 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
     skill = skill_report(store, run_id, spec, objectives)
     if skill is not None:
         out["skill"] = skill
+    from paiqi_core.runs.design import design_report
+
+    out["design"] = design_report(store, run_id, spec)
     return out
 
 

@@ -10,7 +10,9 @@ The report, read from the stored rows: each player's win rate and mean utility (
 rank points or win share: the profile's objective) over every seat it played, with 95%
 intervals; the head-to-head matrix, A's mean edge over B per deal (A's mean utility less
 B's on the same deal) with its interval; and Bradley-Terry ratings on an Elo scale, a deal
-counting as a win for whichever of the two did better on it.
+counting as a win for whichever of the two did better on it. The skill gap is the edge of
+the best-rated player over the worst-rated one; the design measures (``runs.design``) pool
+every pairing's games, which all play one profile.
 """
 
 from __future__ import annotations
@@ -65,10 +67,12 @@ def tournament_spec(
 def tournament_report(store: Store, run_id: str, spec: RunSpec, objective: str) -> dict[str, Any]:
     """The tournament's tables as data: per player, head to head, and ratings."""
     column = UTILITY[objective]
-    rows = store.query(
-        f"SELECT profile, deal, agent, win, {column} FROM seats WHERE run = ? ORDER BY "
-        "profile, deal",
+    marks = ", ".join("?" * len(spec.profiles))
+    rows = store.query(  # the pairings' games (not the replayed deals of a deal share)
+        f"SELECT profile, deal, agent, win, {column} FROM seats WHERE run = ? AND profile IN "
+        f"({marks}) ORDER BY profile, deal",
         run_id,
+        *spec.profiles,
     )
     sums: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])
     by_deal: dict[tuple[str, int], dict[str, list[float]]] = defaultdict(dict)
@@ -106,7 +110,7 @@ def tournament_report(store: Store, run_id: str, spec: RunSpec, objective: str) 
         else:
             wins[i][j] += 0.5
             wins[j][i] += 0.5
-    head_to_head = []
+    head_to_head: list[dict[str, Any]] = []
     for (a, b), deal_edges in edges.items():
         n = len(deal_edges)
         total, squares = sum(deal_edges), sum(v * v for v in deal_edges)
@@ -114,6 +118,18 @@ def tournament_report(store: Store, run_id: str, spec: RunSpec, objective: str) 
             {"a": a, "b": b, "deals": n, "edge": Estimate.of(n, total, squares).as_dict()}
         )
     ratings = bradley_terry(agents, wins)
+    from paiqi_core.runs.design import design_report
+
+    ranked = sorted(ratings, key=lambda r: r.elo)
+    strong, weak = ranked[-1].player, ranked[0].player
+    gap = next(
+        (
+            h["edge"] if h["a"] == strong else {**h["edge"], "mean": -h["edge"]["mean"]}
+            for h in head_to_head
+            if {h["a"], h["b"]} == {strong, weak}
+        ),
+        None,
+    )
     return {
         "run": run_id,
         "command": "tournament",
@@ -122,6 +138,8 @@ def tournament_report(store: Store, run_id: str, spec: RunSpec, objective: str) 
         "players": players,
         "head_to_head": head_to_head,
         "ratings": [{"agent": r.player, "elo": r.elo, "ci95": r.ci95} for r in ratings],
+        "skill_gap": None if gap is None else {"strong": strong, "weak": weak, "edge": gap},
+        "design": design_report(store, run_id, spec),
     }
 
 
