@@ -62,6 +62,7 @@ def main() -> int:
     print(f"{'profile':22} {'decisions':>9} {'median':>7} {'p90':>7} {'p99':>7}")
     for name, overrides in TABLES.items():
         game = Game(name.split(" ")[0], list(overrides))
+        decision_times(game, args.agent, 1)  # untimed: loads the compiled engine, fills caches
         times = decision_times(game, args.agent, args.games)
         every += times
         print(
