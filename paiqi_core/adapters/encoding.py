@@ -286,7 +286,7 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
         if a < JOKER_CARD:
             rows.append((seat, 0, 1 << a, None))
         elif a == HIDDEN_COVER or COVER <= a < PASS:
-            card = next(own) if seat == me else None
+            card = next(own, None) if seat == me else None
             rows.append((seat, 1, 0 if card is None else 1 << card, None))
         elif a == PASS:
             rows.append((seat, 2, 0, None))
