@@ -71,6 +71,12 @@ def deal_state(game: Game, seed: int | None, options: Mapping[str, Any] | None) 
     return game.new_state(seed)
 
 
+def pass_bound(passes: int | None) -> float:
+    """The highest pass count an observation can show: the most passes a seat can make,
+    infinite when unbounded, and at least 1 (a box of [0, 0] is refused by some checkers)."""
+    return np.inf if passes is None else max(passes, 1)
+
+
 class DealStream:
     """The deals of successive resets: ``seed`` itself, then a stream seeded by it."""
 
@@ -136,6 +142,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         "name": "paiqi_v0",
         "render_modes": ["human", "ansi"],
         "is_parallelizable": False,
+        "render_fps": 4,
     }
 
     def __init__(
@@ -159,8 +166,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.layout = Layout(n)
         lim = limits(rules)
         self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
-        passes = np.inf if lim.passes_per_seat is None else lim.passes_per_seat
-        low, high = self.layout.bounds(lim.hand, lim.hand, passes)
+        low, high = self.layout.bounds(lim.hand, lim.hand, pass_bound(lim.passes_per_seat))
         space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
