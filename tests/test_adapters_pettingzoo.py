@@ -270,3 +270,17 @@ def test_overrides_change_the_game() -> None:
     assert paiqi_env("shichinarabe", ["players=3"]).possible_agents == [
         "player_0", "player_1", "player_2",
     ]  # fmt: skip
+
+
+def test_masks_after_a_reset_are_the_new_games() -> None:
+    """A new deal whose move count equals the old game's gets its own legal actions (a stale
+    answer would let an illegal card through to the engine)."""
+    env = paiqi_env("platform")
+    for seed in range(30):
+        env.reset(seed=seed)
+        masked(env.observe(env.agent_selection))
+        env.reset(seed=seed + 1000)
+        state = env.state
+        assert state is not None
+        expected = sorted(documented_index(a) for a in state.legal_actions())
+        assert masked(env.observe(env.agent_selection)) == expected

@@ -35,12 +35,12 @@ section            size        content
 ``seat``           n           the observing seat's own number (one-hot; seat 0 is the
                                dealer's left)
 ``to_move``        n           the seat to move (relative, one-hot; zeros once the game is over)
-``hand_counts``    n           cards held, by relative seat (a count)
-``covered_counts`` n           cards covered, by relative seat (a count)
-``passes``         n           passes used, by relative seat (a count)
 ``finished``       n           1 for a seat that emptied its hand
 ``burst``          n           1 for a seat that burst
 ``left``           n           1 for a seat that left holding only the joker
+``hand_counts``    n           cards held, by relative seat (a count)
+``covered_counts`` n           cards covered, by relative seat (a count)
+``passes``         n           passes used, by relative seat (a count)
 =================  ==========  ================================================================
 
 The information-state tensor (OpenSpiel) adds what a seat remembers: ``dealt`` (53, its hand
@@ -53,6 +53,7 @@ place the joker took. Rows after the last move are zeros.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -165,14 +166,39 @@ class Section:
 
 
 CARD_SECTIONS = ("hand", "table", "joker_place", "laid", "covered", "door_card")
-SEAT_SECTIONS = (
-    "to_move", "hand_counts", "covered_counts", "passes", "finished", "burst", "left",
-)  # fmt: skip
+FLAG_SECTIONS = ("to_move", "finished", "burst", "left")
+COUNT_SECTIONS = ("hand_counts", "covered_counts", "passes")
+# a byte's eight bits, lowest first, as eight float32 (observations) or int8 (masks) values
+_FLOAT_BYTES = [_BYTE_BITS[b].tobytes() for b in range(256)]
+_MASK_BYTES = [_BYTE_BITS[b].astype(np.int8).tobytes() for b in range(256)]
+
+
+def _dense_bit(action: int) -> int:
+    """``1 << to_dense(action)``, inlined for the masks."""
+    if action < COVER:
+        return 1 << action
+    if action < PASS:
+        return 1 << (action - COVER + COVER_BASE)
+    if action == PASS:
+        return 1 << PASS_ACTION
+    return 1 << (JOKER_BASE + (action - JOKER) // 64)
+
+
+def legal_mask(legal: Sequence[int]) -> np.ndarray:
+    """The ``int8`` mask over the 158 actions of the legal actions (paiqi's numbering)."""
+    bits_ = 0
+    for action in legal:
+        bits_ |= _dense_bit(action)
+    raw = b"".join(map(_MASK_BYTES.__getitem__, bits_.to_bytes(20, "little")))
+    return np.frombuffer(bytearray(raw[:NUM_ACTIONS]), np.int8)
 
 
 class Layout:
     """The sections of the observation tensor of a game of ``players`` seats, and of the
-    information-state tensor when ``history`` (rows of moves and events) is given."""
+    information-state tensor when ``history`` (rows of moves and events) is given.
+
+    The zero-or-one sections come first and are written with one conversion of a bit
+    string; the counts follow."""
 
     def __init__(self, players: int, history: int = 0) -> None:
         n = self.players = players
@@ -180,7 +206,9 @@ class Layout:
             (name, (CARD_SLOTS,)) for name in CARD_SECTIONS
         ]
         shapes += [("opened", (4, 4)), ("seat", (n,))]
-        shapes += [(name, (n,)) for name in SEAT_SECTIONS]
+        shapes += [(name, (n,)) for name in FLAG_SECTIONS]
+        self.flag_size = sum(int(np.prod(s)) for _, s in shapes)
+        shapes += [(name, (n,)) for name in COUNT_SECTIONS]
         self.observation_size = sum(int(np.prod(s)) for _, s in shapes)
         self.history_rows = history
         self.row_width = n + len(KINDS) + 2 * CARD_SLOTS
@@ -193,7 +221,8 @@ class Layout:
         self.sections: tuple[Section, ...] = tuple(sections)
         self.size = offset
         self.at = {s.name: s.offset for s in sections}
-        self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._flag_bytes = -(-self.flag_size // 8)
+        self._pack = struct.Struct(f"={3 * n}f").pack
 
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
         """Named views (reshaped, sharing memory) of the sections of ``tensor``."""
@@ -202,10 +231,11 @@ class Layout:
         }
 
     def bounds(self, hand: int, covers: int, passes: float) -> tuple[np.ndarray, np.ndarray]:
-        """Lowest and highest value of every entry: indicators 0..1, hand and cover counts up
-        to ``hand`` and ``covers``, pass counts up to ``passes`` (may be infinite)."""
-        low = np.zeros(self.size, np.float32)
-        high = np.ones(self.size, np.float32)
+        """Lowest and highest value of every entry of the observation: indicators 0..1,
+        hand and cover counts up to ``hand`` and ``covers``, pass counts up to ``passes``
+        (may be infinite)."""
+        low = np.zeros(self.observation_size, np.float32)
+        high = np.ones(self.observation_size, np.float32)
         n = self.players
         high[self.at["hand_counts"] : self.at["hand_counts"] + n] = hand
         high[self.at["covered_counts"] : self.at["covered_counts"] + n] = covers
@@ -213,47 +243,67 @@ class Layout:
         return low, high
 
     # -- writing ------------------------------------------------------------------------------
-    def write_observation(self, out: np.ndarray, obs: Observation) -> None:
-        """Fill ``out`` (the first ``observation_size`` entries) with ``obs``."""
-        laid = 0
-        for hand in obs.laid:
-            laid |= hand
-        joker_at = obs.joker_at
-        masks = [
-            obs.hand_mask,
-            obs.table_mask | JOKER_BIT if joker_at is not None else obs.table_mask,
-            0 if joker_at is None else 1 << joker_at,
-            laid,
-            obs.covered_mask,
-            0 if obs.door_card is None else 1 << obs.door_card,
-        ]
-        end = len(CARD_SECTIONS) * CARD_SLOTS
-        out[:end] = unpack(masks).ravel()
-        out[end : self.observation_size] = 0
-        at, n, seat = self.at, self.players, obs.seat
-        opened = at["opened"]
-        for k, suit in enumerate(obs.opened):
-            out[opened + 4 * suit + k] = 1
-        out[at["seat"] + seat] = 1
-        if not obs.terminal:
-            out[at["to_move"] + (obs.turn - seat) % n] = 1
-        rel = self._rel[seat]
-        o = at["hand_counts"]
-        out[o : o + n] = [obs.hand_counts[s] for s in rel]
-        o = at["covered_counts"]
-        out[o : o + n] = [obs.covered_counts[s] for s in rel]
-        o = at["passes"]
-        out[o : o + n] = [obs.pass_counts[s] for s in rel]
-        for name, seats in (("finished", obs.finished), ("burst", obs.bursts), ("left", obs.left)):
-            o = at[name]
-            for s in seats:
-                out[o + (s - seat) % n] = 1
+    def observation(self, state: State, seat: int, private: bool = True) -> np.ndarray:
+        """A new observation tensor of ``seat`` (without its own cards unless ``private``)."""
+        return np.frombuffer(bytearray(self._raw(state, seat, private)), np.float32)
 
-    def write_information_state(self, out: np.ndarray, obs: Observation, dealt: int) -> None:
-        """Fill ``out`` with ``obs``, the hand the seat was dealt and the rows of its history."""
-        self.write_observation(out, obs)
+    def write_observation(
+        self, out: np.ndarray, state: State, seat: int, private: bool = True
+    ) -> None:
+        """Fill the first ``observation_size`` entries of ``out`` with what ``seat`` sees of
+        ``state``: only public facts and the seat's own cards (left out unless ``private``)."""
+        out[: self.observation_size] = np.frombuffer(self._raw(state, seat, private), np.float32)
+
+    def _raw(self, state: State, seat: int, private: bool) -> bytes:
+        """The observation as the bytes of its float32 entries: the zero-or-one sections as
+        one bit string, expanded a byte at a time, then the counts."""
+        n = self.players
+        laid = 0
+        for hand in state.laid:
+            laid |= hand
+        joker_at = state.joker_at
+        flags = state.table << 53 | laid << 159
+        if joker_at is not None:
+            flags |= 1 << (53 + JOKER_CARD) | 1 << (106 + joker_at)
+        if private:
+            flags |= state.hands[seat] | state.covered[seat] << 212
+        if state.door_card is not None:
+            flags |= 1 << (265 + state.door_card)
+        o = 318
+        for k, suit in enumerate(state.opened):
+            flags |= 1 << (o + 4 * suit + k)
+        o += 16
+        flags |= 1 << (o + seat)
+        o += n
+        if not state.over:
+            flags |= 1 << (o + (state.turn - seat) % n)
+        for group in (state.finished, state.bursts, state.left):
+            o += n
+            for s in group:
+                flags |= 1 << (o + (s - seat) % n)
+        hands, covered, passes = state.hands, state.covered, state.passes
+        order = [*range(seat, n), *range(seat)]
+        counts = self._pack(
+            *[hands[s].bit_count() for s in order],
+            *[covered[s].bit_count() for s in order],
+            *[passes[s] for s in order],
+        )
+        expanded = b"".join(
+            map(_FLOAT_BYTES.__getitem__, flags.to_bytes(self._flag_bytes, "little"))
+        )
+        return expanded[: 4 * self.flag_size] + counts
+
+    def write_information_state(
+        self, out: np.ndarray, state: State, seat: int, private: bool = True
+    ) -> None:
+        """Fill ``out`` with the observation, the hand ``seat`` was dealt and the rows of its
+        history (its own cards and covers left out unless ``private``)."""
+        self.write_observation(out, state, seat, private)
+        obs = state.observation(seat)
+        if not private:
+            obs = public_only(obs)
         o = self.at["dealt"]
-        out[o : o + CARD_SLOTS] = unpack([dealt])[0]
+        out[o : o + CARD_SLOTS] = unpack([state.dealt[seat] if private else 0])[0]
         start = self.at["history"]
         out[start:] = 0
         rows = history_rows(obs)
@@ -262,7 +312,7 @@ class Layout:
                 f"{len(rows)} moves and events exceed the {self.history_rows} rows of the "
                 "information-state tensor"
             )
-        n, width, seat = self.players, self.row_width, obs.seat
+        n, width = self.players, self.row_width
         kind0, card0, place0 = n, n + len(KINDS), n + len(KINDS) + CARD_SLOTS
         ones: list[int] = []
         for i, (s, kind, cards, place) in enumerate(rows):
@@ -273,6 +323,11 @@ class Layout:
             if place is not None:
                 ones.append(base + place0 + place)
         out[ones] = 1
+
+
+def public_only(obs: Observation) -> Observation:
+    """``obs`` without the seat's own cards (what every seat knows of it)."""
+    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), legal=())
 
 
 def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
@@ -379,7 +434,9 @@ __all__ = [
     "engine_action",
     "index_text",
     "information_state_text",
+    "legal_mask",
     "observation_text",
+    "public_only",
     "state_text",
     "to_dense",
 ]

@@ -30,7 +30,7 @@ import gymnasium
 import numpy as np
 
 from paiqi_core.adapters.bounds import limits, utility_bounds
-from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout, engine_action, to_dense
+from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout, engine_action, legal_mask
 from paiqi_core.adapters.pettingzoo import (
     UNBOUNDED_TURNS,
     deal_state,
@@ -100,13 +100,11 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
     def _observe(self) -> Obs:
         state = self.state
         assert state is not None
-        obs = state.observation(self.seat)
-        tensor = np.empty(self.layout.observation_size, np.float32)
-        self.layout.write_observation(tensor, obs)
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        if obs.legal:
-            mask[[to_dense(a) for a in obs.legal]] = 1
-        return {"observation": tensor, "action_mask": mask}
+        to_move = state.turn == self.seat and not state.over
+        return {
+            "observation": self.layout.observation(state, self.seat),
+            "action_mask": legal_mask(state.legal_actions() if to_move else ()),
+        }
 
     def _others_play(self) -> None:
         """The paiqi players move until it is the learner's turn or the game is over."""

@@ -44,18 +44,21 @@ import pyspiel
 from paiqi_core.actions import EVENT, JOKER, action_text
 from paiqi_core.adapters.bounds import limits, utility_bounds
 from paiqi_core.adapters.encoding import (
+    COVER_BASE,
     NUM_ACTIONS,
     Layout,
+    dense_legal,
     engine_action,
     index_text,
     information_state_text,
     observation_text,
+    public_only,
     state_text,
     to_dense,
 )
 from paiqi_core.belief import Belief
 from paiqi_core.cards import bits, card_text
-from paiqi_core.engine import Game, Observation, State
+from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
 from paiqi_core.resources import builtin_profiles
 from paiqi_core.search.objective import utilities
@@ -221,7 +224,7 @@ class Play:
         self.door: int | None = None
         self.state: State | None = None
         self.forward = False  # replaying a known history: record draws and moves only
-        self._legal: tuple[int, list[int]] = (-1, [])
+        self._legal: tuple[int, list[int], list[int]] = (-1, [], [])
         self._beliefs: dict[tuple[int, int], Belief] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Play:
@@ -244,8 +247,17 @@ class Play:
         assert state is not None
         key = len(state.log)
         if self._legal[0] != key:
-            self._legal = (key, state.legal_actions())
+            legal = state.legal_actions()
+            self._legal = (key, legal, dense_legal(legal))
         return self._legal[1]
+
+    def dense(self) -> list[int]:
+        """The legal actions of the seat to move, as indices of the action space."""
+        state = self.state
+        assert state is not None
+        if self._legal[0] != len(state.log):
+            self.legal()
+        return self._legal[2]
 
     def belief(self, seat: int) -> Belief:
         """What ``seat`` can know of the hidden cards now (kept while the state stands)."""
@@ -283,7 +295,7 @@ class PaiqiState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal actions of the seat to move (indices of the shared action space)."""
-        return [to_dense(a) for a in self._play.legal()]
+        return list(self._play.dense())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet dealt, each equally likely; then the door card, if cut."""
@@ -311,7 +323,10 @@ class PaiqiState(pyspiel.State):
             return
         if play.forward:
             return
-        play.state.apply_unchecked(engine_action(play.legal(), action))
+        legal = play.legal()
+        if not (action < COVER_BASE and action in legal):
+            action = engine_action(legal, action)
+        play.state.apply_unchecked(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         play = self._play
@@ -390,33 +405,26 @@ class PaiqiObserver:
         self.tensor = np.zeros(self.layout.size, np.float32)
         self.dict = self.layout.views(self.tensor)
 
-    def _observation(self, state: PaiqiState, player: int) -> tuple[Observation | None, int]:
-        play = state._play
-        if play.state is None:
-            return None, 0
-        obs = play.state.observation(player)
-        dealt = play.state.dealt[player]
-        if not self.private:
-            obs = obs._replace(hand_mask=0, covered_mask=0, cover_order=(), legal=())
-            dealt = 0
-        return obs, dealt
-
     def set_from(self, state: PaiqiState, player: int) -> None:
         """Write seat ``player``'s view of ``state`` into ``tensor``."""
-        obs, dealt = self._observation(state, player)
-        if obs is None:  # the deal: nothing seen yet but one's own seat
+        game_state = state._play.state
+        if game_state is None:  # the deal: nothing seen yet but one's own seat
             self.tensor.fill(0)
             self.dict["seat"][player] = 1
         elif self.perfect_recall:
-            self.layout.write_information_state(self.tensor, obs, dealt)
+            self.layout.write_information_state(self.tensor, game_state, player, self.private)
         else:
-            self.layout.write_observation(self.tensor, obs)
+            self.layout.write_observation(self.tensor, game_state, player, self.private)
 
     def string_from(self, state: PaiqiState, player: int) -> str:
         """Seat ``player``'s view of ``state`` in words."""
-        obs, dealt = self._observation(state, player)
-        if obs is None:
+        game_state = state._play.state
+        if game_state is None:
             return f"seat {player}; cards dealt: {len(state._play.drawn)}"
+        obs = game_state.observation(player)
+        dealt = game_state.dealt[player]
+        if not self.private:
+            obs, dealt = public_only(obs), 0
         if self.perfect_recall:
             return information_state_text(obs, dealt)
         return observation_text(obs)

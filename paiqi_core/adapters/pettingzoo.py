@@ -28,7 +28,14 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from paiqi_core.adapters.bounds import limits
-from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout, engine_action, to_dense
+from paiqi_core.adapters.encoding import (
+    COVER_BASE,
+    NUM_ACTIONS,
+    Layout,
+    engine_action,
+    legal_mask,
+    to_dense,
+)
 from paiqi_core.cards import JOKER, RANKS, SUITS, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
@@ -180,7 +187,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.state: State | None = None
         self._deals = DealStream()
         self._turns = 0
-        self._legal: tuple[int, list[int]] = (-1, [])  # (log length, legal actions)
+        self._legal: tuple[State | None, int, list[int]] = (None, -1, [])  # state, log length
 
     # -- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -209,12 +216,14 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._finish()
 
     def _legal_actions(self) -> list[int]:
+        """The engine's legal actions now, computed once per position of this game."""
         state = self.state
         assert state is not None
-        key = len(state.log)
-        if self._legal[0] != key:
-            self._legal = (key, state.legal_actions())
-        return self._legal[1]
+        cached, key, legal = self._legal
+        if cached is not state or key != len(state.log):
+            legal = state.legal_actions()
+            self._legal = (state, len(state.log), legal)
+        return legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its tensor and its action mask."""
@@ -222,13 +231,11 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if state is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        obs = state.observation(seat)
-        tensor = np.empty(self.layout.observation_size, np.float32)
-        self.layout.write_observation(tensor, obs)
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        if obs.legal and not self.truncations[self.agent_selection]:
-            mask[[to_dense(a) for a in obs.legal]] = 1
-        return {"observation": tensor, "action_mask": mask}
+        to_move = seat == state.turn and not state.over and not self.truncations[agent]
+        return {
+            "observation": self.layout.observation(state, seat),
+            "action_mask": legal_mask(self._legal_actions() if to_move else ()),
+        }
 
     def legal_indices(self) -> list[int]:
         """The legal actions of the agent to move, as indices of the action space."""
@@ -247,18 +254,21 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         assert state is not None
         if action is None:
             raise ValueError(f"{agent} is to move: give an action, not None")
-        chosen = engine_action(self._legal_actions(), int(action))
+        legal = self._legal_actions()
+        index = int(action)
+        chosen = index if index < COVER_BASE and index in legal else engine_action(legal, index)
         state.apply_unchecked(chosen)
         self._turns += 1
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # rewards and cumulative rewards stay 0 until the game ends: nothing to clear
         if state.over:
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
             self._finish()
+            self._accumulate_rewards()
         elif self._turns >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[state.turn]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
