@@ -90,9 +90,7 @@ def play(
     for seat in range(game.num_players()):
         stream = seed * 16 + seat
         if seat in paiqi_seats:
-            players[seat] = ISMCTSAgent(
-                random.Random(stream), game=engine, budget=str(iterations)
-            )
+            players[seat] = ISMCTSAgent(random.Random(stream), game=engine, budget=str(iterations))
         else:
             rs = np.random.RandomState(stream % (1 << 32))
             players[seat] = ismcts.ISMCTSBot(
