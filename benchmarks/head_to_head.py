@@ -7,10 +7,11 @@ the adapter's ``resample_from_infostate``). Differences that remain are the algo
 - paiqi ``ismcts`` keeps one tree over the deciding seat's information, grows it from a pool
   of 24 sampled deals, scales utilities to 0..1 by the range met so far and explores with
   UCB1 (constant 0.7), counting each child's availability;
-- OpenSpiel's ``ISMCTSBot`` samples a new deal every simulation, keys its nodes by every
-  seat's information-state string, and explores with UCT on raw utilities; its constant is
-  set to 0.7 times the mean spread (largest minus smallest seat utility) of random games of
-  the profile, so that both explore alike relative to what a game is worth.
+- OpenSpiel's ``ISMCTSBot`` keys its nodes by every seat's information-state string and
+  explores with UCT on raw utilities; its constant is set to 0.7 times the mean spread
+  (largest minus smallest seat utility) of random games of the profile, so that both
+  explore alike relative to what a game is worth. It draws its deals into a pool of 24 too
+  (``max_world_samples=24``), so both search over as many sampled deals.
 
 Each deal is played twice, with paiqi at seats 0 and 2 and then at seats 1 and 3 (OpenSpiel
 in the others), so both sides get the same cards. The figure per deal is paiqi's mean
@@ -49,6 +50,7 @@ from paiqi_core.seeds import game_seed
 
 FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")
 PAIQI_EXPLORATION = 0.7
+WORLDS = 24  # deals sampled per decision: paiqi's pool (paiqi_core.search.ismcts.POOL)
 
 # two-sided 95% Student t quantiles by degrees of freedom
 _T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
@@ -98,6 +100,7 @@ def play(
                 mcts.RandomRolloutEvaluator(1, rs),
                 uct_c=uct_c,
                 max_simulations=iterations,
+                max_world_samples=WORLDS,
                 random_state=rs,
             )
     spent = {"paiqi": 0.0, "openspiel": 0.0}

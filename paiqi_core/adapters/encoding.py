@@ -258,36 +258,37 @@ class Layout:
         """The observation as the bytes of its float32 entries: the zero-or-one sections as
         one bit string, expanded a byte at a time, then the counts."""
         n = self.players
-        laid = 0
-        for hand in state.laid:
-            laid |= hand
-        joker_at = state.joker_at
-        flags = state.table << 53 | laid << 159
-        if joker_at is not None:
-            flags |= 1 << (53 + JOKER_CARD) | 1 << (106 + joker_at)
-        if private:
-            flags |= state.hands[seat] | state.covered[seat] << 212
-        if state.door_card is not None:
-            flags |= 1 << (265 + state.door_card)
-        o = 318
+        # the sections after the cards, as bits counted from the end of the cards
+        tail = 0
         for k, suit in enumerate(state.opened):
-            flags |= 1 << (o + 4 * suit + k)
-        o += 16
-        flags |= 1 << (o + seat)
-        o += n
+            tail |= 1 << (4 * suit + k)
+        tail |= 1 << (16 + seat)
         if not state.over:
-            flags |= 1 << (o + (state.turn - seat) % n)
+            tail |= 1 << (16 + n + (state.turn - seat) % n)
+        o = 16 + n
         for group in (state.finished, state.bursts, state.left):
             o += n
             for s in group:
-                flags |= 1 << (o + (s - seat) % n)
-        hands, covered, passes = state.hands, state.covered, state.passes
-        order = [*range(seat, n), *range(seat)]
+                tail |= 1 << (o + (s - seat) % n)
+        laid = 0
+        for hand in state.laid:
+            laid |= hand
+        cards = state.table << 53 | laid << 159
+        joker_at = state.joker_at
+        if joker_at is not None:
+            cards |= 1 << (53 + JOKER_CARD) | 1 << (106 + joker_at)
+        if private:
+            cards |= state.hands[seat] | state.covered[seat] << 212
+        if state.door_card is not None:
+            cards |= 1 << (265 + state.door_card)
+        flags = cards | tail << 318
+        held = [h.bit_count() for h in state.hands]
+        covered = [c.bit_count() for c in state.covered]
+        passes = state.passes
         counts = self._pack(
-            *[hands[s].bit_count() for s in order],
-            *[covered[s].bit_count() for s in order],
-            *[passes[s] for s in order],
-        )
+            *held[seat:], *held[:seat], *covered[seat:], *covered[:seat], *passes[seat:],
+            *passes[:seat],
+        )  # fmt: skip
         expanded = b"".join(
             map(_FLOAT_BYTES.__getitem__, flags.to_bytes(self._flag_bytes, "little"))
         )
