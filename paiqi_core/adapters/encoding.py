@@ -365,8 +365,11 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
 
 
 # -- text --------------------------------------------------------------------------------------
+_CARD_TEXT = [card_text(c) for c in range(JOKER_CARD + 1)]
+
+
 def _cards(mask: int) -> str:
-    return " ".join(card_text(c) for c in bits(mask)) or "-"
+    return " ".join([_CARD_TEXT[c] for c in bits(mask)]) or "-"
 
 
 def observation_text(obs: Observation) -> str:
@@ -397,20 +400,44 @@ def observation_text(obs: Observation) -> str:
     return "\n".join(lines)
 
 
+def _move_texts() -> dict[int, str]:
+    """The text of every action and event as the table sees it (joker moves are added as
+    they are met)."""
+    texts = {PASS: "pass", HIDDEN_COVER: "cover", BURST: "burst", LEAVE: "leave"}
+    for c in range(52):
+        texts[c] = card_text(c)
+        texts[PLACE + c] = "place " + card_text(c)
+        texts[SWAP + c] = "swap " + card_text(c)
+    for suit in range(4):
+        texts[CUT + suit] = "cut " + SUITS[suit]
+    return texts
+
+
+_MOVE_TEXT = _move_texts()
+
+
 def information_state_text(obs: Observation, dealt: int) -> str:
     """What seat ``obs.seat`` knows: its hand as dealt, the door card, and every move and
     event in order (its own covers with their cards, bursts with the hands laid)."""
     head = f"seat {obs.seat}; dealt: {_cards(dealt)}"
     if obs.door_card is not None:
         head += f"; door card: {card_text(obs.door_card)}"
+    own = iter(obs.cover_order)
+    laid = iter(obs.laid)
+    me = obs.seat
+    texts = _MOVE_TEXT
     moves = []
-    for seat, kind, cards, place in history_rows(obs):
-        name = KINDS[kind]
-        if name == "joker" and place is not None:
-            name += f" {card_text(place)}"
-        if cards:
-            name += " " + _cards(cards)
-        moves.append(f"{seat}:{name}")
+    for seat, a in obs.history:
+        text = texts.get(a)
+        if text is None:  # a joker move: "joker H8 H9"
+            text = texts[a] = action_text(a)
+        elif a == HIDDEN_COVER and seat == me:
+            card = next(own, None)
+            if card is not None:
+                text = "cover " + _CARD_TEXT[card]
+        elif a == BURST:
+            text = "burst " + _cards(next(laid))
+        moves.append(f"{seat}:{text}")
     return head + "\n" + " ".join(moves)
 
 
