@@ -215,3 +215,20 @@ def test_openspiels_ismcts_bot_plays_whole_games_of_each_family() -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
         assert len(state.returns()) == 4
+
+
+def test_legal_actions_answered_in_python_are_openspiels() -> None:
+    """The state answers ``legal_actions`` in Python for speed; OpenSpiel's own C++ answer,
+    for every player, must be the same at every kind of node."""
+    cpp = pyspiel.State.legal_actions
+    game = pyspiel.load_game("paiqi", {"profile": "platform", "options": "deck.jokers:1"})
+    rng = random.Random(9)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.legal_actions() == cpp(state)
+            for player in range(game.num_players()):
+                assert state.legal_actions(player) == cpp(state, player)
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -297,6 +297,23 @@ class PaiqiState(pyspiel.State):
         """The legal actions of the seat to move (indices of the shared action space)."""
         return list(self._play.dense())
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions, as OpenSpiel's ``State.legal_actions`` answers (nothing at the
+        end, the chance outcomes at a chance node, nothing for a seat not to move), without
+        the round trip through C++ (which costs several times the answer's work). C++
+        callers get the same answer from ``_legal_actions``."""
+        play = self._play
+        state = play.state
+        if state is None:
+            return [card for card, _ in self.chance_outcomes()]
+        if state.over:
+            return []
+        if player is None or player == state.turn:
+            return list(play.dense())
+        if player < 0:
+            raise ValueError(f"no legal actions for the pseudo-player {player}")
+        return []
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet dealt, each equally likely; then the door card, if cut."""
         play = self._play
