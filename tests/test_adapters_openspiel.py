@@ -232,3 +232,15 @@ def test_legal_actions_answered_in_python_are_openspiels() -> None:
             if state.is_terminal():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_profile_file_of_ones_own_is_a_game_too(tmp_path: object) -> None:
+    path = tmp_path / "house.yaml"  # type: ignore[operator]
+    path.write_text(
+        "id: house\nname: five-seat covering\nextends: doujue\nplayers: 5\nscoring: {stake: 3}\n",
+        encoding="utf-8",
+    )
+    game = pyspiel.load_game("paiqi", {"profile": str(path)})
+    assert game.num_players() == 5
+    assert game.paiqi.rules.id == "house"
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -284,3 +284,13 @@ def test_masks_after_a_reset_are_the_new_games() -> None:
         assert state is not None
         expected = sorted(documented_index(a) for a in state.legal_actions())
         assert masked(env.observe(env.agent_selection)) == expected
+
+
+def test_a_profile_file_of_ones_own_is_an_environment_too(tmp_path: object) -> None:
+    path = tmp_path / "house.yaml"  # type: ignore[operator]
+    path.write_text(
+        "id: house\nname: Fan Tan for six\nextends: bicycle\nplayers: 6\n", encoding="utf-8"
+    )
+    env = paiqi_env(str(path), {"scoring.pass_cost": 2})
+    assert len(env.possible_agents) == 6
+    run_api_test(env)
