@@ -294,3 +294,19 @@ def test_a_profile_file_of_ones_own_is_an_environment_too(tmp_path: object) -> N
     env = paiqi_env(str(path), {"scoring.pass_cost": 2})
     assert len(env.possible_agents) == 6
     run_api_test(env)
+
+
+def test_a_finished_position_gives_its_rewards_at_once() -> None:
+    game = Game("pagat")
+    state = game.new_state(4)
+    state.play_random(random.Random(4))
+    env = paiqi_env("pagat")
+    env.reset(options={"state": state})
+    winner = f"player_{state.finished[0]}"  # the first player out wins the whole share
+    seen = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        seen[agent] = reward
+        env.step(None)
+    assert seen == {a: float(a == winner) for a in env.possible_agents}

@@ -201,7 +201,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
     # -- the game ----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: paiqi's deal ``seed``, the next deal of the seeded stream, or the
-        hands in ``options`` (other keys of ``options`` are ignored)."""
+        ``hands`` or ``state`` in ``options`` (other keys of ``options`` are ignored)."""
         deal = self._deals.next(seed)
         self.state = deal_state(self.game, deal, options)
         self._turns = 0
@@ -212,8 +212,9 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.turn]
-        if self.state.over:
+        if self.state.over:  # a finished position was given
             self._finish()
+            self._accumulate_rewards()
 
     def _legal_actions(self) -> list[int]:
         """The engine's legal actions now, computed once per position of this game."""
@@ -278,10 +279,9 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         assert state is not None
         result = state.result()
         values = utilities(result, self.objective)
-        record = result.as_record()
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = values[seat]
-            self.infos[agent] = {"result": record}
+            self.infos[agent] = {"result": result.as_record()}
         self.terminations = dict.fromkeys(self.agents, True)
 
     # -- text ------------------------------------------------------------------------------
