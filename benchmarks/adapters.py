@@ -15,8 +15,9 @@ action includes dealing and scoring. The loops:
   counting every seat's actions;
 - ``openspiel``: the deal's chance nodes, then ``legal_actions()`` and ``apply_action()``.
 
-The ratio is paiqi's random play per action over the loop's time per action (1/3: a third
-as fast). Rounds alternate between the loops, and the median round is reported.
+The ratios are paiqi's time per action, in its random play and in its engine stepped one
+action at a time, over the loop's (1/3: a third as fast). Rounds alternate between the
+loops, and the median round is reported.
 
     python benchmarks/adapters.py --games 200 --rounds 5
 """
@@ -162,13 +163,18 @@ def main() -> int:
     parser.add_argument("--profile", action="append", help="profile (repeatable)")
     args = parser.parse_args()
     profiles = args.profile or ["doujue", "platform", "shichinarabe", "pagat"]
-    print("| profile | loop | µs per action | actions per second | ratio to paiqi random |")
-    print("|---|---|---|---|---|")
+    print(
+        "| profile | loop | µs per action | actions per second | to paiqi random | to paiqi step |"
+    )
+    print("|---|---|---|---|---|---|")
     for profile in profiles:
         result = measure(profile, args.games, args.rounds)
-        base = result["paiqi random"]
+        base, step = result["paiqi random"], result["paiqi step"]
         for name, us in result.items():
-            print(f"| {profile} | {name} | {us:.1f} | {1e6 / us:,.0f} | {base / us:.2f} |")
+            print(
+                f"| {profile} | {name} | {us:.1f} | {1e6 / us:,.0f} | {base / us:.2f} "
+                f"| {step / us:.2f} |"
+            )
     return 0
 
 
