@@ -244,3 +244,22 @@ def test_a_profile_file_of_ones_own_is_a_game_too(tmp_path: object) -> None:
     assert game.num_players() == 5
     assert game.paiqi.rules.id == "house"
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_public_observer_leaves_out_the_seats_own_cards() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("paiqi_doujue")
+    state = play_some(game, 8, 30)
+    public_type = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    public = make_observation(game, public_type)
+    for seat in range(4):
+        private.set_from(state, seat)
+        public.set_from(state, seat)
+        assert private.dict["hand"].any() and not public.dict["hand"].any()
+        assert not public.dict["covered"].any() and not public.dict["dealt"].any()
+        assert (public.dict["table"] == private.dict["table"]).all()
+        assert "dealt: -" in public.string_from(state, seat)
