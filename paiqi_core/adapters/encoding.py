@@ -1,0 +1,470 @@
+"""The action space and the observation tensors that every adapter shares.
+
+Actions (158 for every profile; a profile simply never makes some of them legal):
+
+=========  ============================================================================
+index      action
+=========  ============================================================================
+0..51      play card ``c`` (``c = suit * 13 + rank``; suits S H D C, ranks A..K)
+52..104    cover card ``c`` face down (index ``52 + c``; ``c = 52`` is the joker)
+105        pass
+106..157   the joker move at place ``x`` (index ``106 + x``): the joker takes the place of
+           ``x`` and the card just beyond it is played in the same turn; the rules name
+           that card, so ``x`` alone identifies the move
+=========  ============================================================================
+
+The order is the engine's: the legal actions of a state, sorted in paiqi's numbering, are
+sorted here too.
+
+Observation tensor of one seat (``float32``, one dimension; ``n`` players). Seats in the
+per-seat sections are *relative*: entry ``k`` is the seat ``k`` places after the observing
+seat in turn order (``k = 0`` is the observing seat itself).
+
+=================  ==========  ================================================================
+section            size        content
+=================  ==========  ================================================================
+``hand``           53          own cards (one entry per card number; 52 is the joker)
+``table``          53          places filled on the table (laid-out burst hands and the place
+                               the joker holds included); entry 52: the joker lies on the table
+``joker_place``    53          the place the joker holds on the table (one-hot), if any
+``laid``           53          cards laid face up by players who burst; entry 52: a joker was
+                               removed with a burst hand
+``covered``        53          own covered cards
+``door_card``      53          the door card cut before play (one-hot), if the profile cuts one
+``opened``         4 x 4       ``[suit, k]`` = 1 when ``suit`` was the ``k+1``-th suit opened
+``seat``           n           the observing seat's own number (one-hot; seat 0 is the
+                               dealer's left)
+``to_move``        n           the seat to move (relative, one-hot; zeros once the game is over)
+``finished``       n           1 for a seat that emptied its hand
+``burst``          n           1 for a seat that burst
+``left``           n           1 for a seat that left holding only the joker
+``hand_counts``    n           cards held, by relative seat (a count)
+``covered_counts`` n           cards covered, by relative seat (a count)
+``passes``         n           passes used, by relative seat (a count)
+=================  ==========  ================================================================
+
+The information-state tensor (OpenSpiel) adds what a seat remembers: ``dealt`` (53, its hand
+as dealt) and ``history`` (``rows x (n + 9 + 53 + 53)``): one row per move or automatic event
+in order, each a relative seat (one-hot), a kind (play, cover, pass, joker, place, swap, cut,
+burst, leave) and two card fields: the card played, covered (own covers only; another seat's
+cover shows no card), placed or swapped, or the whole hand a burst laid face up; and the
+place the joker took. Rows after the last move are zeros.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from paiqi_core.actions import (
+    BURST,
+    COVER,
+    CUT,
+    HIDDEN_COVER,
+    JOKER,
+    LEAVE,
+    PASS,
+    PLACE,
+    SWAP,
+    action_text,
+)
+from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import SUITS, bits, card_text
+from paiqi_core.engine import IllegalAction, Observation, State
+
+CARD_SLOTS = 53  # one entry per card number, the joker last
+COVER_BASE = 52
+PASS_ACTION = 105
+JOKER_BASE = 106
+NUM_ACTIONS = 158
+JOKER_BIT = 1 << JOKER_CARD
+
+KINDS = ("play", "cover", "pass", "joker", "place", "swap", "cut", "burst", "leave")
+_KIND = {k: i for i, k in enumerate(KINDS)}
+
+
+# -- actions ---------------------------------------------------------------------------------
+def to_dense(action: int) -> int:
+    """The index in the shared action space of a player's action in paiqi's numbering."""
+    if 0 <= action < JOKER_CARD:
+        return action
+    if COVER <= action <= COVER + JOKER_CARD:
+        return COVER_BASE + action - COVER
+    if action == PASS:
+        return PASS_ACTION
+    if action >= JOKER:
+        return JOKER_BASE + (action - JOKER) // 64
+    raise ValueError(f"{action_text(action)} is not a player's action")
+
+
+def dense_legal(legal: Sequence[int]) -> list[int]:
+    """The shared-space indices of legal actions (sorted, as the engine's are)."""
+    return [to_dense(a) for a in legal]
+
+
+def engine_action(legal: Sequence[int], index: int) -> int:
+    """The action in paiqi's numbering that index ``index`` names among ``legal`` (the legal
+    actions of the state); IllegalAction when it names none of them."""
+    if 0 <= index < COVER_BASE:
+        action = index
+    elif index < PASS_ACTION:
+        action = COVER + index - COVER_BASE
+    elif index == PASS_ACTION:
+        action = PASS
+    elif JOKER_BASE <= index < NUM_ACTIONS:
+        low = JOKER + 64 * (index - JOKER_BASE)
+        action = next((a for a in legal if low <= a < low + 64), -1)
+    else:
+        raise IllegalAction(f"{index} is not an action (the actions are 0..{NUM_ACTIONS - 1})")
+    if action not in legal:
+        raise IllegalAction(f"{index_text(index)} (action {index}) is not legal now")
+    return action
+
+
+def index_text(index: int) -> str:
+    """The text of an action index without a state: ``H7``, ``cover HK``, ``pass``,
+    ``joker at H8`` (the card played beyond the joker depends on the table)."""
+    if 0 <= index < COVER_BASE:
+        return card_text(index)
+    if index < PASS_ACTION:
+        return "cover " + card_text(index - COVER_BASE)
+    if index == PASS_ACTION:
+        return "pass"
+    if JOKER_BASE <= index < NUM_ACTIONS:
+        return "joker at " + card_text(index - JOKER_BASE)
+    raise ValueError(f"{index} is not an action index")
+
+
+# -- bit masks to arrays -----------------------------------------------------------------------
+_BYTE_BITS = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+).astype(np.float32)
+
+
+def unpack(masks: Sequence[int]) -> np.ndarray:
+    """Card masks as rows of 53 zeros and ones (one row per mask)."""
+    raw = b"".join([m.to_bytes(7, "little") for m in masks])
+    return _BYTE_BITS[np.frombuffer(raw, np.uint8)].reshape(len(masks), 56)[:, :CARD_SLOTS]
+
+
+# -- layouts -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Section:
+    """A named part of a tensor: where it starts, its shape and size."""
+
+    name: str
+    shape: tuple[int, ...]
+    offset: int
+
+    @property
+    def size(self) -> int:
+        """Entries in the section."""
+        return int(np.prod(self.shape))
+
+
+CARD_SECTIONS = ("hand", "table", "joker_place", "laid", "covered", "door_card")
+FLAG_SECTIONS = ("to_move", "finished", "burst", "left")
+COUNT_SECTIONS = ("hand_counts", "covered_counts", "passes")
+# a byte's eight bits, lowest first, as eight float32 (observations) or int8 (masks) values
+_FLOAT_BYTES = [_BYTE_BITS[b].tobytes() for b in range(256)]
+_MASK_BYTES = [_BYTE_BITS[b].astype(np.int8).tobytes() for b in range(256)]
+
+
+def _dense_bit(action: int) -> int:
+    """``1 << to_dense(action)``, inlined for the masks."""
+    if action < COVER:
+        return 1 << action
+    if action < PASS:
+        return 1 << (action - COVER + COVER_BASE)
+    if action == PASS:
+        return 1 << PASS_ACTION
+    return 1 << (JOKER_BASE + (action - JOKER) // 64)
+
+
+def legal_mask(legal: Sequence[int]) -> np.ndarray:
+    """The ``int8`` mask over the 158 actions of the legal actions (paiqi's numbering)."""
+    bits_ = 0
+    for action in legal:
+        bits_ |= _dense_bit(action)
+    raw = b"".join(map(_MASK_BYTES.__getitem__, bits_.to_bytes(20, "little")))
+    return np.frombuffer(bytearray(raw[:NUM_ACTIONS]), np.int8)
+
+
+class Layout:
+    """The sections of the observation tensor of a game of ``players`` seats, and of the
+    information-state tensor when ``history`` (rows of moves and events) is given.
+
+    The zero-or-one sections come first and are written with one conversion of a bit
+    string; the counts follow."""
+
+    def __init__(self, players: int, history: int = 0) -> None:
+        n = self.players = players
+        shapes: list[tuple[str, tuple[int, ...]]] = [
+            (name, (CARD_SLOTS,)) for name in CARD_SECTIONS
+        ]
+        shapes += [("opened", (4, 4)), ("seat", (n,))]
+        shapes += [(name, (n,)) for name in FLAG_SECTIONS]
+        self.flag_size = sum(int(np.prod(s)) for _, s in shapes)
+        shapes += [(name, (n,)) for name in COUNT_SECTIONS]
+        self.observation_size = sum(int(np.prod(s)) for _, s in shapes)
+        self.history_rows = history
+        self.row_width = n + len(KINDS) + 2 * CARD_SLOTS
+        if history:
+            shapes += [("dealt", (CARD_SLOTS,)), ("history", (history, self.row_width))]
+        sections, offset = [], 0
+        for name, shape in shapes:
+            sections.append(Section(name, shape, offset))
+            offset += int(np.prod(shape))
+        self.sections: tuple[Section, ...] = tuple(sections)
+        self.size = offset
+        self.at = {s.name: s.offset for s in sections}
+        self._flag_bytes = -(-self.flag_size // 8)
+        self._pack = struct.Struct(f"={3 * n}f").pack
+
+    def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views (reshaped, sharing memory) of the sections of ``tensor``."""
+        return {
+            s.name: tensor[s.offset : s.offset + s.size].reshape(s.shape) for s in self.sections
+        }
+
+    def bounds(self, hand: int, covers: int, passes: float) -> tuple[np.ndarray, np.ndarray]:
+        """Lowest and highest value of every entry of the observation: indicators 0..1,
+        hand and cover counts up to ``hand`` and ``covers``, pass counts up to ``passes``
+        (may be infinite)."""
+        low = np.zeros(self.observation_size, np.float32)
+        high = np.ones(self.observation_size, np.float32)
+        n = self.players
+        high[self.at["hand_counts"] : self.at["hand_counts"] + n] = hand
+        high[self.at["covered_counts"] : self.at["covered_counts"] + n] = covers
+        high[self.at["passes"] : self.at["passes"] + n] = passes
+        return low, high
+
+    # -- writing ------------------------------------------------------------------------------
+    def observation(self, state: State, seat: int, private: bool = True) -> np.ndarray:
+        """A new observation tensor of ``seat`` (without its own cards unless ``private``)."""
+        return np.frombuffer(bytearray(self._raw(state, seat, private)), np.float32)
+
+    def write_observation(
+        self, out: np.ndarray, state: State, seat: int, private: bool = True
+    ) -> None:
+        """Fill the first ``observation_size`` entries of ``out`` with what ``seat`` sees of
+        ``state``: only public facts and the seat's own cards (left out unless ``private``)."""
+        out[: self.observation_size] = np.frombuffer(self._raw(state, seat, private), np.float32)
+
+    def _raw(self, state: State, seat: int, private: bool) -> bytes:
+        """The observation as the bytes of its float32 entries: the zero-or-one sections as
+        one bit string, expanded a byte at a time, then the counts."""
+        n = self.players
+        # the sections after the cards, as bits counted from the end of the cards
+        tail = 0
+        for k, suit in enumerate(state.opened):
+            tail |= 1 << (4 * suit + k)
+        tail |= 1 << (16 + seat)
+        if not state.over:
+            tail |= 1 << (16 + n + (state.turn - seat) % n)
+        o = 16 + n
+        for group in (state.finished, state.bursts, state.left):
+            o += n
+            for s in group:
+                tail |= 1 << (o + (s - seat) % n)
+        laid = 0
+        for hand in state.laid:
+            laid |= hand
+        cards = state.table << 53 | laid << 159
+        joker_at = state.joker_at
+        if joker_at is not None:
+            cards |= 1 << (53 + JOKER_CARD) | 1 << (106 + joker_at)
+        if private:
+            cards |= state.hands[seat] | state.covered[seat] << 212
+        if state.door_card is not None:
+            cards |= 1 << (265 + state.door_card)
+        flags = cards | tail << 318
+        held = [h.bit_count() for h in state.hands]
+        covered = [c.bit_count() for c in state.covered]
+        passes = state.passes
+        counts = self._pack(
+            *held[seat:], *held[:seat], *covered[seat:], *covered[:seat], *passes[seat:],
+            *passes[:seat],
+        )  # fmt: skip
+        expanded = b"".join(
+            map(_FLOAT_BYTES.__getitem__, flags.to_bytes(self._flag_bytes, "little"))
+        )
+        return expanded[: 4 * self.flag_size] + counts
+
+    def write_information_state(
+        self, out: np.ndarray, state: State, seat: int, private: bool = True
+    ) -> None:
+        """Fill ``out`` with the observation, the hand ``seat`` was dealt and the rows of its
+        history (its own cards and covers left out unless ``private``)."""
+        self.write_observation(out, state, seat, private)
+        obs = state.observation(seat)
+        if not private:
+            obs = public_only(obs)
+        o = self.at["dealt"]
+        out[o : o + CARD_SLOTS] = unpack([state.dealt[seat] if private else 0])[0]
+        start = self.at["history"]
+        out[start:] = 0
+        rows = history_rows(obs)
+        if len(rows) > self.history_rows:
+            raise ValueError(
+                f"{len(rows)} moves and events exceed the {self.history_rows} rows of the "
+                "information-state tensor"
+            )
+        n, width = self.players, self.row_width
+        kind0, card0, place0 = n, n + len(KINDS), n + len(KINDS) + CARD_SLOTS
+        ones: list[int] = []
+        for i, (s, kind, cards, place) in enumerate(rows):
+            base = start + i * width
+            ones.append(base + (s - seat) % n)
+            ones.append(base + kind0 + kind)
+            ones.extend(base + card0 + c for c in bits(cards))
+            if place is not None:
+                ones.append(base + place0 + place)
+        out[ones] = 1
+
+
+def public_only(obs: Observation) -> Observation:
+    """``obs`` without the seat's own cards (what every seat knows of it)."""
+    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), legal=())
+
+
+def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
+    """The history as ``obs.seat`` remembers it: (seat, kind index, card mask, joker place)
+    per move or event; the seat's own covers show their cards, bursts the hands laid."""
+    own = iter(obs.cover_order)
+    laid = iter(obs.laid)
+    rows: list[tuple[int, int, int, int | None]] = []
+    me = obs.seat
+    for seat, a in obs.history:
+        if a < JOKER_CARD:
+            rows.append((seat, 0, 1 << a, None))
+        elif a == HIDDEN_COVER or COVER <= a < PASS:
+            card = next(own, None) if seat == me else None
+            rows.append((seat, 1, 0 if card is None else 1 << card, None))
+        elif a == PASS:
+            rows.append((seat, 2, 0, None))
+        elif a >= JOKER:
+            x, y = divmod(a - JOKER, 64)
+            rows.append((seat, 3, 1 << y, x))
+        elif PLACE <= a < PLACE + 52:
+            rows.append((seat, 4, 1 << (a - PLACE), None))
+        elif SWAP <= a < SWAP + 52:
+            rows.append((seat, 5, 1 << (a - SWAP), None))
+        elif CUT <= a < CUT + 4:
+            rows.append((seat, 6, 0, None))
+        elif a == BURST:
+            rows.append((seat, 7, next(laid), None))
+        elif a == LEAVE:
+            rows.append((seat, 8, 0, None))
+        else:  # pragma: no cover - every logged action is one of the above
+            raise ValueError(f"unknown entry {a} in the history")
+    return rows
+
+
+# -- text --------------------------------------------------------------------------------------
+_CARD_TEXT = [card_text(c) for c in range(JOKER_CARD + 1)]
+
+
+def _cards(mask: int) -> str:
+    return " ".join([_CARD_TEXT[c] for c in bits(mask)]) or "-"
+
+
+def observation_text(obs: Observation) -> str:
+    """What ``obs`` shows, in one line per part (no history)."""
+    laid = 0
+    for hand in obs.laid:
+        laid |= hand
+    lines = [
+        f"seat {obs.seat}; " + ("game over" if obs.terminal else f"seat {obs.turn} to move"),
+        "hand: " + _cards(obs.hand_mask),
+        "table: " + _cards(obs.table_mask & ~(0 if obs.joker_at is None else 1 << obs.joker_at)),
+    ]
+    if obs.joker_at is not None:
+        lines.append("joker at: " + card_text(obs.joker_at))
+    if laid:
+        lines.append("laid by bursts: " + _cards(laid))
+    if obs.covered_mask:
+        lines.append("covered by me: " + _cards(obs.covered_mask))
+    if obs.door_card is not None:
+        lines.append("door card: " + card_text(obs.door_card))
+    lines.append("opened: " + (" ".join(SUITS[s] for s in obs.opened) or "-"))
+    lines.append("held: " + " ".join(map(str, obs.hand_counts)))
+    lines.append("covered: " + " ".join(map(str, obs.covered_counts)))
+    lines.append("passes: " + " ".join(map(str, obs.pass_counts)))
+    for name, seats in (("finished", obs.finished), ("burst", obs.bursts), ("left", obs.left)):
+        if seats:
+            lines.append(f"{name}: " + " ".join(map(str, seats)))
+    return "\n".join(lines)
+
+
+def _move_texts() -> dict[int, str]:
+    """The text of every action and event as the table sees it (joker moves are added as
+    they are met)."""
+    texts = {PASS: "pass", HIDDEN_COVER: "cover", BURST: "burst", LEAVE: "leave"}
+    for c in range(52):
+        texts[c] = card_text(c)
+        texts[PLACE + c] = "place " + card_text(c)
+        texts[SWAP + c] = "swap " + card_text(c)
+    for suit in range(4):
+        texts[CUT + suit] = "cut " + SUITS[suit]
+    return texts
+
+
+_MOVE_TEXT = _move_texts()
+
+
+def information_state_text(obs: Observation, dealt: int) -> str:
+    """What seat ``obs.seat`` knows: its hand as dealt, the door card, and every move and
+    event in order (its own covers with their cards, bursts with the hands laid)."""
+    head = f"seat {obs.seat}; dealt: {_cards(dealt)}"
+    if obs.door_card is not None:
+        head += f"; door card: {card_text(obs.door_card)}"
+    own = iter(obs.cover_order)
+    laid = iter(obs.laid)
+    me = obs.seat
+    texts = _MOVE_TEXT
+    moves = []
+    for seat, a in obs.history:
+        text = texts.get(a)
+        if text is None:  # a joker move: "joker H8 H9"
+            text = texts[a] = action_text(a)
+        elif a == HIDDEN_COVER and seat == me:
+            card = next(own, None)
+            if card is not None:
+                text = "cover " + _CARD_TEXT[card]
+        elif a == BURST:
+            text = "burst " + _cards(next(laid))
+        moves.append(f"{seat}:{text}")
+    return head + "\n" + " ".join(moves)
+
+
+def state_text(state: State) -> str:
+    """Every hand and the table: the whole state, for debugging (it shows hidden cards)."""
+    lines = [repr(state)]
+    for seat, hand in enumerate(state.hands):
+        covered = state.covered[seat]
+        extra = f" | covered {_cards(covered)}" if covered else ""
+        lines.append(f"seat {seat}: {_cards(hand)}{extra}")
+    lines.append("moves: " + " ".join(f"{s}:{action_text(a)}" for s, a in state.log))
+    return "\n".join(lines)
+
+
+__all__ = [
+    "COVER_BASE",
+    "JOKER_BASE",
+    "NUM_ACTIONS",
+    "PASS_ACTION",
+    "Layout",
+    "dense_legal",
+    "engine_action",
+    "index_text",
+    "information_state_text",
+    "legal_mask",
+    "observation_text",
+    "public_only",
+    "state_text",
+    "to_dense",
+]

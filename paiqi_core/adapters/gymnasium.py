@@ -1,0 +1,190 @@
+"""One learning seat against paiqi players, as a Gymnasium environment (extra
+``[pettingzoo]``, which brings Gymnasium).
+
+``paiqi_gym_env("doujue", seat=0, opponents="heuristic")``: the learner plays ``seat``; every
+other seat is a paiqi player (``random``, ``heuristic``, ``pimc:16x2``, ``ismcts:200``, a
+level ``easy``/``normal``/``hard``, or one name per other seat), deciding from its own
+observation only. Observations and actions are those of the PettingZoo environment (a dict
+of the ``observation`` tensor and the ``action_mask``; 158 actions). The reward is 0 until
+the game ends, then the learner's utility under the profile's objective.
+
+``reset(seed=s)`` deals paiqi's deal ``s``, and the opponents draw from that deal's random
+stream, as in ``paiqi simulate``; ``reset()`` deals from the environment's seeded stream.
+
+An action that is not legal ends the episode as a loss by default (``illegal="lose"``): the
+reward is the lowest utility the game can give (``paiqi_core.adapters.bounds``) and the info
+says ``{"illegal_action": True}``; the observation's ``action_mask`` says what is legal.
+``illegal="raise"`` raises ``IllegalAction`` instead.
+
+The environment is registered with Gymnasium as ``paiqi/Sevens-v0``:
+``gymnasium.make("paiqi/Sevens-v0", profile="pagat", opponents="random")``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, SupportsInt
+
+import gymnasium
+import numpy as np
+
+from paiqi_core.adapters.bounds import limits, utility_bounds
+from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout, engine_action, legal_mask
+from paiqi_core.adapters.pettingzoo import (
+    UNBOUNDED_TURNS,
+    deal_state,
+    load_game,
+    pass_bound,
+    table_text,
+)
+from paiqi_core.agents import Agent, make_agent
+from paiqi_core.engine import Game, IllegalAction, State
+from paiqi_core.rules import Rules
+from paiqi_core.search.objective import utilities
+
+Obs = dict[str, Any]  # observation (float32) and action_mask (int8) arrays
+
+
+class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
+    """A paiqi game seen from one seat, the others played by paiqi players."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        profile: str | Game | Rules = "doujue",
+        overrides: Sequence[str] | Mapping[str, Any] | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "heuristic",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+    ) -> None:
+        self.game = load_game(profile, overrides)
+        rules = self.game.rules
+        n = rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}")
+        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != n - 1:
+            raise ValueError(f"give one opponent for each of the other {n - 1} seats")
+        for name in names:  # unknown names fail now, not at the first reset
+            make_agent(name, random.Random(0), self.game)
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal must be 'lose' or 'raise'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.seat = seat
+        self.opponent_names = names
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.objective = rules.facts.objective
+        self.layout = Layout(n)
+        lim = limits(rules)
+        self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
+        self.lowest = utility_bounds(rules)[0] if illegal == "lose" else 0.0
+        low, high = self.layout.bounds(lim.hand, lim.hand, pass_bound(lim.passes_per_seat))
+        self.observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.state: State | None = None
+        self._players: dict[int, Agent] = {}
+        self._turns = 0
+
+    def _observe(self) -> Obs:
+        state = self.state
+        assert state is not None
+        to_move = state.turn == self.seat and not state.over
+        return {
+            "observation": self.layout.observation(state, self.seat),
+            "action_mask": legal_mask(state.legal_actions() if to_move else ()),
+        }
+
+    def _others_play(self) -> None:
+        """The paiqi players move until it is the learner's turn or the game is over."""
+        state = self.state
+        assert state is not None
+        while not state.over and state.turn != self.seat and self._turns < self.max_turns:
+            seat = state.turn
+            state.apply_unchecked(self._players[seat].act(state.observation(seat)))
+            self._turns += 1
+
+    def _outcome(self) -> tuple[float, bool, bool, dict[str, Any]]:
+        state = self.state
+        assert state is not None
+        if state.over:
+            result = state.result()
+            reward = utilities(result, self.objective)[self.seat]
+            return reward, True, False, {"result": result.as_record()}
+        return 0.0, False, self._turns >= self.max_turns, {}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Deal (paiqi's deal ``seed``, or the next of the seeded stream, or ``options``'
+        ``hands``/``state`` as in the PettingZoo environment) and let the others play up to
+        the learner's first turn."""
+        super().reset(seed=seed)
+        deal = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+        self.state = state = deal_state(self.game, deal, options)
+        rng = state.rng or random.Random(deal)
+        others = [s for s in range(self.game.players) if s != self.seat]
+        self._players = {
+            s: make_agent(name, rng, self.game)
+            for s, name in zip(others, self.opponent_names, strict=True)
+        }
+        self._turns = 0
+        self._others_play()
+        if state.over:
+            raise RuntimeError("the game ended before the learner's first turn")
+        return self._observe(), {}
+
+    def step(self, action: SupportsInt) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """The learner plays ``action`` (an index of the action space); the others answer."""
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before step()")
+        if state.over:
+            raise RuntimeError("the game is over: call reset()")
+        try:
+            chosen = engine_action(state.legal_actions(), int(action))
+        except IllegalAction:
+            if self.illegal == "raise":
+                raise
+            return self._observe(), self.lowest, True, False, {"illegal_action": True}
+        state.apply_unchecked(chosen)
+        self._turns += 1
+        self._others_play()
+        reward, terminated, truncated, info = self._outcome()
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, info
+
+    def render(self) -> str | None:
+        """The table as text, every hand shown: returned (``ansi``) or printed (``human``)."""
+        if self.state is None or self.render_mode is None:
+            return None
+        text = table_text(self.state)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+
+def paiqi_gym_env(
+    profile: str | Game | Rules = "doujue",
+    overrides: Sequence[str] | Mapping[str, Any] | None = None,
+    **options: Any,
+) -> PaiqiGymEnv:
+    """The single-seat environment of ``profile`` with ``overrides``; keyword options as
+    ``PaiqiGymEnv`` (``seat``, ``opponents``, ``illegal``, ``render_mode``, ``max_turns``)."""
+    return PaiqiGymEnv(profile, overrides, **options)
+
+
+gymnasium.register("paiqi/Sevens-v0", entry_point="paiqi_core.adapters.gymnasium:PaiqiGymEnv")

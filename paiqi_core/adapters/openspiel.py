@@ -1,0 +1,491 @@
+"""Every paiqi profile as an OpenSpiel game (extra ``[openspiel]``).
+
+Importing this module registers the games with ``pyspiel``:
+
+- ``paiqi``, with parameters ``profile`` (a built-in id or a profile file; default
+  ``doujue``) and ``options`` (overrides, ``"scoring.stake:2;players:3"``);
+- one game per built-in profile, ``paiqi_<id>`` (dashes become underscores:
+  ``paiqi_doujue_passes``), with the parameter ``options``.
+
+``pyspiel.load_game("paiqi", {"profile": "doujue", "options": "scoring.stake:2"})``. Options
+are ``KEY:VALUE`` pairs separated by ``;`` (``KEY=VALUE`` is accepted too, and written with
+``:`` in the game's string, whose syntax reserves ``=`` and ``,``): a value cannot hold a
+comma, so a list-valued rule is changed in a profile file instead.
+
+The game is sequential, with imperfect information and explicit chance. The deal is a
+sequence of chance nodes, one per card: each draws a card uniformly from those not yet
+dealt (the outcome is the card's number, 0..52), and the ``i``-th card drawn goes to seat
+``i mod n``, the way paiqi deals a shuffled deck; profiles that cut a door card (門牌) draw
+it last, uniformly among the 52 suited cards. ``chance_outcomes_of_seed(game, seed)`` gives
+the draws of paiqi's deal ``seed``, so OpenSpiel and paiqi can play the same deals. Cards are
+dealt face down and picked up once the deal is complete: no seat observes anything before.
+
+Player actions are the 158 shared actions of ``paiqi_core.adapters.encoding`` (plays,
+covers, the pass, joker moves), and so are the observation tensor and the information-state
+tensor (the observation, the hand as dealt and every move and event, with a seat's own
+covers shown to it). Strings say the same in words. Utilities are the profile's objective
+(money, rank points or a share of the win) at the end of the game, between the bounds of
+``paiqi_core.adapters.bounds``; the game length is bounded there too (profiles whose games
+may never end are refused).
+
+``resample_from_infostate`` draws a state that agrees with everything a seat has seen, from
+paiqi's belief sampler (``paiqi_core.belief``), so OpenSpiel's IS-MCTS bot
+(``open_spiel.python.algorithms.ismcts``) plays paiqi games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from paiqi_core.actions import EVENT, JOKER, action_text
+from paiqi_core.adapters.bounds import limits, utility_bounds
+from paiqi_core.adapters.encoding import (
+    COVER_BASE,
+    NUM_ACTIONS,
+    Layout,
+    dense_legal,
+    engine_action,
+    index_text,
+    information_state_text,
+    observation_text,
+    public_only,
+    state_text,
+    to_dense,
+)
+from paiqi_core.belief import Belief
+from paiqi_core.cards import bits, card_text
+from paiqi_core.engine import Game, State
+from paiqi_core.games import game_for
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.search.objective import utilities
+
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+# -- options -----------------------------------------------------------------------------------
+def parse_options(text: str) -> list[str]:
+    """``"scoring.stake:2;players:3"`` as paiqi overrides ``["scoring.stake=2", "players=3"]``."""
+    out = []
+    for item in text.split(";"):
+        item = item.strip()
+        if not item:
+            continue
+        colon, equals = item.find(":"), item.find("=")
+        cut = min(i for i in (colon, equals) if i >= 0) if max(colon, equals) >= 0 else -1
+        if cut <= 0:
+            raise ValueError(f"option '{item}' is not KEY:VALUE (e.g. scoring.stake:2)")
+        out.append(f"{item[:cut].strip()}={item[cut + 1 :].strip()}")
+    return out
+
+
+def options_text(options: Any) -> str:
+    """Overrides (a mapping, a list of ``KEY=VALUE`` or a string) as the ``options``
+    parameter, ``KEY:VALUE`` pairs joined by ``;``."""
+    if isinstance(options, str):
+        pairs = [o.split("=", 1) for o in parse_options(options)]
+    elif hasattr(options, "items"):
+        pairs = [[str(k), _value_text(v)] for k, v in options.items()]
+    else:
+        pairs = [o.split("=", 1) for o in options]
+    text = ";".join(f"{k}:{v}" for k, v in pairs)
+    if "," in text or "=" in text:
+        raise ValueError(
+            f"options '{text}': a value cannot hold ',' or '=' in an OpenSpiel game string "
+            "(change list-valued rules in a profile file)"
+        )
+    return text
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+# -- game types --------------------------------------------------------------------------------
+def _game_type(short_name: str, long_name: str, parameters: dict[str, Any]) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=parameters,
+    )
+
+
+def short_name(profile_id: str) -> str:
+    """The OpenSpiel name of a built-in profile's game: ``paiqi_doujue_passes``."""
+    return "paiqi_" + profile_id.replace("-", "_")
+
+
+class PaiqiGame(pyspiel.Game):
+    """A paiqi profile (with options) as an OpenSpiel game."""
+
+    def __init__(self, params: dict[str, Any] | None = None, *, profile: str | None = None):
+        params = dict(params or {})
+        ref = profile or str(params.get("profile", "doujue"))
+        options = str(params.get("options", ""))
+        self.paiqi: Game = game_for(ref, parse_options(options))
+        rules = self.paiqi.rules
+        lim = limits(rules)
+        if lim.turns is None or lim.log is None:
+            raise ValueError(
+                f"a game of {rules.id} with these options may never end (passes without a "
+                "limit by choice, or rows cut while stuck players only pass): OpenSpiel "
+                "needs a bounded game; set turn.pass_limit"
+            )
+        low, high = utility_bounds(rules)
+        self.players = rules.players
+        self.cards = len(rules.deck)
+        self.door = rules.opening.uses_door_card
+        self.objective = rules.facts.objective
+        self.limits = lim
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=53 if rules.jokers else 52,
+            num_players=rules.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=None,
+            max_game_length=lim.turns,
+        )
+        if profile is None:
+            game_type, given = _PAIQI, {"profile": ref, "options": options_text(options)}
+        else:
+            game_type, given = _TYPES[short_name(profile)], {"options": options_text(options)}
+        super().__init__(game_type, info, given)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """One chance node per card dealt, and one for the door card."""
+        return self.cards + int(self.door)
+
+    def new_initial_state(self) -> PaiqiState:
+        """The state before the deal."""
+        return PaiqiState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> PaiqiObserver:
+        """An observer of one seat: the observation (default), or with perfect recall the
+        information state; ``private_info`` NONE leaves out the seat's own cards."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is None:
+            return PaiqiObserver(self, perfect_recall=False, private=True)
+        if not iig_obs_type.public_info:
+            raise ValueError("paiqi observers always include public information")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("paiqi observers show one seat's private cards, not all seats'")
+        return PaiqiObserver(
+            self,
+            perfect_recall=bool(iig_obs_type.perfect_recall),
+            private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
+
+
+def _named_game(profile_id: str) -> type[PaiqiGame]:
+    """The game class of one built-in profile (a class, not a closure: pyspiel keeps its
+    creators until after the interpreter has shut down, when a closure could no longer be
+    freed safely)."""
+
+    def __init__(self: PaiqiGame, params: dict[str, Any] | None = None) -> None:
+        PaiqiGame.__init__(self, params, profile=profile_id)
+
+    name = "PaiqiGame_" + profile_id.replace("-", "_")
+    return type(name, (PaiqiGame,), {"__init__": __init__, "__doc__": f"paiqi {profile_id}"})
+
+
+# -- states ------------------------------------------------------------------------------------
+class Play:
+    """The Python side of an OpenSpiel state: the cards drawn so far, the door card, and,
+    once dealt, the paiqi ``State``. Copies share the compiled game and copy the state."""
+
+    __slots__ = ("_beliefs", "_legal", "door", "drawn", "forward", "game", "state")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.drawn: list[int] = []
+        self.door: int | None = None
+        self.state: State | None = None
+        self.forward = False  # replaying a known history: record draws and moves only
+        self._legal: tuple[int, list[int], list[int]] = (-1, [], [])
+        self._beliefs: dict[tuple[int, int], Belief] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Play:
+        other = Play(self.game)
+        other.drawn = list(self.drawn)
+        other.door = self.door
+        other.state = None if self.state is None else self.state.clone()
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": self.game, "drawn": self.drawn, "door": self.door, "state": self.state}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(data["game"])  # type: ignore[misc]
+        self.drawn, self.door, self.state = data["drawn"], data["door"], data["state"]
+
+    def legal(self) -> list[int]:
+        """The legal actions of the seat to move, in paiqi's numbering."""
+        state = self.state
+        assert state is not None
+        key = len(state.log)
+        if self._legal[0] != key:
+            legal = state.legal_actions()
+            self._legal = (key, legal, dense_legal(legal))
+        return self._legal[1]
+
+    def dense(self) -> list[int]:
+        """The legal actions of the seat to move, as indices of the action space."""
+        state = self.state
+        assert state is not None
+        if self._legal[0] != len(state.log):
+            self.legal()
+        return self._legal[2]
+
+    def belief(self, seat: int) -> Belief:
+        """What ``seat`` can know of the hidden cards now (kept while the state stands)."""
+        state = self.state
+        assert state is not None
+        key = (seat, len(state.log))
+        belief = self._beliefs.get(key)
+        if belief is None:
+            belief = self._beliefs[key] = Belief(self.game, state.observation(seat))
+        return belief
+
+
+class PaiqiState(pyspiel.State):
+    """A paiqi game in OpenSpiel: the deal's chance nodes, then the seats' moves."""
+
+    def __init__(self, game: PaiqiGame) -> None:
+        super().__init__(game)
+        self._play = Play(game.paiqi)
+
+    @property
+    def paiqi_state(self) -> State | None:
+        """The paiqi state once the deal is complete (None before)."""
+        return self._play.state
+
+    def _spiel_game(self) -> PaiqiGame:
+        game: PaiqiGame = self.get_game()
+        return game
+
+    def current_player(self) -> int:
+        """The seat to move, CHANCE during the deal, TERMINAL at the end."""
+        state = self._play.state
+        if state is None:
+            return CHANCE
+        return TERMINAL if state.over else state.turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The legal actions of the seat to move (indices of the shared action space)."""
+        return list(self._play.dense())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions, as OpenSpiel's ``State.legal_actions`` answers (nothing at the
+        end, the chance outcomes at a chance node, nothing for a seat not to move), without
+        the round trip through C++ (which costs several times the answer's work). C++
+        callers get the same answer from ``_legal_actions``."""
+        play = self._play
+        state = play.state
+        if state is None:
+            return [card for card, _ in self.chance_outcomes()]
+        if state.over:
+            return []
+        if player is None or player == state.turn:
+            return list(play.dense())
+        if player < 0:
+            raise ValueError(f"no legal actions for the pseudo-player {player}")
+        return []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards not yet dealt, each equally likely; then the door card, if cut."""
+        play = self._play
+        deck = play.game.deck
+        if len(play.drawn) < len(deck):
+            left = sorted(set(deck) - set(play.drawn))
+            return [(c, 1.0 / len(left)) for c in left]
+        return [(c, 1.0 / 52) for c in range(52)]
+
+    def _apply_action(self, action: int) -> None:
+        play = self._play
+        if play.state is None:
+            game = play.game
+            if len(play.drawn) < len(game.deck):
+                play.drawn.append(action)
+            else:
+                play.door = action
+            if play.forward:
+                return
+            if len(play.drawn) == len(game.deck) and (play.door is not None or not _door(game)):
+                n = game.players
+                hands = [play.drawn[s::n] for s in range(n)]
+                play.state = game.new_state(hands=hands, door_card=play.door)
+            return
+        if play.forward:
+            return
+        legal = play.legal()
+        if not (action < COVER_BASE and action in legal):
+            action = engine_action(legal, action)
+        play.state.apply_unchecked(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        play = self._play
+        if player == CHANCE:
+            if play.state is None and len(play.drawn) == len(play.game.deck):
+                return f"door card {card_text(action)}"
+            return f"deal {card_text(action)}"
+        state = play.state
+        if state is not None and not state.over and state.turn == player:
+            try:
+                return action_text(engine_action(play.legal(), action))
+            except ValueError:
+                pass
+        return index_text(action)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        state = self._play.state
+        return state is not None and state.over
+
+    def returns(self) -> list[float]:
+        """The profile's objective for every seat at the end; zeros before."""
+        state = self._play.state
+        if state is None or not state.over:
+            return [0.0] * self._play.game.players
+        return utilities(state.result(), self._play.game.rules.facts.objective)
+
+    def __str__(self) -> str:
+        play = self._play
+        if play.state is None:
+            dealt = " ".join(card_text(c) for c in play.drawn)
+            return f"dealing {len(play.drawn)}/{len(play.game.deck)}: {dealt}"
+        return state_text(play.state)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PaiqiState:
+        """A state that agrees with everything seat ``player_id`` has seen, drawn by paiqi's
+        belief sampler (uniform over the deals that agree with it, closely)."""
+        play = self._play
+        game = self._spiel_game()
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        new = game.new_initial_state()
+        if play.state is None:  # nobody has seen a card yet: any cards, as many as drawn
+            for card in rng.sample(list(play.game.deck), len(play.drawn)):
+                new.apply_action(card)
+            return new
+        world = play.belief(player_id).sample(rng)
+        n = play.game.players
+        hands = [list(bits(world.dealt[s])) for s in range(n)]
+        order = [hands[i % n][i // n] for i in range(len(play.game.deck))]
+        new._play.forward = True
+        for card in order:
+            new.apply_action(card)
+        if play.door is not None:
+            new.apply_action(play.door)
+        for _, action in world.log:
+            if not EVENT <= action < JOKER:
+                new.apply_action(to_dense(action))
+        new._play.forward = False
+        new._play.drawn, new._play.door, new._play.state = order, play.door, world
+        return new
+
+
+def _door(game: Game) -> bool:
+    return bool(game.rules.opening.uses_door_card)
+
+
+# -- observers -----------------------------------------------------------------------------------
+class PaiqiObserver:
+    """One seat's observation or information state, as a tensor (named pieces) and text."""
+
+    def __init__(self, game: PaiqiGame, *, perfect_recall: bool, private: bool) -> None:
+        rows = game.limits.log if perfect_recall else 0
+        self.layout = Layout(game.players, history=rows or 0)
+        self.perfect_recall = perfect_recall
+        self.private = private
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = self.layout.views(self.tensor)
+
+    def set_from(self, state: PaiqiState, player: int) -> None:
+        """Write seat ``player``'s view of ``state`` into ``tensor``."""
+        game_state = state._play.state
+        if game_state is None:  # the deal: nothing seen yet but one's own seat
+            self.tensor.fill(0)
+            self.dict["seat"][player] = 1
+        elif self.perfect_recall:
+            self.layout.write_information_state(self.tensor, game_state, player, self.private)
+        else:
+            self.layout.write_observation(self.tensor, game_state, player, self.private)
+
+    def string_from(self, state: PaiqiState, player: int) -> str:
+        """Seat ``player``'s view of ``state`` in words."""
+        game_state = state._play.state
+        if game_state is None:
+            return f"seat {player}; cards dealt: {len(state._play.drawn)}"
+        obs = game_state.observation(player)
+        dealt = game_state.dealt[player]
+        if not self.private:
+            obs, dealt = public_only(obs), 0
+        if self.perfect_recall:
+            return information_state_text(obs, dealt)
+        return observation_text(obs)
+
+
+# -- paiqi deals ---------------------------------------------------------------------------------
+def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
+    """The chance outcomes that deal paiqi's deal ``seed`` (``Game.new_state(seed)``): the
+    shuffled deck card by card, then the door card if the profile cuts one."""
+    from paiqi_core.seeds import shuffled
+
+    deck = shuffled(game.deck, random.Random(seed))
+    door = game.door_card_of(seed)
+    return deck + ([] if door is None else [door])
+
+
+def paiqi_game(profile: str = "doujue", overrides: Any = ()) -> PaiqiGame:
+    """The OpenSpiel game of ``profile`` (an id or a file) with ``overrides`` (a mapping,
+    ``KEY=VALUE`` texts or an options string), as ``pyspiel.load_game`` makes it."""
+    game: PaiqiGame = pyspiel.load_game(
+        "paiqi", {"profile": profile, "options": options_text(overrides or "")}
+    )
+    return game
+
+
+# -- registration ----------------------------------------------------------------------------------
+_PAIQI = _game_type(
+    "paiqi", "paiqi (排七 / Sevens / Fan Tan)", {"profile": "doujue", "options": ""}
+)
+_TYPES = {
+    short_name(pid): _game_type(short_name(pid), f"paiqi {pid}", {"options": ""})
+    for pid in builtin_profiles()
+}
+
+
+def register() -> None:
+    """Register ``paiqi`` and ``paiqi_<id>`` with pyspiel (done once, on import)."""
+    known = set(pyspiel.registered_names())
+    if _PAIQI.short_name not in known:
+        pyspiel.register_game(_PAIQI, PaiqiGame)
+    for pid in builtin_profiles():
+        game_type = _TYPES[short_name(pid)]
+        if game_type.short_name not in known:
+            pyspiel.register_game(game_type, _named_game(pid))
+
+
+register()

@@ -1,0 +1,319 @@
+"""A PettingZoo AEC environment for every paiqi profile (extra ``[pettingzoo]``).
+
+``paiqi_env("doujue", {"scoring.stake": 2})`` is a turn-based environment whose agents
+``player_0`` .. ``player_{n-1}`` are the seats in turn order. Each agent observes a dict: a
+``float32`` vector ``observation`` (its own seat's view, laid out as
+``paiqi_core.adapters.encoding`` documents) and an ``int8`` ``action_mask`` over the 158
+shared actions (plays, covers, the pass, joker moves), non-zero only for the agent to move.
+Rewards come at the end of the game and are the profile's own objective: money for a
+money-settled profile, rank points for a ranked one, a share of the win otherwise (see
+``paiqi_core.search.objective``). ``render()`` returns (``ansi``) or prints (``human``) the
+table as text.
+
+``reset(seed=s)`` deals paiqi's deal ``s`` (the deal of ``Game.new_state(s)``); a later
+``reset()`` without a seed deals from a stream seeded by the last seed given, so a seeded
+run of resets is the same every time. ``reset(options={"hands": [...], "door_card": "S4"})``
+deals the given hands (card texts by seat) instead, and ``reset(options={"state": state})``
+starts from a copy of a position of the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from paiqi_core.adapters.bounds import limits
+from paiqi_core.adapters.encoding import (
+    COVER_BASE,
+    NUM_ACTIONS,
+    Layout,
+    engine_action,
+    legal_mask,
+    to_dense,
+)
+from paiqi_core.cards import JOKER, RANKS, SUITS, card_text, parse_card
+from paiqi_core.engine import Game, State
+from paiqi_core.games import game_for
+from paiqi_core.rules import Rules
+from paiqi_core.search.objective import utilities
+
+UNBOUNDED_TURNS = 10_000  # a game of rules that may never end is cut (truncated) here
+
+
+def load_game(
+    profile: str | Game | Rules, overrides: Sequence[str] | Mapping[str, Any] | None = None
+) -> Game:
+    """The compiled game of a profile id or file with overrides (or a Game or Rules)."""
+    if isinstance(profile, Game):
+        if overrides:
+            raise ValueError("pass overrides with a profile name, not with a compiled Game")
+        return profile
+    if isinstance(profile, Rules):
+        if overrides:
+            raise ValueError("pass overrides with a profile name, not with compiled Rules")
+        return Game(profile)
+    return game_for(profile, overrides or ())
+
+
+def deal_state(game: Game, seed: int | None, options: Mapping[str, Any] | None) -> State:
+    """A new game: a copy of ``options["state"]`` (a position of this game), the given hands
+    (``options["hands"]``, card texts or numbers by seat, and ``options["door_card"]``), or
+    paiqi's deal ``seed``."""
+    if options and "state" in options:
+        given = options["state"]
+        if not isinstance(given, State) or given.game.rules.fingerprint != game.rules.fingerprint:
+            raise ValueError("options['state'] must be a State of this environment's game")
+        return given.clone()
+    if options and "hands" in options:
+        hands = [[c if isinstance(c, int) else parse_card(c) for c in h] for h in options["hands"]]
+        door = options.get("door_card")
+        door_card = None if door is None else door if isinstance(door, int) else parse_card(door)
+        return game.new_state(hands=hands, door_card=door_card)
+    assert seed is not None
+    return game.new_state(seed)
+
+
+def pass_bound(passes: int | None) -> float:
+    """The highest pass count an observation can show: the most passes a seat can make,
+    infinite when unbounded, and at least 1 (a box of [0, 0] is refused by some checkers)."""
+    return np.inf if passes is None else max(passes, 1)
+
+
+class DealStream:
+    """The deals of successive resets: ``seed`` itself, then a stream seeded by it."""
+
+    def __init__(self) -> None:
+        self._rng: random.Random | None = None
+
+    def next(self, seed: int | None) -> int:
+        """The deal of a reset given ``seed`` (or None)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+            return int(seed)
+        if self._rng is None:
+            self._rng = random.Random()
+        return self._rng.getrandbits(63)
+
+
+def table_text(state: State, show_hands: bool = True) -> str:
+    """The table as text: each suit's row along its line, the joker's place as ``*``, each
+    seat's count of cards, covers and passes (and its hand, with ``show_hands``)."""
+    game = state.game
+    order = game.rules.topology.order
+    lines = [f"{game.id}: " + ("game over" if state.over else f"seat {state.turn} to move")]
+    laid = 0
+    for hand in state.laid:
+        laid |= hand
+    for suit in range(4):
+        cells = []
+        for rank in order:
+            card = 13 * suit + rank
+            if not state.table >> card & 1:
+                cells.append(".")
+            elif card == state.joker_at:
+                cells.append("*")
+            else:
+                cells.append(RANKS[rank].lower() if laid >> card & 1 else RANKS[rank])
+        lines.append(f"{SUITS[suit]}  " + " ".join(f"{c:>2}" for c in cells))
+    if state.door_card is not None:
+        lines.append(f"door card {card_text(state.door_card)}")
+    for seat, hand in enumerate(state.hands):
+        status = (
+            " finished" if seat in state.finished
+            else " burst" if seat in state.bursts
+            else " left" if seat in state.left
+            else ""
+        )  # fmt: skip
+        line = (
+            f"seat {seat}: {hand.bit_count():2} cards, {state.covered[seat].bit_count()} covered,"
+            f" {state.passes[seat]} passes{status}"
+        )
+        if show_hands and hand:
+            line += "  " + " ".join(card_text(c) for c in range(JOKER + 1) if hand >> c & 1)
+        lines.append(line)
+    if state.over:
+        result = state.result()
+        lines.append("result: " + ", ".join(f"{k} {v}" for k, v in result.as_record().items()))
+    return "\n".join(lines)
+
+
+class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
+    """A paiqi game as a PettingZoo AEC environment (see the module's docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "paiqi_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        profile: str | Game | Rules = "doujue",
+        overrides: Sequence[str] | Mapping[str, Any] | None = None,
+        *,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.game = load_game(profile, overrides)
+        rules = self.game.rules
+        n = rules.players
+        self.render_mode = render_mode
+        self.objective = rules.facts.objective
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.layout = Layout(n)
+        lim = limits(rules)
+        self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
+        low, high = self.layout.bounds(lim.hand, lim.hand, pass_bound(lim.passes_per_seat))
+        space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents
+        }
+        self.state: State | None = None
+        self._deals = DealStream()
+        self._turns = 0
+        self._legal: tuple[State | None, int, list[int]] = (None, -1, [])  # state, log length
+
+    # -- spaces ----------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The 158 shared actions (``paiqi_core.adapters.encoding``)."""
+        return self.action_spaces[agent]
+
+    # -- the game ----------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game: paiqi's deal ``seed``, the next deal of the seeded stream, or the
+        ``hands`` or ``state`` in ``options`` (other keys of ``options`` are ignored)."""
+        deal = self._deals.next(seed)
+        self.state = deal_state(self.game, deal, options)
+        self._turns = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.turn]
+        if self.state.over:  # a finished position was given
+            self._finish()
+            self._accumulate_rewards()
+
+    def _legal_actions(self) -> list[int]:
+        """The engine's legal actions now, computed once per position of this game."""
+        state = self.state
+        assert state is not None
+        cached, key, legal = self._legal
+        if cached is not state or key != len(state.log):
+            legal = state.legal_actions()
+            self._legal = (state, len(state.log), legal)
+        return legal
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: its tensor and its action mask."""
+        state = self.state
+        if state is None:
+            raise RuntimeError("call reset() before observe()")
+        seat = self._seat[agent]
+        to_move = seat == state.turn and not state.over and not self.truncations[agent]
+        return {
+            "observation": self.layout.observation(state, seat),
+            "action_mask": legal_mask(self._legal_actions() if to_move else ()),
+        }
+
+    def legal_indices(self) -> list[int]:
+        """The legal actions of the agent to move, as indices of the action space."""
+        if self.state is None or self.state.over:
+            return []
+        return [to_dense(a) for a in self._legal_actions()]
+
+    def step(self, action: int | None) -> None:
+        """The agent to move takes ``action`` (an index of the action space); an illegal
+        action raises ``IllegalAction`` and changes nothing. A finished agent steps None."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        assert state is not None
+        if action is None:
+            raise ValueError(f"{agent} is to move: give an action, not None")
+        legal = self._legal_actions()
+        index = int(action)
+        chosen = index if index < COVER_BASE and index in legal else engine_action(legal, index)
+        state.apply_unchecked(chosen)
+        self._turns += 1
+        # rewards and cumulative rewards stay 0 until the game ends: nothing to clear
+        if state.over:
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            self._finish()
+            self._accumulate_rewards()
+        elif self._turns >= self.max_turns:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[state.turn]
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        """The game is over: every agent gets its utility and is terminated."""
+        state = self.state
+        assert state is not None
+        result = state.result()
+        values = utilities(result, self.objective)
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = values[seat]
+            self.infos[agent] = {"result": result.as_record()}
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    # -- text ------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        """The table as text: returned (``ansi``) or printed (``human``); every hand shown."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        if self.state is None:
+            return None
+        text = table_text(self.state)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def paiqi_env(
+    profile: str | Game | Rules = "doujue",
+    overrides: Sequence[str] | Mapping[str, Any] | None = None,
+    *,
+    render_mode: str | None = None,
+    max_turns: int | None = None,
+) -> PaiqiEnv:
+    """The AEC environment of ``profile`` (a built-in id or a profile file) with
+    ``overrides`` (``{"scoring.stake": 2}`` or ``["scoring.stake=2"]``). ``max_turns`` cuts
+    (truncates) a game after that many actions; by default, the most a game of these rules
+    can take (10,000 for rules under which a game may never end)."""
+    return PaiqiEnv(profile, overrides, render_mode=render_mode, max_turns=max_turns)
+
+
+env = paiqi_env  # PettingZoo's conventional name

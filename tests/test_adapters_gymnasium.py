@@ -1,0 +1,98 @@
+"""The single-seat Gymnasium environment: Gymnasium's own checker on every built-in profile,
+the same games as paiqi's simulations, and what an illegal action does."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+from paiqi_core.agents import make_agent
+from paiqi_core.engine import IllegalAction
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.search.objective import utilities
+from paiqi_core.simulate import play_game
+
+from .adapters_support import documented_index, need
+
+np = need("numpy")
+gymnasium = need("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from paiqi_core.adapters.gymnasium import paiqi_gym_env  # noqa: E402
+
+
+@pytest.mark.parametrize("profile", sorted(builtin_profiles()))
+def test_gymnasium_check_env_passes_for_every_builtin_profile(
+    profile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = gymnasium.make("paiqi/Sevens-v0", profile=profile, render_mode="ansi")
+        check_env(env.unwrapped)  # also renders through the spec in every render mode
+    assert [str(w.message) for w in caught] == []
+    assert f"{profile}:" in capsys.readouterr().out  # the "human" mode printed the table
+
+
+@pytest.mark.parametrize(
+    ("profile", "seat"), [("doujue", 0), ("platform", 2), ("shichinarabe", 1), ("pagat", 3)]
+)
+def test_the_learner_plays_the_game_paiqi_simulates(profile: str, seat: int) -> None:
+    """A learner that decides as paiqi's heuristic player would, drawing from the deal's
+    stream like the others, plays exactly the game ``play_game`` plays with four heuristic
+    players, and its reward is its utility in that game."""
+    env = paiqi_gym_env(profile, seat=seat, opponents="heuristic")
+    game = env.game
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        state = env.state
+        assert state is not None and state.rng is not None
+        me = make_agent("heuristic", state.rng, game)
+        total, terminated = 0.0, False
+        while not terminated:
+            action = me.act(state.observation(seat))
+            assert obs["action_mask"][documented_index(action)] == 1
+            obs, reward, terminated, truncated, info = env.step(documented_index(action))
+            total += reward
+            assert not truncated
+        expected = play_game(game, seed, ["heuristic"] * game.players)
+        assert state.log == expected.log
+        assert total == utilities(expected.result(), game.rules.facts.objective)[seat]
+        assert info["result"] == expected.result().as_record()
+
+
+def test_an_illegal_action_loses_or_raises() -> None:
+    env = paiqi_gym_env("doujue", opponents="random")
+    obs, _ = env.reset(seed=4)
+    wrong = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(wrong)
+    assert (reward, terminated, truncated, info) == (-7392, True, False, {"illegal_action": True})
+    strict = paiqi_gym_env("doujue", opponents="random", illegal="raise")
+    strict.reset(seed=4)
+    with pytest.raises(IllegalAction):
+        strict.step(wrong)
+
+
+def test_seeded_episodes_repeat_and_opponents_are_checked() -> None:
+    def episode(env: object, seed: int | None) -> list[bytes]:
+        obs, _ = env.reset(seed=seed)  # type: ignore[attr-defined]
+        pick = random.Random(0)
+        seen, done = [obs["observation"].tobytes()], False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            obs, _, terminated, truncated, _ = env.step(pick.choice(legal))  # type: ignore[attr-defined]
+            seen.append(obs["observation"].tobytes())
+            done = terminated or truncated
+        return seen
+
+    names = ["random", "heuristic", "pimc:2x1"]
+    a = paiqi_gym_env("platform", seat=1, opponents=names)
+    b = paiqi_gym_env("platform", seat=1, opponents=names)
+    assert episode(a, 11) == episode(b, 11)
+    assert episode(a, None) == episode(b, None)  # the next deal of the stream seeded by 11
+    assert episode(a, 11) != episode(a, 12)
+    with pytest.raises(ValueError, match="one opponent for each"):
+        paiqi_gym_env("platform", opponents=["random"])
+    with pytest.raises(ValueError, match="unknown agent"):
+        paiqi_gym_env("platform", opponents="grandmaster")

@@ -1,0 +1,265 @@
+"""The OpenSpiel games: OpenSpiel's own random simulation test (with serialization) on every
+built-in profile, deals and moves against the engine, information states that hide what
+they must, and paiqi's belief sampler behind ``resample_from_infostate``, used by
+OpenSpiel's IS-MCTS bot."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from paiqi_core.engine import Game
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.search.objective import utilities
+
+from .adapters_support import documented_index, need
+
+np = need("numpy")
+pyspiel = need("pyspiel")
+from paiqi_core.adapters import openspiel as adapter  # noqa: E402
+
+JOKER_VARIANTS = [
+    ("shichinarabe", "deck.jokers:1"),
+    ("shichinarabe-tunnel", "deck.jokers:1;players:3"),
+    ("doujue-passes", "deck.jokers:1"),
+    ("platform-zhanlong", "deck.jokers:1;players:5"),
+]
+
+
+def deal(state: object, rng: random.Random) -> None:
+    while state.is_chance_node():  # type: ignore[attr-defined]
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
+        assert abs(sum(probs) - 1) < 1e-9
+        state.apply_action(rng.choice(outcomes))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("profile", sorted(builtin_profiles()))
+def test_random_sim_test_with_serialization_for_every_builtin_profile(profile: str) -> None:
+    game = pyspiel.load_game(adapter.short_name(profile))
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+    assert str(game) == f"{adapter.short_name(profile)}(options=)"
+
+
+@pytest.mark.parametrize(("profile", "options"), JOKER_VARIANTS)
+def test_random_sim_test_with_the_joker_and_other_table_sizes(profile: str, options: str) -> None:
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
+    assert game.num_players() == (
+        3 if "players:3" in options else 5 if "players:5" in options else 4
+    )
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("bicycle", ""), *JOKER_VARIANTS],
+)
+def test_paiqis_deal_and_moves_give_the_engines_game(profile: str, options: str) -> None:
+    """The chance outcomes of paiqi's deal ``seed`` deal the engine's hands (and door card);
+    random moves then find the engine's legal actions (numbered as documented) at every
+    turn, and the returns are the objective of the engine's result."""
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
+    engine: Game = game.paiqi
+    for seed in range(5):
+        state = game.new_initial_state()
+        for card in adapter.chance_outcomes_of_seed(engine, seed):
+            assert state.is_chance_node()
+            assert card in dict(state.chance_outcomes())
+            state.apply_action(card)
+        twin = engine.new_state(seed)
+        assert state.paiqi_state.hands == twin.hands
+        assert state.paiqi_state.door_card == twin.door_card
+        rng = random.Random(seed)
+        while not twin.over:
+            assert state.current_player() == twin.turn
+            legal = twin.legal_actions()
+            assert state.legal_actions() == [documented_index(a) for a in legal]
+            action = legal[rng.randrange(len(legal))]
+            twin.apply(action)
+            state.apply_action(documented_index(action))
+        assert state.is_terminal()
+        expected = utilities(twin.result(), engine.rules.facts.objective)
+        assert state.returns() == expected
+        low, high = game.min_utility(), game.max_utility()
+        assert all(low <= r <= high for r in expected)
+        assert len(state.history()) - game.max_chance_nodes_in_history() <= game.max_game_length()
+
+
+def test_utility_bounds_and_length_follow_from_the_rules() -> None:
+    doujue = pyspiel.load_game("paiqi_doujue")
+    # the most points 13 covered cards hold: four K, four Q, four J and a 10 = 154; a payer
+    # pays at most 154 x 3 (大頭) x 2 (bust) x 8 (尾張7 winner) = 7392, a winner collects from
+    # three payers at most
+    assert (doujue.min_utility(), doujue.max_utility()) == (-7392, 3 * 7392)
+    assert doujue.max_game_length() == 52  # every move plays or covers a card
+    stake = pyspiel.load_game("paiqi_doujue", {"options": "scoring.stake:2"})
+    assert stake.min_utility() == -2 * 7392
+    pagat = pyspiel.load_game("paiqi_pagat")
+    assert (pagat.min_utility(), pagat.max_utility()) == (0, 1)  # a share of the win
+    japanese = pyspiel.load_game("paiqi_shichinarabe")
+    assert (japanese.min_utility(), japanese.max_utility()) == (0, 3)  # rank points 3/2/1/0
+    assert japanese.max_game_length() == 52 + 4 * 3  # cards and three passes a seat
+    bicycle = pyspiel.load_game("paiqi_bicycle")
+    # a seat passes at most once between two cards and once before the first: 53 passes,
+    # 54 chips with the ante
+    assert (bicycle.min_utility(), bicycle.max_utility()) == (-54, 3 * 54)
+    with pytest.raises(Exception, match="may never end"):
+        pyspiel.load_game("paiqi", {"profile": "pagat", "options": "turn.must_play:false"})
+
+
+def test_options_and_names() -> None:
+    a = pyspiel.load_game("paiqi", {"profile": "doujue", "options": "scoring.stake=2; players:4"})
+    assert str(a) == "paiqi(options=scoring.stake:2;players:4,profile=doujue)"
+    again = pyspiel.load_game(str(a))
+    assert again.paiqi is a.paiqi
+    assert adapter.paiqi_game("doujue", {"scoring.stake": 2}).paiqi is a.paiqi
+    assert adapter.paiqi_game("shichinarabe", ["players=3"]).num_players() == 3
+    with pytest.raises(ValueError, match="cannot hold"):
+        adapter.options_text({"scoring.closure_bonus": [4, 1, 2, 3]})
+
+
+def play_some(game: object, seed: int, moves: int) -> object:
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    deal(state, rng)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("pagat", ""), JOKER_VARIANTS[2]],
+)
+def test_resample_from_infostate_agrees_with_the_seat_and_varies_the_rest(
+    profile: str, options: str
+) -> None:
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for seed in range(3):
+        state = play_some(game, seed, 12 + 7 * seed)
+        seat = state.current_player()
+        hidden = set()
+        for _ in range(12):
+            sample = state.resample_from_infostate(seat, sampler)
+            assert sample.information_state_string(seat) == state.information_state_string(seat)
+            assert sample.information_state_tensor(seat) == state.information_state_tensor(seat)
+            assert sample.observation_tensor(seat) == state.observation_tensor(seat)
+            assert sample.legal_actions() == state.legal_actions()
+            hidden.add(tuple(sample.paiqi_state.hands))
+            # a valid OpenSpiel history: replayed from the start, it is the same state
+            replay = game.new_initial_state()
+            for action in sample.history():
+                replay.apply_action(action)
+            assert str(replay) == str(sample)
+        assert len(hidden) > 1  # other seats' cards are drawn anew
+
+
+def test_information_states_hide_other_hands_and_remember_the_past() -> None:
+    game = pyspiel.load_game("paiqi_doujue")
+    state = play_some(game, 5, 20)
+    seat = state.current_player()
+    other = (seat + 1) % 4
+    sample = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    # the seat's own view is the same; another seat's private view generally is not
+    assert sample.information_state_string(seat) == state.information_state_string(seat)
+    hands_differ = sample.paiqi_state.hands[other] != state.paiqi_state.hands[other]
+    assert hands_differ == (
+        sample.information_state_string(other) != state.information_state_string(other)
+    )
+    # perfect recall: every move adds to the information state of every seat
+    before = [state.information_state_string(s) for s in range(4)]
+    state.apply_action(state.legal_actions()[0])
+    after = [state.information_state_string(s) for s in range(4)]
+    assert all(
+        b != a and a.startswith(b.split("\n")[0]) for b, a in zip(before, after, strict=True)
+    )
+    size = game.information_state_tensor_size()
+    assert len(state.information_state_tensor(0)) == size
+    assert game.observation_tensor_size() == 6 * 53 + 16 + 8 * 4
+
+
+def test_a_state_pickles_and_plays_on() -> None:
+    game = pyspiel.load_game("paiqi", {"profile": "platform", "options": "scoring.rate:5"})
+    state = play_some(game, 2, 10)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history()
+    assert copy.information_state_string(1) == state.information_state_string(1)
+    clone = state.clone()
+    action = state.legal_actions()[-1]
+    for s in (state, copy, clone):
+        s.apply_action(action)
+    assert str(state) == str(copy) == str(clone)
+
+
+def test_openspiels_ismcts_bot_plays_whole_games_of_each_family() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    for name in ("paiqi_doujue", "paiqi_platform", "paiqi_shichinarabe", "paiqi_pagat"):
+        game = pyspiel.load_game(name)
+        rs = np.random.RandomState(3)
+        bot = ismcts.ISMCTSBot(
+            game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0, max_simulations=8, random_state=rs
+        )
+        state = game.new_initial_state()
+        deal(state, random.Random(3))
+        rng = random.Random(4)
+        while not state.is_terminal():
+            if state.current_player() == 0:
+                action = bot.step(state)
+            else:
+                action = rng.choice(state.legal_actions())
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert len(state.returns()) == 4
+
+
+def test_legal_actions_answered_in_python_are_openspiels() -> None:
+    """The state answers ``legal_actions`` in Python for speed; OpenSpiel's own C++ answer,
+    for every player, must be the same at every kind of node."""
+    cpp = pyspiel.State.legal_actions
+    game = pyspiel.load_game("paiqi", {"profile": "platform", "options": "deck.jokers:1"})
+    rng = random.Random(9)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.legal_actions() == cpp(state)
+            for player in range(game.num_players()):
+                assert state.legal_actions(player) == cpp(state, player)
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_profile_file_of_ones_own_is_a_game_too(tmp_path: object) -> None:
+    path = tmp_path / "house.yaml"  # type: ignore[operator]
+    path.write_text(
+        "id: house\nname: five-seat covering\nextends: doujue\nplayers: 5\nscoring: {stake: 3}\n",
+        encoding="utf-8",
+    )
+    game = pyspiel.load_game("paiqi", {"profile": str(path)})
+    assert game.num_players() == 5
+    assert game.paiqi.rules.id == "house"
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_public_observer_leaves_out_the_seats_own_cards() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("paiqi_doujue")
+    state = play_some(game, 8, 30)
+    public_type = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    public = make_observation(game, public_type)
+    for seat in range(4):
+        private.set_from(state, seat)
+        public.set_from(state, seat)
+        assert private.dict["hand"].any() and not public.dict["hand"].any()
+        assert not public.dict["covered"].any() and not public.dict["dealt"].any()
+        assert (public.dict["table"] == private.dict["table"]).all()
+        assert "dealt: -" in public.string_from(state, seat)

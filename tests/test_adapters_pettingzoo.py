@@ -1,0 +1,312 @@
+"""The PettingZoo environment: PettingZoo's own API test on every built-in profile, masks
+that are the engine's legal actions, deals that follow the seed, and rewards that are the
+profile's objective, worked out by hand where a game is small enough."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from fractions import Fraction
+
+import pytest
+
+from paiqi_core.actions import JOKER
+from paiqi_core.belief import Belief
+from paiqi_core.cards import bits, mask_of, parse_cards
+from paiqi_core.engine import Game, IllegalAction
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.search.objective import utilities
+
+from .adapters_support import documented_index, need
+
+np = need("numpy")
+need("pettingzoo")
+from pettingzoo.test import api_test  # noqa: E402
+
+from paiqi_core.adapters.pettingzoo import paiqi_env  # noqa: E402
+
+# PettingZoo warns about any dict observation outside its own list of environments; a dict
+# with "observation" and "action_mask" is its documented convention for masks
+DICT_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+}
+
+JOKER_VARIANTS = [
+    ("shichinarabe", {"deck.jokers": 1}),
+    ("shichinarabe-wrap", {"deck.jokers": 1, "players": 3}),
+    ("doujue-passes", {"deck.jokers": 1}),
+    ("platform-zhanlong", {"deck.jokers": 1, "players": 5}),
+]
+
+
+def run_api_test(env: object) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=300)
+    assert {str(w.message) for w in caught} <= DICT_WARNINGS
+
+
+@pytest.mark.parametrize("profile", sorted(builtin_profiles()))
+def test_pettingzoo_api_test_passes_for_every_builtin_profile(profile: str) -> None:
+    run_api_test(paiqi_env(profile))
+
+
+@pytest.mark.parametrize(("profile", "overrides"), JOKER_VARIANTS)
+def test_pettingzoo_api_test_passes_with_the_joker_and_other_table_sizes(
+    profile: str, overrides: dict[str, int]
+) -> None:
+    run_api_test(paiqi_env(profile, overrides))
+
+
+def masked(obs: dict[str, object]) -> list[int]:
+    return [int(i) for i in np.flatnonzero(obs["action_mask"])]
+
+
+@pytest.mark.parametrize(
+    ("profile", "overrides"),
+    [("doujue", {}), ("platform", {}), ("shichinarabe", {}), ("pagat", {}), *JOKER_VARIANTS],
+)
+def test_the_mask_is_the_engines_legal_actions_and_rewards_its_result(
+    profile: str, overrides: dict[str, int]
+) -> None:
+    """Random games in the environment and, beside it, in the engine itself: at every turn
+    the mask holds exactly the engine's legal actions (numbered as documented), each seat's
+    observation shows its own hand, and the rewards are the objective of the engine's
+    result."""
+    env = paiqi_env(profile, overrides)
+    game = env.game
+    jokers_played = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        rewards = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            rewards[agent] += reward
+            if terminated or truncated:
+                env.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            assert seat == state.turn
+            legal = state.legal_actions()
+            assert masked(obs) == sorted(documented_index(a) for a in legal)
+            hand = np.flatnonzero(obs["observation"][:53]).tolist()
+            assert hand == list(bits(state.hands[seat]))
+            action = legal[rng.randrange(len(legal))]
+            jokers_played += action >= JOKER
+            env.step(documented_index(action))
+            state.apply(action)
+        assert state.over and not truncated
+        expected = utilities(state.result(), game.rules.facts.objective)
+        assert [rewards[a] for a in env.possible_agents] == expected
+    if game.rules.jokers:
+        assert jokers_played > 0  # the joker moves were exercised
+
+
+def test_reset_with_a_seed_deals_paiqis_deal_and_replays_exactly() -> None:
+    game = Game("platform")
+
+    def run(seeds: list[int | None]) -> list[tuple[object, ...]]:
+        env = paiqi_env("platform")
+        out = []
+        for seed in seeds:
+            env.reset(seed=seed)
+            pick = random.Random(99)
+            for agent in env.agent_iter():
+                obs, reward, terminated, truncated, _ = env.last()
+                out.append((agent, obs["observation"].tobytes(), reward))
+                env.step(None if terminated or truncated else pick.choice(masked(obs)))
+        return out
+
+    first = run([7, None, None])
+    assert first == run([7, None, None])
+    assert first != run([8, None, None])
+    env = paiqi_env("platform")
+    for seed in (0, 7, 123456789):
+        env.reset(seed=seed)
+        state = game.new_state(seed)
+        assert env.state is not None
+        assert env.state.hands == state.hands and env.state.door_card == state.door_card
+        for seat, agent in enumerate(env.possible_agents):
+            at = env.layout.at["door_card"]
+            door = np.flatnonzero(env.observe(agent)["observation"][at : at + 53]).tolist()
+            assert door == [state.door_card]
+            assert np.flatnonzero(env.observe(agent)["observation"][:53]).tolist() == list(
+                bits(state.hands[seat])
+            )
+
+
+def test_rewards_of_a_doujue_endgame_worked_out_by_hand() -> None:
+    """Seat 0 holds H2, seat 1 HA (having covered CA); seats 2 and 3 are out, having covered
+    SK SQ (25 points) and DK DQ DJ D10 CK CQ (71 points). Seat 0 plays H2: emptied by playing
+    only, 全脫手 +10. Seat 1 plays HA and completes hearts: 接龍 +5 - 1 = 4. Totals 10, 4,
+    -25, -71: seat 0 wins (x2 for 全脫手). Payers: seat 3 lowest (大頭 x3) and bust (71 > 55,
+    x2): 71 x 3 x 2 x 2 = 852; seat 2 中頭 x2: 25 x 2 x 2 = 100. Seat 0 collects 952."""
+    game = Game("doujue")
+    hands = [mask_of(parse_cards("H2")), mask_of(parse_cards("HA")), 0, 0]
+    covered = [0, *(mask_of(parse_cards(c)) for c in ("CA", "SK SQ", "DK DQ DJ D10 CK CQ"))]
+    out = hands[0] | hands[1] | covered[1] | covered[2] | covered[3]
+    table = mask_of(range(52)) & ~out
+    from paiqi_core.engine import State
+
+    position = State(game, hands, table=table, turn=0, covered=covered, played=[12, 11, 11, 7])
+    env = paiqi_env("doujue")
+    env.reset(options={"state": position})
+    assert env.agent_selection == "player_0"
+    assert masked(env.observe("player_0")) == [parse_cards("H2")[0]]
+    env.step(parse_cards("H2")[0])
+    assert env.agent_selection == "player_1"
+    env.step(parse_cards("HA")[0])
+    assert all(env.terminations.values())
+    assert [env.rewards[a] for a in env.possible_agents] == [952, 0, -100, -852]
+    assert env.infos["player_0"]["result"]["total"] == [10, 4, -25, -71]
+
+
+def play_random(env: object, seed: int) -> tuple[dict[str, float], list[dict[str, object]]]:
+    """Play a random game; the rewards and every observation of the agent to move."""
+    env.reset(seed=seed)  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    rewards: dict[str, float] = {}
+    seen = []
+    for agent in env.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, terminated, truncated, _ = env.last()  # type: ignore[attr-defined]
+        rewards[agent] = rewards.get(agent, 0.0) + reward
+        seen.append(obs)
+        env.step(None if terminated or truncated else rng.choice(masked(obs)))  # type: ignore[attr-defined]
+    return rewards, seen
+
+
+def test_bicycle_rewards_are_the_chips_counted_from_what_the_table_saw() -> None:
+    """Fan Tan with chips: everyone antes 1, each pass costs 1, the first player out takes
+    the pot. The final observation shows the passes and who finished."""
+    env = paiqi_env("bicycle")
+    for seed in range(8):
+        rewards, _ = play_random(env, seed)
+        final = env.observe("player_0")
+        at = env.layout.at
+        passes = final["observation"][at["passes"] : at["passes"] + 4].tolist()
+        finished = final["observation"][at["finished"] : at["finished"] + 4].tolist()
+        assert finished.count(1) == 1  # the game ends at the first player out
+        paid = [1 + p for p in passes]
+        winner = finished.index(1)
+        expected = [-x for x in paid]
+        expected[winner] += sum(paid)
+        # seen from seat 0, relative seats are the seats themselves
+        assert [rewards[f"player_{s}"] for s in range(4)] == expected
+
+
+def test_shichinarabe_rewards_are_rank_points_in_finishing_order() -> None:
+    """Rank points 3/2/1/0: finishers in the order they went out, then whoever still holds
+    cards, then bursts (the earliest last)."""
+    env = paiqi_env("shichinarabe")
+    for seed in range(8):
+        rewards, _ = play_random(env, seed)
+        state = env.state
+        assert state is not None
+        order = [*state.finished]
+        holders = [s for s in range(4) if s not in state.finished and s not in state.bursts]
+        order += holders + list(reversed(state.bursts))
+        points = {seat: 3 - place for place, seat in enumerate(order)}
+        assert len(holders) <= 1
+        assert [rewards[f"player_{s}"] for s in range(4)] == [points[s] for s in range(4)]
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    env = paiqi_env("doujue")
+    env.reset(seed=3)
+    before = env.observe(env.agent_selection)["observation"].copy()
+    agent = env.agent_selection
+    legal = masked(env.observe(agent))
+    wrong = next(i for i in range(158) if i not in legal)
+    with pytest.raises(IllegalAction):
+        env.step(wrong)
+    with pytest.raises(IllegalAction):
+        env.step(999)
+    assert env.agent_selection == agent
+    assert (env.observe(agent)["observation"] == before).all()
+
+
+def test_an_observation_shows_nothing_of_the_hidden_cards() -> None:
+    """Deals the hidden cards anew (paiqi's belief sampler keeps everything a seat saw) and
+    checks that the seat's observation tensor does not change."""
+    env = paiqi_env("doujue-passes", {"deck.jokers": 1})
+    for seed in range(4):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(25):
+            env.step(rng.choice(masked(env.observe(env.agent_selection))))
+        state = env.state
+        assert state is not None
+        for seat, agent in enumerate(env.possible_agents):
+            mine = env.observe(agent)["observation"]
+            other = Belief(env.game, state.observation(seat)).sample(rng)
+            twin = paiqi_env("doujue-passes", {"deck.jokers": 1})
+            twin.reset(options={"state": other})
+            assert (twin.observe(agent)["observation"] == mine).all()
+
+
+def test_render_shows_the_table_and_the_result() -> None:
+    env = paiqi_env("pagat", render_mode="ansi")
+    rewards, _ = play_random(env, 1)
+    text = env.render()
+    assert isinstance(text, str)
+    assert text.splitlines()[0] == "pagat: game over"
+    assert "result:" in text and "rank" in text
+    assert sum(rewards.values()) == 1
+
+
+def test_overrides_change_the_game() -> None:
+    env = paiqi_env("doujue", {"scoring.stake": 2})
+    base = paiqi_env("doujue")
+    for seed in range(3):
+        doubled, _ = play_random(env, seed)
+        plain, _ = play_random(base, seed)
+        assert {a: Fraction(v) for a, v in doubled.items()} == {
+            a: 2 * Fraction(v) for a, v in plain.items()
+        }
+    assert paiqi_env("shichinarabe", ["players=3"]).possible_agents == [
+        "player_0", "player_1", "player_2",
+    ]  # fmt: skip
+
+
+def test_masks_after_a_reset_are_the_new_games() -> None:
+    """A new deal whose move count equals the old game's gets its own legal actions (a stale
+    answer would let an illegal card through to the engine)."""
+    env = paiqi_env("platform")
+    for seed in range(30):
+        env.reset(seed=seed)
+        masked(env.observe(env.agent_selection))
+        env.reset(seed=seed + 1000)
+        state = env.state
+        assert state is not None
+        expected = sorted(documented_index(a) for a in state.legal_actions())
+        assert masked(env.observe(env.agent_selection)) == expected
+
+
+def test_a_profile_file_of_ones_own_is_an_environment_too(tmp_path: object) -> None:
+    path = tmp_path / "house.yaml"  # type: ignore[operator]
+    path.write_text(
+        "id: house\nname: Fan Tan for six\nextends: bicycle\nplayers: 6\n", encoding="utf-8"
+    )
+    env = paiqi_env(str(path), {"scoring.pass_cost": 2})
+    assert len(env.possible_agents) == 6
+    run_api_test(env)
+
+
+def test_a_finished_position_gives_its_rewards_at_once() -> None:
+    game = Game("pagat")
+    state = game.new_state(4)
+    state.play_random(random.Random(4))
+    env = paiqi_env("pagat")
+    env.reset(options={"state": state})
+    winner = f"player_{state.finished[0]}"  # the first player out wins the whole share
+    seen = {}
+    for agent in env.agent_iter():
+        _, reward, terminated, _, _ = env.last()
+        assert terminated
+        seen[agent] = reward
+        env.step(None)
+    assert seen == {a: float(a == winner) for a in env.possible_agents}
