@@ -70,7 +70,9 @@ def whole(db: Path, spec: RunSpec) -> list[tuple[Any, ...]]:
 
 
 def resume(capsys: Capsys, db: Path, run_id: str, *extra: str) -> tuple[int, str, str]:
-    return cli(capsys, "compare", "--resume", run_id, "--db", str(db), "-q", "--json", *extra)
+    # the Python engine, as the runs it resumes were played: it records every column
+    return cli(capsys, "compare", "--resume", run_id, "--db", str(db), "-q", "--json",
+               "--engine", "python", *extra)  # fmt: skip
 
 
 # -- a resumed run never mixes rule sets ----------------------------------------------
@@ -305,7 +307,8 @@ def test_two_processes_resuming_one_run(tmp_path: Path, capsys: Capsys) -> None:
     db = tmp_path / "r.db"
     spec = RunSpec("compare", ("doujue", "pagat"), (), (), False, 0, 6000, 100, 4)
     run_id = interrupted(db, spec, 1)
-    first = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", cwd=tmp_path)
+    first = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", "--engine", "python",
+                   cwd=tmp_path)  # fmt: skip
     _wait_for_lock(first, tmp_path)
     status, _, err = resume(capsys, db, run_id)
     assert status == 2
@@ -337,7 +340,8 @@ def test_ctrl_c_exits_130_keeps_whole_batches_and_resumes_to_the_same_rows(
         folder = tmp_path / f"try{attempt}"
         folder.mkdir()
         db = folder / "runs.db"
-        proc = _paiqi("compare", "doujue", "pagat", *options, "--db", str(db), cwd=folder)
+        proc = _paiqi("compare", "doujue", "pagat", *options, "--db", str(db), "--engine",
+                      "python", cwd=folder)  # fmt: skip
         _wait_for_lock(proc, folder)
         time.sleep(delay)
         assert proc.poll() is None, "the run ended before the signal: make it longer"
@@ -357,7 +361,8 @@ def test_ctrl_c_exits_130_keeps_whole_batches_and_resumes_to_the_same_rows(
         assert sorted(stored) == sorted(
             (p, g) for p, start in finished for g in range(start, start + batch) for _ in range(4)
         )
-        done = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", cwd=folder)
+        done = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", "--engine", "python",
+                      cwd=folder)  # fmt: skip
         assert done.wait(timeout=60) == 0, done.communicate()
         assert rows(db, run_id) == expected
 
