@@ -52,6 +52,19 @@ def _engine_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _table_options(p: argparse.ArgumentParser) -> None:
+    """The seed, agents and rotation of a stored run (None marks an option left out, which
+    --resume needs to tell)."""
+    p.add_argument("--seed", type=int, help="run seed (default 0)")
+    p.add_argument("--agents", help="agents by seat, e.g. heuristic,random,random,random")
+    p.add_argument(
+        "--rotate",
+        action="store_true",
+        default=None,
+        help="play each deal once per seat rotation of the agents",
+    )
+
+
 def _stored_run_options(p: argparse.ArgumentParser, what: str) -> None:
     """Options of the commands whose runs are stored and can be resumed."""
     _batch_options(p)
@@ -193,14 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     # None marks an option left out: --resume refuses the ones given beside it
     p.add_argument("--games", type=int, help="deals per profile (default 10000)")
-    p.add_argument("--seed", type=int, help="run seed (default 0)")
-    p.add_argument("--agents", help="agents by seat, e.g. heuristic,random,random,random")
-    p.add_argument(
-        "--rotate",
-        action="store_true",
-        default=None,
-        help="play each deal once per seat rotation of the agents",
-    )
+    _table_options(p)
     _skill_options(p, "profile")
     _deal_share_options(p)
     _stored_run_options(p, "run")
@@ -226,14 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         "value per varied rule, in order: 3,0)",
     )
     p.add_argument("--games", type=int, help="deals per value (default 10000)")
-    p.add_argument("--seed", type=int, help="run seed (default 0)")
-    p.add_argument("--agents", help="agents by seat, e.g. heuristic,random,random,random")
-    p.add_argument(
-        "--rotate",
-        action="store_true",
-        default=None,
-        help="play each deal once per seat rotation of the agents",
-    )
+    _table_options(p)
     _skill_options(p, "value")
     _deal_share_options(p)
     _stored_run_options(p, "sweep")

@@ -468,19 +468,25 @@ def _skill_gap(plt: Any, report: dict[str, Any]) -> Plot:
 # ---------------------------------------------------------------------------- per game
 
 
+def _panels(plt: Any, count: int, profiles: list[str]) -> tuple[Any, Any, bool]:
+    """A figure of ``count`` small panels, three a line, each wide enough for a bar per
+    profile; and whether the profile names under the bars must be turned to fit."""
+    cols = min(3, count)
+    lines = math.ceil(count / cols)
+    width = max(2.9, 0.6 * len(profiles) + 1.4)
+    fig, axes = plt.subplots(
+        lines, cols, figsize=(width * cols, 2.8 * lines), squeeze=False, layout="constrained"
+    )
+    return fig, axes, len(profiles) > 2 or max(len(p) for p in profiles) > 10
+
+
 def _per_game(plt: Any, report: dict[str, Any]) -> Plot | None:
     metrics = shown_metrics(report)
     if not metrics:
         return None
     profiles = list(report["profiles"])
     colours = _colours(report)
-    cols = min(3, len(metrics))
-    rows = math.ceil(len(metrics) / cols)
-    width = max(2.9, 0.6 * len(profiles) + 1.4)
-    fig, axes = plt.subplots(
-        rows, cols, figsize=(width * cols, 2.8 * rows), squeeze=False, layout="constrained"
-    )
-    rotate = len(profiles) > 2 or max(len(p) for p in profiles) > 10
+    fig, axes, rotate = _panels(plt, len(metrics), profiles)
     for k, ax in enumerate(axes.flat):
         if k >= len(metrics):
             ax.set_visible(False)
@@ -560,13 +566,7 @@ def _design(plt: Any, report: dict[str, Any]) -> Plot | None:
     if not rows:
         return None
     colours = _colours(report)
-    cols = min(3, len(rows))
-    lines = math.ceil(len(rows) / cols)
-    width = max(2.9, 0.6 * len(profiles) + 1.4)
-    fig, axes = plt.subplots(
-        lines, cols, figsize=(width * cols, 2.8 * lines), squeeze=False, layout="constrained"
-    )
-    rotate = len(profiles) > 2 or max(len(p) for p in profiles) > 10
+    fig, axes, rotate = _panels(plt, len(rows), profiles)
     for k, ax in enumerate(axes.flat):
         if k >= len(rows):
             ax.set_visible(False)
