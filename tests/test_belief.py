@@ -61,6 +61,48 @@ def test_every_sample_agrees_with_the_observation(
         assert len(seen) == len(truth)
 
 
+def _random_position(g: Game, seed: int, stop: float) -> State:
+    state = g.new_state(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal() and rng.random() > stop / 8:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def _slots(state: State) -> dict[str, object]:
+    state.public_log()  # the lazily kept public log and cover order, brought up to date
+    return {k: v for k, v in state.__getstate__().items() if k != "rng"}
+
+
+@pytest.mark.parametrize(("profile", "overrides"), CONFIGS)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), stop=st.floats(0.0, 1.0), watcher=st.integers(0, 3))
+def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
+    profile: str, overrides: tuple[str, ...], seed: int, stop: float, watcher: int
+) -> None:
+    """Samples after the first are made by putting the unseen cards in their new places;
+    each must be the very state a replay of the game from its implied deal gives, in every
+    slot, and the replay must accept every placement the chain draws (else the rebuild
+    would make states that contradict the observation)."""
+    g = game(profile, overrides)
+    state = _random_position(g, seed, stop)
+    seat = watcher % g.players
+    belief = Belief(g, state.observation(seat))
+    rng = random.Random(seed)
+    belief.sample(rng)
+    if belief._template is None:  # only where the joker is unseen: sampling replays
+        assert belief.game.rules.jokers and JOKER in belief.hidden
+        return
+    draws = belief.placements(rng)
+    for _ in range(8):
+        placement = next(draws)
+        replayed, rebuilt = belief.state_of(placement), belief._rebuilt(placement)
+        assert (rebuilt is None) == (replayed is None)
+        if replayed is not None and rebuilt is not None:
+            assert _slots(rebuilt) == _slots(replayed)
+
+
 def _small_position(profile: str, overrides: tuple[str, ...], seed: int) -> tuple[Game, State]:
     """Late in a game with covers: seat 0 to move, with at most 6 cards it cannot place,
     some of them covered by the others (whose covers prove voids)."""
