@@ -90,6 +90,11 @@ def test_a_tournament_reports_players_head_to_head_and_ratings(
                            str(tmp_path / "r"))  # fmt: skip
     assert status == 0 and "head to head" in text and "ratings" in text
     assert (tmp_path / "r" / "report.html").is_file()
+    # the design measures of the games are drawn too, and the page shows every plot
+    plots = {"ratings.png", "head_to_head.png", "design.png"}
+    assert plots <= {p.name for p in (tmp_path / "r").iterdir()}
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") == len(plots)
 
 
 @pytest.mark.parametrize(

@@ -104,7 +104,14 @@ def plots(report: dict[str, Any]) -> list[Plot]:
         return []
     out: list[Plot] = []
     with plt.rc_context(STYLE):
-        for make in (_win_by_seat, _money_by_seat, _total_by_seat, _per_agent, _per_game, _design):
+        for make in (
+            _win_by_seat,
+            _money_by_seat,
+            _total_by_seat,
+            _per_agent,
+            _per_game,
+            design_plot,
+        ):
             made = make(plt, report)
             if made is not None:
                 out.append(made)
@@ -549,7 +556,7 @@ def _per_game(plt: Any, report: dict[str, Any]) -> Plot | None:
 DRAWN_PER_GAME = ("cover", "pass", "burst", "last_seven", "all_covered", "joker")
 
 
-def _design(plt: Any, report: dict[str, Any]) -> Plot | None:
+def design_plot(plt: Any, report: dict[str, Any]) -> Plot | None:
     """The design measures, one panel each, one bar per profile with its interval."""
     if "design" not in report:
         return None

@@ -1,4 +1,5 @@
-"""The report of a tournament: a ratings plot, a head-to-head plot and one HTML page.
+"""The report of a tournament: a ratings plot, a head-to-head plot, the design measures of
+its games and one HTML page.
 
 Drawn from the data of ``paiqi_core.runs.tournament.tournament_report`` alone; plots need
 matplotlib, as the other reports do.
@@ -18,6 +19,7 @@ from paiqi_core.runs.report import (
     Plot,
     _plt,
     _png,
+    design_plot,
     plot_hint,
     write_plots,
 )
@@ -26,12 +28,20 @@ UNITS = {"money": "money per game", "points": "rank points per game", "win": "wi
 
 
 def tournament_plots(report: dict[str, Any]) -> list[Plot]:
-    """The ratings and the head-to-head edges (empty without matplotlib)."""
+    """The ratings, the head-to-head edges and the design measures of the games played
+    (empty without matplotlib)."""
     plt = _plt()
     if plt is None or not report["head_to_head"]:
         return []
     with plt.rc_context(STYLE):
-        return [_ratings(plt, report), _head_to_head(plt, report)]
+        made = [_ratings(plt, report), _head_to_head(plt, report)]
+        design = report.get("design")
+        if design:  # one rule set: every pairing's games pooled
+            pooled = {"design": design, "profiles": list(design["rule_sets"])}
+            plot = design_plot(plt, pooled)
+            if plot is not None:
+                made.append(plot)
+        return made
 
 
 def _ratings(plt: Any, report: dict[str, Any]) -> Plot:
