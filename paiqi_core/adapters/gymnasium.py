@@ -118,6 +118,11 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         """Whether games are played by paiqi's compiled kernel (else by the Python engine)."""
         return self.stepper.fast
 
+    @property
+    def turns(self) -> int:
+        """Actions taken in the game since the last reset, by every seat."""
+        return self._turns
+
     def _observe(self) -> Obs:
         steps = self._steps
         assert steps is not None
@@ -193,18 +198,28 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
             raise RuntimeError("call reset() before step()")
         if steps.over:
             raise RuntimeError("the game is over: call reset()")
+        kernel = isinstance(steps, KernelSteps)
         try:
-            steps.step(int(action))
+            if isinstance(steps, KernelSteps):  # the whole turn in one compiled call
+                limit = self.max_turns - self._turns - 1
+                played, observation, mask = steps.respond(int(action), self.seat, limit)
+            else:
+                steps.step(int(action))
         except IllegalAction:
             if self.illegal == "raise":
                 raise
             return self._observe(), self.lowest, True, False, {"illegal_action": True}
-        self._turns += 1
-        self._others_play()
+        if kernel:
+            self._turns += 1 + played
+            obs = {"observation": observation, "action_mask": mask}
+        else:
+            self._turns += 1
+            self._others_play()
+            obs = self._observe()
         reward, terminated, truncated, info = self._outcome()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, terminated, truncated, info
+        return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
         """The table as text, every hand shown: returned (``ansi``) or printed (``human``)."""

@@ -364,6 +364,30 @@ class KernelSteps(Steps):
         self._code(code & 4095)
         return code >> 12
 
+    def respond(self, index: int, seat: int, limit: int) -> tuple[int, np.ndarray, np.ndarray]:
+        """A turn of a single-seat environment in one compiled call: ``seat`` takes action
+        ``index`` (``IllegalAction``, nothing changed, if it is not legal), the other seats
+        play as in ``play_random_until`` (at most ``limit`` actions), and ``seat`` looks (as
+        ``view``); how many actions the others played, the observation and the mask."""
+        from paiqi_core.fast.steps import respond
+
+        assert self.stream is not None
+        mt, _, prepared = self.stream
+        s = self.stepper
+        out = np.empty(s.layout.observation_size, np.float32)
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        try:
+            code = respond(
+                self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, index, seat,
+                limit, out, mask,
+            )  # fmt: skip
+        except OverflowError:
+            code = -1
+        if code < 0:
+            raise illegal(index)
+        self._code(code & 4095)
+        return code >> 12, out, mask
+
     def legal_indices(self) -> list[int]:
         """The legal action indices (see ``Steps.legal_indices``)."""
         at = self.stepper.legal_at

@@ -289,3 +289,23 @@ def look(
     else:
         for i in range(ACTION_INDICES):
             out_mask[i] = 0
+
+
+@hot
+def respond(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    mt: np.ndarray, prepared: np.ndarray, index: int, seat: int, limit: int, out: np.ndarray,
+    out_mask: np.ndarray,
+) -> int:  # fmt: skip
+    """One turn of a single-seat environment: ``seat`` takes action ``index`` (-1, and
+    nothing changed, if it is not legal), the others play as ``play_random_until`` (at most
+    ``limit`` actions), and what ``seat`` then sees goes to ``out`` and ``out_mask``
+    (``look``); the code."""
+    code = act(box, ext, beyond, log, mask, index)
+    if code < 0:
+        return code
+    st = box[B_STATE : B_STATE + STATE]
+    if not st[OVER] and st[TURN] != seat and limit > 0:
+        code = play_random_until(box, ext, beyond, log, mask, mt, prepared, seat, limit)
+    look(box, seat, True, mask, out, out_mask, not st[OVER] and st[TURN] == seat)
+    return code
