@@ -464,8 +464,9 @@ def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
     shuffled deck card by card, then the door card if the profile cuts one."""
     from paiqi_core.seeds import shuffled
 
-    deck = shuffled(game.deck, random.Random(seed))
-    door = game.door_card_of(seed)
+    rng = random.Random(seed)
+    deck = shuffled(game.deck, rng)
+    door = game._cut_door(deck, rng)  # the same stream goes on to cut it, as in new_state
     return deck + ([] if door is None else [door])
 
 

@@ -218,6 +218,11 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """Whether games are played by paiqi's compiled kernel (else by the Python engine)."""
         return self.stepper.fast
 
+    @property
+    def turns(self) -> int:
+        """Actions taken in the game since the last reset."""
+        return self._turns
+
     # -- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
