@@ -191,10 +191,14 @@ class Stepper:
         if self.fast:
             from paiqi_core.fast import layout as L
             from paiqi_core.fast.compiled import compiled_game
-            from paiqi_core.fast.steps import act, deal_seed, look, observe, refill
+            from paiqi_core.fast.steps import act, act_look, deal_seed, look, observe, refill
 
             compiled = compiled_game(game.rules)
             self.act, self.observe, self.refill, self.look = act, observe, refill, look
+            self.act_look = act_look
+            # a learner that looks at the seat to move after every step: each step writes
+            # that view in the same compiled call (see ``KernelSteps.view``)
+            self.watch = False
             self.deal_seed = deal_seed
             self.keys = np.zeros((1, 8), np.uint32)  # a seed's key (``rng.seed_keys``)
             self.lengths = np.ones(1, np.int64)
@@ -296,6 +300,7 @@ class KernelSteps(Steps):
         self._shadow: State | None = None
         self._synced = 0  # log entries the shadow has caught up with
         self._result: Result | None = None
+        self._ready: tuple[np.ndarray, np.ndarray] | None = None  # the mover's view, written
 
     # -- starting --------------------------------------------------------------------------
     def _code(self, code: int) -> None:
@@ -341,7 +346,17 @@ class KernelSteps(Steps):
         """Apply action ``index`` (see ``Steps.step``)."""
         s = self.stepper
         try:
-            code = s.act(self.box, s.ext, s.beyond, self.log, self._mask, index)
+            if self._ready is not None:  # the view written at the last step went unused
+                s.watch = False
+                self._ready = None
+            if s.watch:
+                out = np.empty(s.layout.observation_size, np.float32)
+                mask = np.empty(NUM_ACTIONS, np.int8)
+                code = s.act_look(self.box, s.ext, s.beyond, self.log, self._mask, index, out, mask)
+                if code >= 0:
+                    self._ready = (out, mask)
+            else:
+                code = s.act(self.box, s.ext, s.beyond, self.log, self._mask, index)
         except OverflowError:
             code = -1
         if code < 0:
@@ -409,8 +424,16 @@ class KernelSteps(Steps):
         self.stepper.observe(self.box, seat, private, out)
 
     def view(self, seat: int, moving: bool) -> tuple[np.ndarray, np.ndarray]:
-        """The observation and the mask, written in one call (see ``Steps.view``)."""
+        """The observation and the mask, written in one call (see ``Steps.view``). The
+        seat to move's view may have been written by the step that led here, when the
+        views of the steps before were all asked for: then it is handed over (once)."""
+        ready = self._ready
+        if ready is not None and seat == self.turn and moving != self.over:
+            self._ready = None
+            return ready
         s = self.stepper
+        if seat == self.turn and moving:
+            s.watch = True
         out = np.empty(s.layout.observation_size, np.float32)
         mask = np.empty(NUM_ACTIONS, np.int8)
         s.look(self.box, seat, True, self._mask, out, mask, moving)
@@ -435,6 +458,7 @@ class KernelSteps(Steps):
         other.box = self.box.copy()
         other.log = self.log.copy()
         other._mask = self._mask.copy()
+        other._ready = None
         if self.stream is not None:
             other.stream = tuple(a.copy() for a in self.stream)  # type: ignore[assignment]
         if self._shadow is not None:

@@ -309,3 +309,17 @@ def respond(
         code = play_random_until(box, ext, beyond, log, mask, mt, prepared, seat, limit)
     look(box, seat, True, mask, out, out_mask, not st[OVER] and st[TURN] == seat)
     return code
+
+
+@hot
+def act_look(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    index: int, out: np.ndarray, out_mask: np.ndarray,
+) -> int:  # fmt: skip
+    """``act``, then what the seat to move sees (``look``, its mask zeros once the game is
+    over) into ``out`` and ``out_mask``: for a learner that looks after every step."""
+    code = act(box, ext, beyond, log, mask, index)
+    if code >= 0:
+        st = box[B_STATE : B_STATE + STATE]
+        look(box, st[TURN], True, mask, out, out_mask, not st[OVER])
+    return code
