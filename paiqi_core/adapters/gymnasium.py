@@ -11,6 +11,14 @@ the game ends, then the learner's utility under the profile's objective.
 ``reset(seed=s)`` deals paiqi's deal ``s``, and the opponents draw from that deal's random
 stream, as in ``paiqi simulate``; ``reset()`` deals from the environment's seeded stream.
 
+Against ``random`` (or ``easy``) opponents the game is played in paiqi's compiled kernel
+where it can play the profile: a learner's turn, the opponents' answers and the next
+observation are one compiled call, with the same draws as paiqi's random players
+(``env.compiled`` says so; ``engine="python"`` plays in the Python engine). Other opponents
+decide from observations of a Python ``State``. ``env.state`` is the game as a ``State``
+either way (rebuilt from the kernel's game when asked for, its random stream where the
+opponents left it); read it, do not move it.
+
 An action that is not legal ends the episode as a loss by default (``illegal="lose"``): the
 reward is the lowest utility the game can give (``paiqi_core.adapters.bounds``) and the info
 says ``{"illegal_action": True}``; the observation's ``action_mask`` says what is legal.

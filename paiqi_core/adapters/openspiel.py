@@ -28,6 +28,12 @@ covers shown to it). Strings say the same in words. Utilities are the profile's 
 ``paiqi_core.adapters.bounds``; the game length is bounded there too (profiles whose games
 may never end are refused).
 
+Once dealt, a state's moves are played in paiqi's compiled kernel where it can play the
+profile (numba installed, and the engine in use, ``paiqi_core.fast.use``, not ``python``),
+in the Python engine otherwise, with the same games. ``state.paiqi_state`` is the game as a
+paiqi ``State`` (rebuilt from the kernel's game when asked for); strings, information-state
+tensors, beliefs and pickles are made from it.
+
 ``resample_from_infostate`` draws a state that agrees with everything a seat has seen, from
 paiqi's belief sampler (``paiqi_core.belief``), so OpenSpiel's IS-MCTS bot
 (``open_spiel.python.algorithms.ismcts``) plays paiqi games.

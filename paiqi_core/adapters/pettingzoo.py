@@ -15,6 +15,12 @@ table as text.
 run of resets is the same every time. ``reset(options={"hands": [...], "door_card": "S4"})``
 deals the given hands (card texts by seat) instead, and ``reset(options={"state": state})``
 starts from a copy of a position of the same game.
+
+Games are played in paiqi's compiled kernel where it can play the profile (numba installed,
+no plugin hook without a compiled form; ``env.compiled`` says which), in the Python engine
+otherwise; ``paiqi_env(..., engine="python")`` chooses the engine. Both give the same games.
+``env.state`` is the game as a paiqi ``State`` either way (rebuilt from the kernel's game
+when asked for): read it, but set up positions with ``reset(options={"state": ...})``.
 """
 
 from __future__ import annotations
