@@ -30,7 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout, engine_action, index_text, legal_mask
+from paiqi_core.adapters.encoding import (
+    NUM_ACTIONS,
+    Layout,
+    dense_legal,
+    engine_action,
+    index_text,
+    legal_mask,
+)
 from paiqi_core.engine import IllegalAction, State
 from paiqi_core.playout import below
 
@@ -104,7 +111,7 @@ class EngineSteps(Steps):
         self.game = state.game
         self._state = state
         self.layout = layout
-        self._legal: tuple[int, list[int]] = (-1, [])
+        self._legal: tuple[int, list[int], list[int] | None] = (-1, [], None)
 
     @property
     def state(self) -> State:
@@ -125,7 +132,7 @@ class EngineSteps(Steps):
         """The engine's legal actions now, computed once per position."""
         key = len(self._state.log)
         if self._legal[0] != key:
-            self._legal = (key, self._state.legal_actions())
+            self._legal = (key, self._state.legal_actions(), None)
         return self._legal[1]
 
     def step(self, index: int) -> None:
@@ -136,9 +143,12 @@ class EngineSteps(Steps):
 
     def legal_indices(self) -> list[int]:
         """The legal action indices (see ``Steps.legal_indices``)."""
-        from paiqi_core.adapters.encoding import dense_legal
-
-        return dense_legal(self.legal())
+        legal = self.legal()
+        key, _, dense = self._legal
+        if dense is None:
+            dense = dense_legal(legal)
+            self._legal = (key, legal, dense)
+        return list(dense)
 
     def mask(self) -> np.ndarray:
         """The mask of the legal actions (see ``Steps.mask``)."""
@@ -191,11 +201,19 @@ class Stepper:
         if self.fast:
             from paiqi_core.fast import layout as L
             from paiqi_core.fast.compiled import compiled_game
-            from paiqi_core.fast.steps import act, act_look, deal_seed, look, observe, refill
+            from paiqi_core.fast.steps import (
+                act,
+                act_look,
+                deal_seed,
+                look,
+                observe,
+                refill,
+                respond,
+            )
 
             compiled = compiled_game(game.rules)
             self.act, self.observe, self.refill, self.look = act, observe, refill, look
-            self.act_look = act_look
+            self.act_look, self.respond = act_look, respond
             # a learner that looks at the seat to move after every step: each step writes
             # that view in the same compiled call (see ``KernelSteps.view``)
             self.watch = False
@@ -205,6 +223,7 @@ class Stepper:
             self.scratch = _new_stream()  # the random stream of deals not kept
             self.deck = np.empty(64, np.int64)
             self.legal_at = L.B_LEGAL
+            self.loglen_at = L.B_STATE + L.LOGLEN
             self.state_at = L.B_STATE
             self.ext, self.beyond = compiled.ext, compiled.beyond
             self.box = np.zeros(L.BOX, np.int64)
@@ -384,15 +403,13 @@ class KernelSteps(Steps):
         ``index`` (``IllegalAction``, nothing changed, if it is not legal), the other seats
         play as in ``play_random_until`` (at most ``limit`` actions), and ``seat`` looks (as
         ``view``); how many actions the others played, the observation and the mask."""
-        from paiqi_core.fast.steps import respond
-
         assert self.stream is not None
         mt, _, prepared = self.stream
         s = self.stepper
         out = np.empty(s.layout.observation_size, np.float32)
         mask = np.empty(NUM_ACTIONS, np.int8)
         try:
-            code = respond(
+            code = s.respond(
                 self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, index, seat,
                 limit, out, mask,
             )  # fmt: skip
@@ -478,13 +495,11 @@ class KernelSteps(Steps):
     @property
     def state(self) -> State:
         """The Python ``State`` of the game now (see the module's docstring)."""
-        from paiqi_core.fast.layout import LOGLEN
-
         shadow = self._shadow
         if shadow is None:
             shadow = self._shadow = self._start_state()
             self._synced = 0
-        length = int(self.box[LOGLEN])
+        length = int(self.box[self.stepper.loglen_at])
         if self._synced == length:
             return shadow
         if length > len(self.log):
