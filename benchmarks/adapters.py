@@ -11,13 +11,22 @@ action includes dealing and scoring. The loops:
   and the action mask) and ``env.step()`` with a random legal action from the mask;
 - ``pettingzoo (no obs)``: the same without building observations (``env.last(observe=
   False)`` and ``env.legal_indices()``);
+- ``learner's loop alone``: the ``pettingzoo`` loop over an environment that does nothing
+  (the same two arrays every time, games of 52 actions): what the loop itself costs,
+  whatever the game;
 - ``gymnasium``: one random learner (from its mask) against three ``random`` paiqi players,
   counting every seat's actions;
-- ``openspiel``: the deal's chance nodes, then ``legal_actions()`` and ``apply_action()``.
+- ``openspiel``: the deal's chance nodes, then ``legal_actions()`` and ``apply_action()``;
+  per player action, the chance nodes' time included;
+- ``openspiel (moves)``: the same games with the deal left out of the time.
 
-The ratios are paiqi's time per action, in its random play and in its engine stepped one
-action at a time, over the loop's (1/3: a third as fast). Rounds alternate between the
-loops, and the median round is reported.
+The adapters play in paiqi's compiled kernel where it can play the profile (numba
+installed); ``--engine python`` runs them on the Python engine instead.
+
+Times are the process's CPU time (``time.process_time``), so that other work on a shared
+machine counts less. The ratios are paiqi's time per action, in its random play and in its
+engine stepped one action at a time, over the loop's (1/3: a third as fast). Rounds
+alternate between the loops, and the median round is reported.
 
     python benchmarks/adapters.py --games 200 --rounds 5
 """
@@ -30,35 +39,45 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
+from pettingzoo import AECEnv
 
+from paiqi_core import fast
 from paiqi_core.adapters import openspiel as os_adapter
 from paiqi_core.adapters.gymnasium import paiqi_gym_env
 from paiqi_core.adapters.pettingzoo import paiqi_env
 from paiqi_core.engine import Game
 
-Loop = Callable[[int], int]  # plays ``games`` games, returns the actions taken
+Loop = Callable[[int], tuple[int, float]]  # plays ``games`` games: (actions, seconds timed)
+clock = time.process_time
 
 
 def paiqi_random(game: Game) -> Loop:
-    def run(games: int) -> int:
+    """paiqi's random play to the end of each game."""
+
+    def run(games: int) -> tuple[int, float]:
         actions = 0
+        start = clock()
         for seed in range(games):
             state = game.new_state(seed)
             assert state.rng is not None
             state.play_random(state.rng)
             state.result()
             actions += sum(state.actions)
-        return actions
+        return actions, clock() - start
 
     return run
 
 
 def paiqi_step(game: Game) -> Loop:
-    def run(games: int) -> int:
+    """The engine stepped one random legal action at a time."""
+
+    def run(games: int) -> tuple[int, float]:
         actions = 0
+        start = clock()
         for seed in range(games):
             state = game.new_state(seed)
             pick = random.Random(seed).randrange
@@ -67,16 +86,17 @@ def paiqi_step(game: Game) -> Loop:
                 state.apply_unchecked(legal[pick(len(legal))])
                 actions += 1
             state.result()
-        return actions
+        return actions, clock() - start
 
     return run
 
 
-def pettingzoo(profile: str, observe: bool) -> Loop:
-    env = paiqi_env(profile)
+def learner_loop(env: Any, observe: bool) -> Loop:
+    """The AEC loop of a learner drawing a random legal action."""
 
-    def run(games: int) -> int:
+    def run(games: int) -> tuple[int, float]:
         actions = 0
+        start = clock()
         for seed in range(games):
             env.reset(seed=seed)
             pick = random.Random(seed).randrange
@@ -88,16 +108,64 @@ def pettingzoo(profile: str, observe: bool) -> Loop:
                 legal = np.flatnonzero(obs["action_mask"]) if observe else env.legal_indices()
                 env.step(int(legal[pick(len(legal))]))
                 actions += 1
-        return actions
+        return actions, clock() - start
 
     return run
 
 
-def gymnasium(profile: str) -> Loop:
-    env = paiqi_gym_env(profile, opponents="random")
+def pettingzoo(profile: str, observe: bool, engine: str) -> Loop:
+    """The learner's loop over the PettingZoo environment of ``profile``."""
+    return learner_loop(paiqi_env(profile, engine=engine), observe)
 
-    def run(games: int) -> int:
+
+class NothingEnv(AECEnv[str, dict[str, np.ndarray], int]):
+    """Four agents taking turns for 52 actions with fixed observations: no game at all."""
+
+    metadata: dict[str, Any] = {"name": "nothing_v0", "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        mask = np.zeros(158, np.int8)
+        mask[[3, 9, 17]] = 1
+        self._obs = {"observation": np.zeros(366, np.float32), "action_mask": mask}
+        self._count = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game of 52 actions."""
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._count = 0
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The same arrays every time."""
+        return self._obs
+
+    def step(self, action: int | None) -> None:
+        """The next agent's turn, or the end after 52 actions."""
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self._count += 1
+        if self._count == 52:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self._count % 4]
+
+
+def gymnasium(profile: str, engine: str) -> Loop:
+    """A random learner against three random paiqi players."""
+
+    env = paiqi_gym_env(profile, opponents="random", engine=engine)
+
+    def run(games: int) -> tuple[int, float]:
         actions = 0
+        start = clock()
         for seed in range(games):
             obs, _ = env.reset(seed=seed)
             pick = random.Random(seed).randrange
@@ -106,69 +174,80 @@ def gymnasium(profile: str) -> Loop:
                 legal = np.flatnonzero(obs["action_mask"])
                 obs, _, terminated, truncated, _ = env.step(int(legal[pick(len(legal))]))
                 done = terminated or truncated
-            assert env.state is not None
-            actions += sum(env.state.actions)
-        return actions
+            actions += env.turns
+        return actions, clock() - start
 
     return run
 
 
-def openspiel(profile: str) -> Loop:
+def openspiel(profile: str, deal_timed: bool) -> Loop:
+    """The OpenSpiel game: the deal's chance nodes (timed or not), then random moves."""
+
     game = pyspiel.load_game(os_adapter.short_name(profile))
     engine = game.paiqi
 
-    def run(games: int) -> int:
+    def run(games: int) -> tuple[int, float]:
         actions = 0
+        timed = 0.0
         for seed in range(games):
+            start = clock()
             state = game.new_initial_state()
             for card in os_adapter.chance_outcomes_of_seed(engine, seed):
                 state.apply_action(card)
+            if not deal_timed:
+                start = clock()
             pick = random.Random(seed).randrange
             while not state.is_terminal():
                 legal = state.legal_actions()
                 state.apply_action(legal[pick(len(legal))])
                 actions += 1
             state.returns()
-        return actions
+            timed += clock() - start
+        return actions, timed
 
     return run
 
 
-def measure(profile: str, games: int, rounds: int) -> dict[str, float]:
+def measure(profile: str, games: int, rounds: int, engine: str) -> dict[str, float]:
     """Median microseconds per action of every loop for ``profile``."""
     game = Game(profile)
     loops = {
         "paiqi random": paiqi_random(game),
         "paiqi step": paiqi_step(game),
-        "pettingzoo": pettingzoo(profile, True),
-        "pettingzoo (no obs)": pettingzoo(profile, False),
-        "gymnasium": gymnasium(profile),
-        "openspiel": openspiel(profile),
+        "pettingzoo": pettingzoo(profile, True, engine),
+        "pettingzoo (no obs)": pettingzoo(profile, False, engine),
+        "learner's loop alone": learner_loop(NothingEnv(), True),
+        "gymnasium": gymnasium(profile, engine),
+        "openspiel": openspiel(profile, True),
+        "openspiel (moves)": openspiel(profile, False),
     }
     for loop in loops.values():
         loop(2)  # warm the caches
     times: dict[str, list[float]] = {name: [] for name in loops}
     for _ in range(rounds):
         for name, loop in loops.items():
-            start = time.perf_counter()
-            actions = loop(games)
-            times[name].append((time.perf_counter() - start) / actions * 1e6)
+            actions, seconds = loop(games)
+            times[name].append(seconds / actions * 1e6)
     return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main() -> int:
+    """Print the table of every profile's loops."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--profile", action="append", help="profile (repeatable)")
+    parser.add_argument("--engine", choices=("auto", "python"), default="auto")
     args = parser.parse_args()
+    if args.engine == "python":
+        fast.use("python")  # OpenSpiel's games follow the engine in use
     profiles = args.profile or ["doujue", "platform", "shichinarabe", "pagat"]
     print(
         "| profile | loop | µs per action | actions per second | to paiqi random | to paiqi step |"
     )
     print("|---|---|---|---|---|---|")
     for profile in profiles:
-        result = measure(profile, args.games, args.rounds)
+        result = measure(profile, args.games, args.rounds, args.engine)
         base, step = result["paiqi random"], result["paiqi step"]
         for name, us in result.items():
             print(

@@ -9,6 +9,8 @@ environment, and OpenSpiel games.
   game, ``pyspiel.load_game("paiqi", {"profile": "doujue"})``.
 
 All three share one action space and one observation layout (``paiqi_core.adapters.encoding``)
-and the bounds of a game's length and utilities (``paiqi_core.adapters.bounds``). The Python
-engine stays the reference: each adapter drives a ``State`` and only translates.
+and the bounds of a game's length and utilities (``paiqi_core.adapters.bounds``). They play
+their games through ``paiqi_core.adapters.steps``: in paiqi's compiled kernel where it can
+play the profile (``paiqi_core.fast``, numba installed), in the Python engine otherwise. The
+Python engine stays the reference: both give the same games, observations and results.
 """

@@ -108,17 +108,17 @@ def dense_legal(legal: Sequence[int]) -> list[int]:
 def engine_action(legal: Sequence[int], index: int) -> int:
     """The action in paiqi's numbering that index ``index`` names among ``legal`` (the legal
     actions of the state); IllegalAction when it names none of them."""
-    if 0 <= index < COVER_BASE:
+    if not 0 <= index < NUM_ACTIONS:
+        raise IllegalAction(f"{index} is not an action (the actions are 0..{NUM_ACTIONS - 1})")
+    if index < COVER_BASE:
         action = index
     elif index < PASS_ACTION:
         action = COVER + index - COVER_BASE
     elif index == PASS_ACTION:
         action = PASS
-    elif JOKER_BASE <= index < NUM_ACTIONS:
+    else:
         low = JOKER + 64 * (index - JOKER_BASE)
         action = next((a for a in legal if low <= a < low + 64), -1)
-    else:
-        raise IllegalAction(f"{index} is not an action (the actions are 0..{NUM_ACTIONS - 1})")
     if action not in legal:
         raise IllegalAction(f"{index_text(index)} (action {index}) is not legal now")
     return action

@@ -11,6 +11,14 @@ the game ends, then the learner's utility under the profile's objective.
 ``reset(seed=s)`` deals paiqi's deal ``s``, and the opponents draw from that deal's random
 stream, as in ``paiqi simulate``; ``reset()`` deals from the environment's seeded stream.
 
+Against ``random`` (or ``easy``) opponents the game is played in paiqi's compiled kernel
+where it can play the profile: a learner's turn, the opponents' answers and the next
+observation are one compiled call, with the same draws as paiqi's random players
+(``env.compiled`` says so; ``engine="python"`` plays in the Python engine). Other opponents
+decide from observations of a Python ``State``. ``env.state`` is the game as a ``State``
+either way (rebuilt from the kernel's game when asked for, its random stream where the
+opponents left it); read it, do not move it.
+
 An action that is not legal ends the episode as a loss by default (``illegal="lose"``): the
 reward is the lowest utility the game can give (``paiqi_core.adapters.bounds``) and the info
 says ``{"illegal_action": True}``; the observation's ``action_mask`` says what is legal.
@@ -30,15 +38,16 @@ import gymnasium
 import numpy as np
 
 from paiqi_core.adapters.bounds import limits, utility_bounds
-from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout, engine_action, legal_mask
+from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
 from paiqi_core.adapters.pettingzoo import (
     UNBOUNDED_TURNS,
-    deal_state,
     load_game,
+    new_steps,
     pass_bound,
     table_text,
 )
-from paiqi_core.agents import Agent, make_agent
+from paiqi_core.adapters.steps import KernelSteps, Stepper, Steps
+from paiqi_core.agents import Agent, make_agent, resolve
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.rules import Rules
 from paiqi_core.search.objective import utilities
@@ -61,6 +70,7 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         illegal: str = "lose",
         render_mode: str | None = None,
         max_turns: int | None = None,
+        engine: str | None = None,
     ) -> None:
         self.game = load_game(profile, overrides)
         rules = self.game.rules
@@ -93,36 +103,86 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
             }
         )
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
-        self.state: State | None = None
+        # random opponents are played in the compiled kernel with the learner, where it
+        # can play the rules; other players decide from observations of a Python State
+        randoms = all(resolve(name) == ("random", None) for name in names)
+        if not randoms and engine == "fast":
+            raise ValueError("engine 'fast': the compiled engine plays random opponents only")
+        self.stepper = Stepper(
+            self.game, engine if randoms else "python", self.max_turns + lim.events
+        )
+        self._steps: Steps | None = None
         self._players: dict[int, Agent] = {}
         self._turns = 0
 
+    @property
+    def state(self) -> State | None:
+        """The game as a paiqi ``State`` (None before the first reset). Read it, clone it,
+        but do not move it."""
+        return None if self._steps is None else self._steps.state
+
+    @property
+    def compiled(self) -> bool:
+        """Whether games are played by paiqi's compiled kernel (else by the Python engine)."""
+        return self.stepper.fast
+
+    @property
+    def turns(self) -> int:
+        """Actions taken in the game since the last reset, by every seat."""
+        return self._turns
+
     def _observe(self) -> Obs:
-        state = self.state
-        assert state is not None
-        to_move = state.turn == self.seat and not state.over
-        return {
-            "observation": self.layout.observation(state, self.seat),
-            "action_mask": legal_mask(state.legal_actions() if to_move else ()),
-        }
+        steps = self._steps
+        assert steps is not None
+        observation, mask = steps.view(self.seat, steps.turn == self.seat and not steps.over)
+        return {"observation": observation, "action_mask": mask}
 
     def _others_play(self) -> None:
         """The paiqi players move until it is the learner's turn or the game is over."""
-        state = self.state
-        assert state is not None
+        steps = self._steps
+        assert steps is not None
+        if steps.over or steps.turn == self.seat or self._turns >= self.max_turns:
+            return
+        if isinstance(steps, KernelSteps):
+            self._turns += steps.play_random_until(self.seat, self.max_turns - self._turns)
+            return
+        state = steps.state
         while not state.over and state.turn != self.seat and self._turns < self.max_turns:
             seat = state.turn
             state.apply_unchecked(self._players[seat].act(state.observation(seat)))
             self._turns += 1
 
     def _outcome(self) -> tuple[float, bool, bool, dict[str, Any]]:
-        state = self.state
-        assert state is not None
-        if state.over:
-            result = state.result()
+        steps = self._steps
+        assert steps is not None
+        if steps.over:
+            result = steps.result()
             reward = utilities(result, self.objective)[self.seat]
             return reward, True, False, {"result": result.as_record()}
         return 0.0, False, self._turns >= self.max_turns, {}
+
+    def _start(self, deal: int, options: dict[str, Any] | None) -> Steps:
+        """The new game, with the opponents' random stream: the deal's own, as in ``paiqi
+        simulate`` (a dealt state keeps it), else one seeded by the deal."""
+        steps = new_steps(self.stepper, deal, options, stream=True)
+        if isinstance(steps, KernelSteps):
+            kind = steps.origin[0]
+            if kind == "seed" and steps.stream is not None:
+                steps.draws_for = self.seat  # the deal's stream: the State's own
+                return steps
+            state = steps.origin[1] if kind == "state" else None
+            if (state is None or state.rng is None) and steps.seed_stream(deal):
+                return steps
+            # a stream the kernel cannot take over: the game is played in Python
+            steps = Stepper(self.game, "python").from_state(steps.state)
+        state = steps.state
+        rng = state.rng or random.Random(deal)
+        others = [s for s in range(self.game.players) if s != self.seat]
+        self._players = {
+            s: make_agent(name, rng, self.game)
+            for s, name in zip(others, self.opponent_names, strict=True)
+        }
+        return steps
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -132,39 +192,42 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         the learner's first turn."""
         super().reset(seed=seed)
         deal = seed if seed is not None else int(self.np_random.integers(0, 2**63))
-        self.state = state = deal_state(self.game, deal, options)
-        rng = state.rng or random.Random(deal)
-        others = [s for s in range(self.game.players) if s != self.seat]
-        self._players = {
-            s: make_agent(name, rng, self.game)
-            for s, name in zip(others, self.opponent_names, strict=True)
-        }
+        self._steps = steps = self._start(deal, options)
         self._turns = 0
         self._others_play()
-        if state.over:
+        if steps.over:
             raise RuntimeError("the game ended before the learner's first turn")
         return self._observe(), {}
 
     def step(self, action: SupportsInt) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action`` (an index of the action space); the others answer."""
-        state = self.state
-        if state is None:
+        steps = self._steps
+        if steps is None:
             raise RuntimeError("call reset() before step()")
-        if state.over:
+        if steps.over:
             raise RuntimeError("the game is over: call reset()")
+        kernel = isinstance(steps, KernelSteps)
         try:
-            chosen = engine_action(state.legal_actions(), int(action))
+            if isinstance(steps, KernelSteps):  # the whole turn in one compiled call
+                limit = self.max_turns - self._turns - 1
+                played, observation, mask = steps.respond(int(action), self.seat, limit)
+            else:
+                steps.step(int(action))
         except IllegalAction:
             if self.illegal == "raise":
                 raise
             return self._observe(), self.lowest, True, False, {"illegal_action": True}
-        state.apply_unchecked(chosen)
-        self._turns += 1
-        self._others_play()
+        if kernel:
+            self._turns += 1 + played
+            obs = {"observation": observation, "action_mask": mask}
+        else:
+            self._turns += 1
+            self._others_play()
+            obs = self._observe()
         reward, terminated, truncated, info = self._outcome()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, terminated, truncated, info
+        return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
         """The table as text, every hand shown: returned (``ansi``) or printed (``human``)."""
@@ -183,7 +246,8 @@ def paiqi_gym_env(
     **options: Any,
 ) -> PaiqiGymEnv:
     """The single-seat environment of ``profile`` with ``overrides``; keyword options as
-    ``PaiqiGymEnv`` (``seat``, ``opponents``, ``illegal``, ``render_mode``, ``max_turns``)."""
+    ``PaiqiGymEnv`` (``seat``, ``opponents``, ``illegal``, ``render_mode``, ``max_turns``,
+    ``engine``)."""
     return PaiqiGymEnv(profile, overrides, **options)
 
 

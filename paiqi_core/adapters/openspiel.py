@@ -28,6 +28,12 @@ covers shown to it). Strings say the same in words. Utilities are the profile's 
 ``paiqi_core.adapters.bounds``; the game length is bounded there too (profiles whose games
 may never end are refused).
 
+Once dealt, a state's moves are played in paiqi's compiled kernel where it can play the
+profile (numba installed, and the engine in use, ``paiqi_core.fast.use``, not ``python``),
+in the Python engine otherwise, with the same games. ``state.paiqi_state`` is the game as a
+paiqi ``State`` (rebuilt from the kernel's game when asked for); strings, information-state
+tensors, beliefs and pickles are made from it.
+
 ``resample_from_infostate`` draws a state that agrees with everything a seat has seen, from
 paiqi's belief sampler (``paiqi_core.belief``), so OpenSpiel's IS-MCTS bot
 (``open_spiel.python.algorithms.ismcts``) plays paiqi games.
@@ -44,10 +50,8 @@ import pyspiel
 from paiqi_core.actions import EVENT, JOKER, action_text
 from paiqi_core.adapters.bounds import limits, utility_bounds
 from paiqi_core.adapters.encoding import (
-    COVER_BASE,
     NUM_ACTIONS,
     Layout,
-    dense_legal,
     engine_action,
     index_text,
     information_state_text,
@@ -56,6 +60,7 @@ from paiqi_core.adapters.encoding import (
     state_text,
     to_dense,
 )
+from paiqi_core.adapters.steps import Stepper, Steps
 from paiqi_core.belief import Belief
 from paiqi_core.cards import bits, card_text
 from paiqi_core.engine import Game, State
@@ -155,6 +160,7 @@ class PaiqiGame(pyspiel.Game):
         self.door = rules.opening.uses_door_card
         self.objective = rules.facts.objective
         self.limits = lim
+        self.stepper = stepper_of(self.paiqi)  # the compiled kernel where it can play
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=53 if rules.jokers else 52,
@@ -214,24 +220,25 @@ def _named_game(profile_id: str) -> type[PaiqiGame]:
 # -- states ------------------------------------------------------------------------------------
 class Play:
     """The Python side of an OpenSpiel state: the cards drawn so far, the door card, and,
-    once dealt, the paiqi ``State``. Copies share the compiled game and copy the state."""
+    once dealt, the game's ``Steps`` (``paiqi_core.adapters.steps``: the compiled kernel
+    where it can play the rules). Copies share the compiled game and copy the steps."""
 
-    __slots__ = ("_beliefs", "_legal", "door", "drawn", "forward", "game", "state")
+    __slots__ = ("_beliefs", "door", "drawn", "forward", "game", "stepper", "steps")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, stepper: Stepper | None = None) -> None:
         self.game = game
+        self.stepper = stepper or stepper_of(game)
         self.drawn: list[int] = []
         self.door: int | None = None
-        self.state: State | None = None
+        self.steps: Steps | None = None
         self.forward = False  # replaying a known history: record draws and moves only
-        self._legal: tuple[int, list[int], list[int]] = (-1, [], [])
         self._beliefs: dict[tuple[int, int], Belief] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Play:
-        other = Play(self.game)
+        other = Play(self.game, self.stepper)
         other.drawn = list(self.drawn)
         other.door = self.door
-        other.state = None if self.state is None else self.state.clone()
+        other.steps = None if self.steps is None else self.steps.clone()
         return other
 
     def __getstate__(self) -> dict[str, Any]:
@@ -239,25 +246,20 @@ class Play:
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__init__(data["game"])  # type: ignore[misc]
-        self.drawn, self.door, self.state = data["drawn"], data["door"], data["state"]
+        self.drawn, self.door = data["drawn"], data["door"]
+        state = data["state"]
+        self.steps = None if state is None else self.stepper.from_state(state)
+
+    @property
+    def state(self) -> State | None:
+        """The paiqi ``State`` once the deal is complete (None before)."""
+        return None if self.steps is None else self.steps.state
 
     def legal(self) -> list[int]:
         """The legal actions of the seat to move, in paiqi's numbering."""
         state = self.state
         assert state is not None
-        key = len(state.log)
-        if self._legal[0] != key:
-            legal = state.legal_actions()
-            self._legal = (key, legal, dense_legal(legal))
-        return self._legal[1]
-
-    def dense(self) -> list[int]:
-        """The legal actions of the seat to move, as indices of the action space."""
-        state = self.state
-        assert state is not None
-        if self._legal[0] != len(state.log):
-            self.legal()
-        return self._legal[2]
+        return state.legal_actions()
 
     def belief(self, seat: int) -> Belief:
         """What ``seat`` can know of the hidden cards now (kept while the state stands)."""
@@ -270,16 +272,32 @@ class Play:
         return belief
 
 
+_STEPPERS: dict[tuple[int, str], tuple[Game, Stepper]] = {}
+
+
+def stepper_of(game: Game) -> Stepper:
+    """The ``Stepper`` of ``game``'s states under the engine in use (one per process)."""
+    from paiqi_core.fast import engine_in_use
+
+    key = (id(game), engine_in_use())
+    entry = _STEPPERS.get(key)
+    if entry is None or entry[0] is not game:
+        room = limits(game.rules).log
+        entry = _STEPPERS[key] = (game, Stepper(game, None, room or 0))
+    return entry[1]
+
+
 class PaiqiState(pyspiel.State):
     """A paiqi game in OpenSpiel: the deal's chance nodes, then the seats' moves."""
 
     def __init__(self, game: PaiqiGame) -> None:
         super().__init__(game)
-        self._play = Play(game.paiqi)
+        self._play = Play(game.paiqi, game.stepper)
 
     @property
     def paiqi_state(self) -> State | None:
-        """The paiqi state once the deal is complete (None before)."""
+        """The paiqi state once the deal is complete (None before). Read it, clone it, but
+        do not move it: the game moves with ``apply_action``."""
         return self._play.state
 
     def _spiel_game(self) -> PaiqiGame:
@@ -288,28 +306,29 @@ class PaiqiState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to move, CHANCE during the deal, TERMINAL at the end."""
-        state = self._play.state
-        if state is None:
+        steps = self._play.steps
+        if steps is None:
             return CHANCE
-        return TERMINAL if state.over else state.turn
+        return TERMINAL if steps.over else steps.turn
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal actions of the seat to move (indices of the shared action space)."""
-        return list(self._play.dense())
+        steps = self._play.steps
+        assert steps is not None
+        return steps.legal_indices()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions, as OpenSpiel's ``State.legal_actions`` answers (nothing at the
         end, the chance outcomes at a chance node, nothing for a seat not to move), without
         the round trip through C++ (which costs several times the answer's work). C++
         callers get the same answer from ``_legal_actions``."""
-        play = self._play
-        state = play.state
-        if state is None:
+        steps = self._play.steps
+        if steps is None:
             return [card for card, _ in self.chance_outcomes()]
-        if state.over:
+        if steps.over:
             return []
-        if player is None or player == state.turn:
-            return list(play.dense())
+        if player is None or player == steps.turn:
+            return steps.legal_indices()
         if player < 0:
             raise ValueError(f"no legal actions for the pseudo-player {player}")
         return []
@@ -325,34 +344,31 @@ class PaiqiState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         play = self._play
-        if play.state is None:
-            game = play.game
-            if len(play.drawn) < len(game.deck):
-                play.drawn.append(action)
-            else:
-                play.door = action
-            if play.forward:
-                return
-            if len(play.drawn) == len(game.deck) and (play.door is not None or not _door(game)):
-                n = game.players
-                hands = [play.drawn[s::n] for s in range(n)]
-                play.state = game.new_state(hands=hands, door_card=play.door)
+        steps = play.steps
+        if steps is not None:
+            if not play.forward:
+                steps.step(action)
             return
+        game = play.game
+        drawn = play.drawn
+        if len(drawn) < len(game.deck):
+            drawn.append(action)
+        else:
+            play.door = action
         if play.forward:
             return
-        legal = play.legal()
-        if not (action < COVER_BASE and action in legal):
-            action = engine_action(legal, action)
-        play.state.apply_unchecked(action)
+        if len(drawn) == len(game.deck) and (play.door is not None or not _door(game)):
+            n = game.players
+            play.steps = play.stepper.from_hands([drawn[s::n] for s in range(n)], play.door)
 
     def _action_to_string(self, player: int, action: int) -> str:
         play = self._play
         if player == CHANCE:
-            if play.state is None and len(play.drawn) == len(play.game.deck):
+            if play.steps is None and len(play.drawn) == len(play.game.deck):
                 return f"door card {card_text(action)}"
             return f"deal {card_text(action)}"
-        state = play.state
-        if state is not None and not state.over and state.turn == player:
+        steps = play.steps
+        if steps is not None and not steps.over and steps.turn == player:
             try:
                 return action_text(engine_action(play.legal(), action))
             except ValueError:
@@ -361,22 +377,22 @@ class PaiqiState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        state = self._play.state
-        return state is not None and state.over
+        steps = self._play.steps
+        return steps is not None and steps.over
 
     def returns(self) -> list[float]:
         """The profile's objective for every seat at the end; zeros before."""
-        state = self._play.state
-        if state is None or not state.over:
+        steps = self._play.steps
+        if steps is None or not steps.over:
             return [0.0] * self._play.game.players
-        return utilities(state.result(), self._play.game.rules.facts.objective)
+        return utilities(steps.result(), self._play.game.rules.facts.objective)
 
     def __str__(self) -> str:
         play = self._play
-        if play.state is None:
+        if play.steps is None:
             dealt = " ".join(card_text(c) for c in play.drawn)
             return f"dealing {len(play.drawn)}/{len(play.game.deck)}: {dealt}"
-        return state_text(play.state)
+        return state_text(play.steps.state)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PaiqiState:
         """A state that agrees with everything seat ``player_id`` has seen, drawn by paiqi's
@@ -385,7 +401,7 @@ class PaiqiState(pyspiel.State):
         game = self._spiel_game()
         rng = random.Random(int(probability_sampler() * (1 << 53)))
         new = game.new_initial_state()
-        if play.state is None:  # nobody has seen a card yet: any cards, as many as drawn
+        if play.steps is None:  # nobody has seen a card yet: any cards, as many as drawn
             for card in rng.sample(list(play.game.deck), len(play.drawn)):
                 new.apply_action(card)
             return new
@@ -402,7 +418,8 @@ class PaiqiState(pyspiel.State):
             if not EVENT <= action < JOKER:
                 new.apply_action(to_dense(action))
         new._play.forward = False
-        new._play.drawn, new._play.door, new._play.state = order, play.door, world
+        new._play.drawn, new._play.door = order, play.door
+        new._play.steps = new._play.stepper.from_state(world)
         return new
 
 
@@ -424,14 +441,14 @@ class PaiqiObserver:
 
     def set_from(self, state: PaiqiState, player: int) -> None:
         """Write seat ``player``'s view of ``state`` into ``tensor``."""
-        game_state = state._play.state
-        if game_state is None:  # the deal: nothing seen yet but one's own seat
+        steps = state._play.steps
+        if steps is None:  # the deal: nothing seen yet but one's own seat
             self.tensor.fill(0)
             self.dict["seat"][player] = 1
         elif self.perfect_recall:
-            self.layout.write_information_state(self.tensor, game_state, player, self.private)
+            self.layout.write_information_state(self.tensor, steps.state, player, self.private)
         else:
-            self.layout.write_observation(self.tensor, game_state, player, self.private)
+            steps.write_observation(self.tensor, player, self.private)
 
     def string_from(self, state: PaiqiState, player: int) -> str:
         """Seat ``player``'s view of ``state`` in words."""
@@ -453,8 +470,9 @@ def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
     shuffled deck card by card, then the door card if the profile cuts one."""
     from paiqi_core.seeds import shuffled
 
-    deck = shuffled(game.deck, random.Random(seed))
-    door = game.door_card_of(seed)
+    rng = random.Random(seed)
+    deck = shuffled(game.deck, rng)
+    door = game._cut_door(deck, rng)  # the same stream goes on to cut it, as in new_state
     return deck + ([] if door is None else [door])
 
 

@@ -15,6 +15,12 @@ table as text.
 run of resets is the same every time. ``reset(options={"hands": [...], "door_card": "S4"})``
 deals the given hands (card texts by seat) instead, and ``reset(options={"state": state})``
 starts from a copy of a position of the same game.
+
+Games are played in paiqi's compiled kernel where it can play the profile (numba installed,
+no plugin hook without a compiled form; ``env.compiled`` says which), in the Python engine
+otherwise; ``paiqi_env(..., engine="python")`` chooses the engine. Both give the same games.
+``env.state`` is the game as a paiqi ``State`` either way (rebuilt from the kernel's game
+when asked for): read it, but set up positions with ``reset(options={"state": ...})``.
 """
 
 from __future__ import annotations
@@ -28,14 +34,8 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from paiqi_core.adapters.bounds import limits
-from paiqi_core.adapters.encoding import (
-    COVER_BASE,
-    NUM_ACTIONS,
-    Layout,
-    engine_action,
-    legal_mask,
-    to_dense,
-)
+from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
+from paiqi_core.adapters.steps import Stepper, Steps
 from paiqi_core.cards import JOKER, RANKS, SUITS, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
@@ -78,6 +78,26 @@ def deal_state(game: Game, seed: int | None, options: Mapping[str, Any] | None) 
     return game.new_state(seed)
 
 
+def new_steps(
+    stepper: Stepper, seed: int | None, options: Mapping[str, Any] | None, stream: bool = False
+) -> Steps:
+    """A new game, as ``deal_state`` starts it, played by ``stepper``'s engine (a dealt
+    kernel game keeps its deal's random stream with ``stream``)."""
+    game = stepper.game
+    if options and "state" in options:
+        given = options["state"]
+        if not isinstance(given, State) or given.game.rules.fingerprint != game.rules.fingerprint:
+            raise ValueError("options['state'] must be a State of this environment's game")
+        return stepper.from_state(given)
+    if options and "hands" in options:
+        hands = [[c if isinstance(c, int) else parse_card(c) for c in h] for h in options["hands"]]
+        door = options.get("door_card")
+        door_card = None if door is None else door if isinstance(door, int) else parse_card(door)
+        return stepper.from_hands(hands, door_card)
+    assert seed is not None
+    return stepper.from_seed(seed, stream)
+
+
 def pass_bound(passes: int | None) -> float:
     """The highest pass count an observation can show: the most passes a seat can make,
     infinite when unbounded, and at least 1 (a box of [0, 0] is refused by some checkers)."""
@@ -85,18 +105,20 @@ def pass_bound(passes: int | None) -> float:
 
 
 class DealStream:
-    """The deals of successive resets: ``seed`` itself, then a stream seeded by it."""
+    """The deals of successive resets: ``seed`` itself, then a stream seeded by it (made
+    when a reset without a seed first asks for it)."""
 
     def __init__(self) -> None:
         self._rng: random.Random | None = None
+        self._seed: Any = None
 
     def next(self, seed: int | None) -> int:
         """The deal of a reset given ``seed`` (or None)."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng, self._seed = None, seed
             return int(seed)
         if self._rng is None:
-            self._rng = random.Random()
+            self._rng = random.Random(self._seed)
         return self._rng.getrandbits(63)
 
 
@@ -159,6 +181,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         *,
         render_mode: str | None = None,
         max_turns: int | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -184,10 +207,27 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.action_spaces = {
             a: gymnasium.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents
         }
-        self.state: State | None = None
+        # the kernel plays the game where it can (``paiqi_core.adapters.steps``)
+        self.stepper = Stepper(self.game, engine, self.max_turns + lim.events)
+        self._steps: Steps | None = None
         self._deals = DealStream()
         self._turns = 0
-        self._legal: tuple[State | None, int, list[int]] = (None, -1, [])  # state, log length
+
+    @property
+    def state(self) -> State | None:
+        """The game as a paiqi ``State`` (None before the first reset). Read it, clone it,
+        but do not move it: set up a position with ``reset(options={"state": ...})``."""
+        return None if self._steps is None else self._steps.state
+
+    @property
+    def compiled(self) -> bool:
+        """Whether games are played by paiqi's compiled kernel (else by the Python engine)."""
+        return self.stepper.fast
+
+    @property
+    def turns(self) -> int:
+        """Actions taken in the game since the last reset."""
+        return self._turns
 
     # -- spaces ----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -203,7 +243,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """Deal a new game: paiqi's deal ``seed``, the next deal of the seeded stream, or the
         ``hands`` or ``state`` in ``options`` (other keys of ``options`` are ignored)."""
         deal = self._deals.next(seed)
-        self.state = deal_state(self.game, deal, options)
+        self._steps = steps = new_steps(self.stepper, deal, options)
         self._turns = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -211,38 +251,27 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.turn]
-        if self.state.over:  # a finished position was given
+        self.agent_selection = self.possible_agents[steps.turn]
+        if steps.over:  # a finished position was given
             self._finish()
             self._accumulate_rewards()
 
-    def _legal_actions(self) -> list[int]:
-        """The engine's legal actions now, computed once per position of this game."""
-        state = self.state
-        assert state is not None
-        cached, key, legal = self._legal
-        if cached is not state or key != len(state.log):
-            legal = state.legal_actions()
-            self._legal = (state, len(state.log), legal)
-        return legal
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: its tensor and its action mask."""
-        state = self.state
-        if state is None:
+        steps = self._steps
+        if steps is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        to_move = seat == state.turn and not state.over and not self.truncations[agent]
-        return {
-            "observation": self.layout.observation(state, seat),
-            "action_mask": legal_mask(self._legal_actions() if to_move else ()),
-        }
+        to_move = seat == steps.turn and not steps.over and not self.truncations[agent]
+        observation, mask = steps.view(seat, to_move)
+        return {"observation": observation, "action_mask": mask}
 
     def legal_indices(self) -> list[int]:
         """The legal actions of the agent to move, as indices of the action space."""
-        if self.state is None or self.state.over:
+        steps = self._steps
+        if steps is None or steps.over:
             return []
-        return [to_dense(a) for a in self._legal_actions()]
+        return steps.legal_indices()
 
     def step(self, action: int | None) -> None:
         """The agent to move takes ``action`` (an index of the action space); an illegal
@@ -251,17 +280,14 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
-        assert state is not None
+        steps = self._steps
+        assert steps is not None
         if action is None:
             raise ValueError(f"{agent} is to move: give an action, not None")
-        legal = self._legal_actions()
-        index = int(action)
-        chosen = index if index < COVER_BASE and index in legal else engine_action(legal, index)
-        state.apply_unchecked(chosen)
+        steps.step(int(action))
         self._turns += 1
         # rewards and cumulative rewards stay 0 until the game ends: nothing to clear
-        if state.over:
+        if steps.over:
             self._cumulative_rewards[agent] = 0.0
             self._clear_rewards()
             self._finish()
@@ -269,19 +295,20 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         elif self._turns >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[state.turn]
+            self.agent_selection = self.possible_agents[steps.turn]
         if self.render_mode == "human":
             self.render()
 
     def _finish(self) -> None:
         """The game is over: every agent gets its utility and is terminated."""
-        state = self.state
-        assert state is not None
-        result = state.result()
+        steps = self._steps
+        assert steps is not None
+        result = steps.result()
         values = utilities(result, self.objective)
+        record = result.as_record()
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = values[seat]
-            self.infos[agent] = {"result": result.as_record()}
+            self.infos[agent] = {"result": record}
         self.terminations = dict.fromkeys(self.agents, True)
 
     # -- text ------------------------------------------------------------------------------
@@ -308,12 +335,15 @@ def paiqi_env(
     *,
     render_mode: str | None = None,
     max_turns: int | None = None,
+    engine: str | None = None,
 ) -> PaiqiEnv:
     """The AEC environment of ``profile`` (a built-in id or a profile file) with
     ``overrides`` (``{"scoring.stake": 2}`` or ``["scoring.stake=2"]``). ``max_turns`` cuts
     (truncates) a game after that many actions; by default, the most a game of these rules
-    can take (10,000 for rules under which a game may never end)."""
-    return PaiqiEnv(profile, overrides, render_mode=render_mode, max_turns=max_turns)
+    can take (10,000 for rules under which a game may never end). ``engine``: ``auto``
+    (None: the compiled kernel where it can play the rules, as ``paiqi_core.fast`` decides),
+    ``fast`` or ``python``; both play the same games."""
+    return PaiqiEnv(profile, overrides, render_mode=render_mode, max_turns=max_turns, engine=engine)
 
 
 env = paiqi_env  # PettingZoo's conventional name

@@ -14,7 +14,9 @@ deals the same hands and door card, and its random players draw the same numbers
 - ``rows``: the rows a run stores, game records, end-of-game facts;
 - ``finish.fast_finish(states, policy, seeds)`` and ``finish.fast_finish_after(state,
   actions, seeds)``: playouts for search players; ``finish.finisher(game)`` says whether to
-  use them.
+  use them;
+- ``steps``: one game stepped from Python an action at a time, with the legal actions and
+  observations of the adapters (``paiqi_core.adapters.steps`` drives it).
 
 Only this module's functions import without numba; the rest needs ``pip install
 'paiqi[fast]'``.

@@ -23,7 +23,16 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
-COMPILED = ("bits", "layout", "rng", "kernel", "scoring", "tables", "play")  # what is compiled
+COMPILED = (
+    "bits",
+    "layout",
+    "rng",
+    "kernel",
+    "scoring",
+    "tables",
+    "play",
+    "steps",
+)  # what is compiled
 
 
 def stamp() -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from paiqi_core.fast import bits, kernel, play, rng, scoring, tables
+from paiqi_core.fast import bits, kernel, play, rng, scoring, steps, tables
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.cache import ensure_fresh
 from paiqi_core.fast.kernel import EAGER, RANDOM
@@ -20,7 +20,7 @@ from paiqi_core.fast.tables import beyond_table, extensions
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
-ensure_fresh([bits, rng, kernel, scoring, tables, play])
+ensure_fresh([bits, rng, kernel, scoring, tables, play, steps])
 
 POLICIES = {"random": RANDOM, "eager": EAGER}
 LOG_ROOM = 512  # log entries kept per game; a longer game's record is made by the engine

@@ -77,6 +77,8 @@ def encode(state: State) -> np.ndarray:
     v[L.NBURSTS] = len(bursts)
     v[L.NLEFT] = len(left)
     v[L.DOOR] = -1 if state.door_card is None else state.door_card
+    for hand in state.laid:
+        v[L.LAID] |= hand
     return np.array(v, dtype=np.int64)
 
 

@@ -36,6 +36,7 @@ from paiqi_core.fast.layout import (
     JOKER_AT,
     JOKER_BIT,
     JOKERS,
+    LAID,
     LAST,
     LEAVE,
     LEFT,
@@ -216,6 +217,7 @@ def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
 def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     """The hand goes face up to the table, each card in its place; a joker is removed."""
     _log(st, log, seat, BURST)
+    st[LAID] |= st[HAND + seat]
     laid = st[HAND + seat] & SUITED
     st[HAND + seat] = 0
     st[BURSTED + seat] = st[NBURSTS]
@@ -283,6 +285,7 @@ def start(
     st[NLEFT] = 0
     st[DOOR] = door
     st[LOGLEN] = 0
+    st[LAID] = 0
     kind = R[R_OPENING]
     first = -1
     table = 0

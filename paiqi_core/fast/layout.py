@@ -5,7 +5,8 @@ A game in progress is one int64 vector (``STATE`` long): per seat (up to ``MAX_S
 the hand, covered cards, cards played, passes, actions, the card whose play emptied the
 hand, the dealt hand size, the suits closed (by opening order), finish and burst order,
 whether the seat left holding only the joker, its joker moves and the hand as dealt; then
-the table. The rules are an int64 vector (``RULES`` long) filled from the compiled forms.
+the table, and the cards that bursts laid face up. The rules are an int64 vector (``RULES``
+long) filled from the compiled forms.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ NLEFT = 150
 DOOR = 151  # the door card, -1: none
 DRAWN = 152  # 32-bit words drawn from the game's random stream
 LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
+LAID = 154  # the cards laid face up by bursts (a joker removed with a hand included)
 STATE = 160
 
 # -- rules vector ---------------------------------------------------------------------------
@@ -130,3 +132,16 @@ G_WINNERS = 1
 G_HAS_TOTAL = 2
 G_LOG_FULL = 3  # the log ran out of room
 GAME_FIELDS = 4
+
+# -- one game stepped an action at a time (``steps``: the adapters) -------------------------------
+# One int64 vector holds the state, the rules and the legal actions of the seat to move as
+# indices of the adapters' action space, so that a step from Python passes few arrays.
+B_STATE = 0  # the state vector (STATE long)
+B_RULES = STATE  # the rules vector (RULES long)
+B_LEGAL = B_RULES + RULES  # the legal action indices, ascending (ACTION_INDICES room)
+ACTION_INDICES = 158
+B_COUNT = B_LEGAL + ACTION_INDICES  # how many
+B_JOKERS = B_COUNT + 1  # how many of them are joker moves
+B_JX = B_JOKERS + 1  # the joker moves: the place the joker takes (16)
+B_JY = B_JX + 16  # and the card played beyond it (16)
+BOX = B_JY + 16

@@ -1,0 +1,533 @@
+"""How the adapters play a game: in paiqi's compiled kernel wherever it can play the rules,
+in the Python engine otherwise, with the same games, legal actions and observations.
+
+``Stepper(game, engine, room)`` is made once per environment or OpenSpiel game. It chooses
+the kernel (``paiqi_core.fast``: numba installed, the rules' hooks all compiled, and the
+engine in use not ``python``) or the Python engine, and starts games: from paiqi's deal of
+a seed, from given hands, or from a ``State``. A game is a ``Steps``:
+
+- ``turn``, ``over``: the seat to move and whether the game is over (plain attributes);
+- ``step(index)``: the seat to move takes action ``index`` of the shared action space
+  (``encoding``); ``IllegalAction`` (nothing changed) when it is not legal now;
+- ``legal_indices()``, ``mask()``: the legal actions of the seat to move, as indices and as
+  the ``int8`` mask over the 158 actions;
+- ``observation(seat)``, ``write_observation(out, seat)``: the observation tensor;
+- ``result()``: the scored game, once it is over;
+- ``state``: the game as a Python ``State``, for everything else (text, beliefs, records,
+  information states).
+
+In the kernel (``KernelSteps``) a step is one compiled call that applies the action and
+works out the next legal actions; observations are written from the kernel's state. Its
+``state`` is rebuilt when asked for: the game's start, then the actions played since, each
+applied once (it is kept and brought up to date at the next request). It is the engine's
+own ``State`` of the same game: read it, clone it, but do not move it (the game goes on in
+the kernel). The Python engine (``EngineSteps``) steps its ``State`` itself, as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from paiqi_core.adapters.encoding import (
+    NUM_ACTIONS,
+    Layout,
+    dense_legal,
+    engine_action,
+    index_text,
+    legal_mask,
+)
+from paiqi_core.engine import IllegalAction, State
+from paiqi_core.playout import below
+
+if TYPE_CHECKING:
+    from paiqi_core.engine import Game
+    from paiqi_core.outcome import Result
+
+EVENTS = (256, 1024)  # automatic events are logged with actions in this range
+
+
+def illegal(index: int) -> IllegalAction:
+    """The error of an index that is not a legal action now (as ``engine_action`` says)."""
+    if not 0 <= index < NUM_ACTIONS:
+        return IllegalAction(f"{index} is not an action (the actions are 0..{NUM_ACTIONS - 1})")
+    return IllegalAction(f"{index_text(index)} (action {index}) is not legal now")
+
+
+class Steps:
+    """One game, stepped an action at a time (see the module's docstring)."""
+
+    game: Game
+    fast: bool
+    turn: int
+    over: bool
+
+    @property
+    def state(self) -> State:
+        """The game as a Python ``State`` (read it; do not move it)."""
+        raise NotImplementedError
+
+    def step(self, index: int) -> None:
+        """The seat to move takes action ``index``; ``IllegalAction`` when it is not legal."""
+        raise NotImplementedError
+
+    def legal_indices(self) -> list[int]:
+        """The legal actions of the seat to move, ascending indices (empty once over)."""
+        raise NotImplementedError
+
+    def mask(self) -> np.ndarray:
+        """A new ``int8`` mask over the 158 actions: 1 for each legal action."""
+        raise NotImplementedError
+
+    def observation(self, seat: int, private: bool = True) -> np.ndarray:
+        """A new observation tensor of ``seat`` (its own cards left out unless ``private``)."""
+        raise NotImplementedError
+
+    def write_observation(self, out: np.ndarray, seat: int, private: bool = True) -> None:
+        """Write the observation of ``seat`` into the first entries of ``out``."""
+        raise NotImplementedError
+
+    def view(self, seat: int, moving: bool) -> tuple[np.ndarray, np.ndarray]:
+        """New arrays of what an environment gives ``seat``: its observation and the mask
+        of the legal actions (zeros unless ``moving``)."""
+        raise NotImplementedError
+
+    def result(self) -> Result:
+        """The scored game (it must be over)."""
+        raise NotImplementedError
+
+    def clone(self) -> Steps:
+        """An independent copy: play on from either."""
+        raise NotImplementedError
+
+
+class EngineSteps(Steps):
+    """A game in the Python engine: a ``State`` stepped directly."""
+
+    fast = False
+
+    def __init__(self, state: State, layout: Layout) -> None:
+        self.game = state.game
+        self._state = state
+        self.layout = layout
+        self._legal: tuple[int, list[int], list[int] | None] = (-1, [], None)
+
+    @property
+    def state(self) -> State:
+        """The live ``State``."""
+        return self._state
+
+    @property
+    def turn(self) -> int:  # type: ignore[override]
+        """The seat to move."""
+        return self._state.turn
+
+    @property
+    def over(self) -> bool:  # type: ignore[override]
+        """Whether the game is over."""
+        return self._state.over
+
+    def legal(self) -> list[int]:
+        """The engine's legal actions now, computed once per position."""
+        key = len(self._state.log)
+        if self._legal[0] != key:
+            self._legal = (key, self._state.legal_actions(), None)
+        return self._legal[1]
+
+    def step(self, index: int) -> None:
+        """Apply action ``index`` (see ``Steps.step``)."""
+        legal = self.legal()
+        chosen = index if 0 <= index < 52 and index in legal else engine_action(legal, index)
+        self._state.apply_unchecked(chosen)
+
+    def legal_indices(self) -> list[int]:
+        """The legal action indices (see ``Steps.legal_indices``)."""
+        legal = self.legal()
+        key, _, dense = self._legal
+        if dense is None:
+            dense = dense_legal(legal)
+            self._legal = (key, legal, dense)
+        return list(dense)
+
+    def mask(self) -> np.ndarray:
+        """The mask of the legal actions (see ``Steps.mask``)."""
+        return legal_mask(self.legal())
+
+    def observation(self, seat: int, private: bool = True) -> np.ndarray:
+        """A new observation tensor (see ``Steps.observation``)."""
+        return self.layout.observation(self._state, seat, private)
+
+    def write_observation(self, out: np.ndarray, seat: int, private: bool = True) -> None:
+        """Write an observation (see ``Steps.write_observation``)."""
+        self.layout.write_observation(out, self._state, seat, private)
+
+    def view(self, seat: int, moving: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The observation and the mask (see ``Steps.view``)."""
+        mask = self.mask() if moving else np.zeros(NUM_ACTIONS, np.int8)
+        return self.observation(seat), mask
+
+    def result(self) -> Result:
+        """The scored game."""
+        return self._state.result()
+
+    def clone(self) -> EngineSteps:
+        """A copy with a clone of the state."""
+        return EngineSteps(self._state.clone(), self.layout)
+
+
+class Stepper:
+    """Starts the games of one ``Game`` in the kernel or in the Python engine.
+
+    ``engine``: ``python``, ``fast`` (ValueError when the kernel cannot play the rules) or
+    ``auto``/None (the kernel where it can, as ``paiqi_core.fast.plays`` decides under the
+    engine in use). ``room``: the most log entries (actions and events) a game from here
+    can take."""
+
+    def __init__(self, game: Game, engine: str | None = None, room: int = 0) -> None:
+        from paiqi_core import fast
+
+        self.game = game
+        self.layout = Layout(game.players)
+        if engine not in (None, *fast.ENGINES):
+            raise ValueError(f"unknown engine '{engine}' (known: {', '.join(fast.ENGINES)})")
+        if engine == "fast":
+            reason = fast.why_not(game.rules)
+            if reason is not None:
+                raise ValueError(f"engine 'fast': {reason}")
+        self.fast = engine != "python" and fast.plays(game.rules, (), engine)
+        self.reason = None if self.fast else fast.why_not(game.rules) or "the Python engine"
+        self.room = max(room, 1)
+        if self.fast:
+            from paiqi_core.fast import layout as L
+            from paiqi_core.fast.compiled import compiled_game
+            from paiqi_core.fast.steps import (
+                act,
+                act_look,
+                deal_seed,
+                look,
+                observe,
+                refill,
+                respond,
+            )
+
+            compiled = compiled_game(game.rules)
+            self.act, self.observe, self.refill, self.look = act, observe, refill, look
+            self.act_look, self.respond = act_look, respond
+            # a learner that looks at the seat to move after every step: each step writes
+            # that view in the same compiled call (see ``KernelSteps.view``)
+            self.watch = False
+            self.deal_seed = deal_seed
+            self.keys = np.zeros((1, 8), np.uint32)  # a seed's key (``rng.seed_keys``)
+            self.lengths = np.ones(1, np.int64)
+            self.scratch = _new_stream()  # the random stream of deals not kept
+            self.deck = np.empty(64, np.int64)
+            self.legal_at = L.B_LEGAL
+            self.loglen_at = L.B_STATE + L.LOGLEN
+            self.state_at = L.B_STATE
+            self.ext, self.beyond = compiled.ext, compiled.beyond
+            self.box = np.zeros(L.BOX, np.int64)
+            self.box[L.B_RULES : L.B_RULES + L.RULES] = compiled.R
+
+    # -- new games -------------------------------------------------------------------------
+    def from_seed(self, seed: int, stream: bool = False) -> Steps:
+        """paiqi's deal of ``seed`` (``Game.new_state(seed)``). With ``stream``, a kernel
+        game keeps the deal's random stream for ``play_random_until``."""
+        if not self.fast:
+            return EngineSteps(self.game.new_state(seed), self.layout)
+        if not self._key(seed):  # a seed too large for the kernel's keys: dealt in Python
+            return self.from_state(self.game.new_state(seed))
+        steps = KernelSteps(self, ("seed", seed))
+        if stream:
+            steps.stream = _new_stream()
+        mt, words, prepared = steps.stream or self.scratch
+        steps._code(
+            self.deal_seed(
+                steps.box,
+                self.ext,
+                self.beyond,
+                steps.log,
+                steps._mask,
+                self.keys,
+                self.lengths,
+                mt,
+                words,
+                prepared,
+                self.deck,
+            )
+        )
+        return steps
+
+    def _key(self, seed: int) -> bool:
+        """Put the ``init_by_array`` key of ``random.Random(seed)`` in ``keys``: the 32-bit
+        words of ``abs(seed)``; False when it has too many."""
+        value = abs(int(seed))
+        keys = self.keys
+        if value < 1 << 32:
+            keys[0, 0] = value
+            keys[0, 1:] = 0
+            self.lengths[0] = 1
+            return True
+        words = (value.bit_length() + 31) // 32
+        if words > keys.shape[1]:
+            return False
+        keys[0, :] = 0
+        for w in range(words):
+            keys[0, w] = (value >> (32 * w)) & 0xFFFFFFFF
+        self.lengths[0] = words
+        return True
+
+    def from_hands(self, hands: list[list[int]], door_card: int | None) -> Steps:
+        """The given hands (card numbers by seat) and door card."""
+        if not self.fast:
+            return EngineSteps(self.game.new_state(hands=hands, door_card=door_card), self.layout)
+        door_missing = door_card is None or door_card >= 52
+        if len(hands) != self.game.players or (
+            self.game.rules.opening.uses_door_card and door_missing
+        ):
+            self.game.new_state(hands=hands, door_card=door_card)  # the engine's error
+        steps = KernelSteps(self, ("hands", hands, door_card))
+        steps._begin(hands, door_card)
+        return steps
+
+    def from_state(self, state: State) -> Steps:
+        """Play on from ``state`` (kept as it is: the game goes on in a copy)."""
+        if not self.fast:
+            return EngineSteps(state.clone(), self.layout)
+        steps = KernelSteps(self, ("state", state.clone()))
+        steps._resume(state)
+        return steps
+
+
+class KernelSteps(Steps):
+    """A game in the kernel (see the module's docstring)."""
+
+    fast = True
+
+    def __init__(self, stepper: Stepper, origin: tuple[Any, ...]) -> None:
+        self.stepper = stepper
+        self.game = stepper.game
+        self.origin = origin  # how the game started: ("seed", s), ("hands", h, d), ("state", s)
+        self.box = stepper.box.copy()
+        self.log = np.zeros((stepper.room, 2), np.int32)
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self.turn = 0
+        self.over = False
+        self.count = 0
+        self.stream: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.draws_for: int | None = None  # rebuild the stream of RandomAgents but this seat
+        self._shadow: State | None = None
+        self._synced = 0  # log entries the shadow has caught up with
+        self._result: Result | None = None
+        self._ready: tuple[np.ndarray, np.ndarray] | None = None  # the mover's view, written
+
+    # -- starting --------------------------------------------------------------------------
+    def _code(self, code: int) -> None:
+        self.over = bool(code & 1)
+        self.turn = (code >> 1) & 7
+        self.count = (code >> 4) & 255
+
+    def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
+        from paiqi_core.fast import layout as L
+        from paiqi_core.fast.steps import begin
+
+        for seat, hand in enumerate(hands):
+            mask = 0
+            for card in hand:
+                mask |= 1 << card
+            self.box[L.HAND + seat] = mask
+        s = self.stepper
+        door = -1 if door_card is None else door_card
+        self._code(begin(self.box, s.ext, s.beyond, self.log, self._mask, door))
+
+    def _resume(self, state: State) -> None:
+        from paiqi_core.fast import layout as L
+        from paiqi_core.fast.finish import encode
+        from paiqi_core.fast.steps import refill
+
+        self.box[L.B_STATE : L.B_STATE + L.STATE] = encode(state)
+        self._code(refill(self.box, self.stepper.beyond, self._mask))
+
+    def seed_stream(self, seed: int) -> bool:
+        """Draw ``play_random_until``'s choices from ``random.Random(seed)``; False (and
+        nothing changed) when the seed is too large for the kernel's keys."""
+        from paiqi_core.fast.steps import seed_stream
+
+        s = self.stepper
+        if not s._key(seed):
+            return False
+        mt, words, prepared = self.stream = _new_stream()
+        seed_stream(self.box, s.keys, s.lengths, mt, words, prepared)
+        return True
+
+    # -- play ------------------------------------------------------------------------------
+    def step(self, index: int) -> None:
+        """Apply action ``index`` (see ``Steps.step``)."""
+        s = self.stepper
+        try:
+            if self._ready is not None:  # the view written at the last step went unused
+                s.watch = False
+                self._ready = None
+            if s.watch:
+                out = np.empty(s.layout.observation_size, np.float32)
+                mask = np.empty(NUM_ACTIONS, np.int8)
+                code = s.act_look(self.box, s.ext, s.beyond, self.log, self._mask, index, out, mask)
+                if code >= 0:
+                    self._ready = (out, mask)
+            else:
+                code = s.act(self.box, s.ext, s.beyond, self.log, self._mask, index)
+        except OverflowError:
+            code = -1
+        if code < 0:
+            raise illegal(index)
+        self.over = bool(code & 1)
+        self.turn = (code >> 1) & 7
+        self.count = (code >> 4) & 255
+
+    def play_random_until(self, seat: int, limit: int) -> int:
+        """The other seats play as ``RandomAgent`` from the game's stream until ``seat`` is
+        to move, the game is over or ``limit`` actions were played; how many were."""
+        from paiqi_core.fast.steps import play_random_until
+
+        assert self.stream is not None
+        mt, _, prepared = self.stream
+        s = self.stepper
+        code = play_random_until(
+            self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, seat, limit
+        )
+        self._code(code & 4095)
+        return code >> 12
+
+    def respond(self, index: int, seat: int, limit: int) -> tuple[int, np.ndarray, np.ndarray]:
+        """A turn of a single-seat environment in one compiled call: ``seat`` takes action
+        ``index`` (``IllegalAction``, nothing changed, if it is not legal), the other seats
+        play as in ``play_random_until`` (at most ``limit`` actions), and ``seat`` looks (as
+        ``view``); how many actions the others played, the observation and the mask."""
+        assert self.stream is not None
+        mt, _, prepared = self.stream
+        s = self.stepper
+        out = np.empty(s.layout.observation_size, np.float32)
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        try:
+            code = s.respond(
+                self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, index, seat,
+                limit, out, mask,
+            )  # fmt: skip
+        except OverflowError:
+            code = -1
+        if code < 0:
+            raise illegal(index)
+        self._code(code & 4095)
+        return code >> 12, out, mask
+
+    def legal_indices(self) -> list[int]:
+        """The legal action indices (see ``Steps.legal_indices``)."""
+        at = self.stepper.legal_at
+        return self.box[at : at + self.count].tolist()
+
+    def mask(self) -> np.ndarray:
+        """The mask of the legal actions (see ``Steps.mask``)."""
+        return self._mask.copy()
+
+    def observation(self, seat: int, private: bool = True) -> np.ndarray:
+        """A new observation tensor (see ``Steps.observation``)."""
+        s = self.stepper
+        out = np.empty(s.layout.observation_size, np.float32)
+        s.observe(self.box, seat, private, out)
+        return out
+
+    def write_observation(self, out: np.ndarray, seat: int, private: bool = True) -> None:
+        """Write an observation (see ``Steps.write_observation``)."""
+        self.stepper.observe(self.box, seat, private, out)
+
+    def view(self, seat: int, moving: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The observation and the mask, written in one call (see ``Steps.view``). The
+        seat to move's view may have been written by the step that led here, when the
+        views of the steps before were all asked for: then it is handed over (once)."""
+        ready = self._ready
+        if ready is not None and seat == self.turn and moving != self.over:
+            self._ready = None
+            return ready
+        s = self.stepper
+        if seat == self.turn and moving:
+            s.watch = True
+        out = np.empty(s.layout.observation_size, np.float32)
+        mask = np.empty(NUM_ACTIONS, np.int8)
+        s.look(self.box, seat, True, self._mask, out, mask, moving)
+        return out, mask
+
+    def result(self) -> Result:
+        """The scored game, from the kernel's end-of-game facts and the rules' scoring."""
+        if self._result is None:
+            if not self.over:
+                raise ValueError("the game is not over")
+            from paiqi_core.fast import layout as L
+            from paiqi_core.fast.rows import outcomes
+
+            st = self.box[L.B_STATE : L.B_STATE + L.STATE]
+            self._result = self.game.score(outcomes(st, self.game.players))
+        return self._result
+
+    def clone(self) -> KernelSteps:
+        """A copy of the kernel's game (and of the Python ``State`` kept, if any)."""
+        other = KernelSteps.__new__(KernelSteps)
+        other.__dict__.update(self.__dict__)
+        other.box = self.box.copy()
+        other.log = self.log.copy()
+        other._mask = self._mask.copy()
+        other._ready = None
+        if self.stream is not None:
+            other.stream = tuple(a.copy() for a in self.stream)  # type: ignore[assignment]
+        if self._shadow is not None:
+            other._shadow = self._shadow.clone()
+        return other
+
+    # -- the Python State ------------------------------------------------------------------
+    def _start_state(self) -> State:
+        kind = self.origin[0]
+        if kind == "seed":
+            return self.game.new_state(self.origin[1])
+        if kind == "hands":
+            return self.game.new_state(hands=self.origin[1], door_card=self.origin[2])
+        state: State = self.origin[1]
+        return state.clone()
+
+    @property
+    def state(self) -> State:
+        """The Python ``State`` of the game now (see the module's docstring)."""
+        shadow = self._shadow
+        if shadow is None:
+            shadow = self._shadow = self._start_state()
+            self._synced = 0
+        length = int(self.box[self.stepper.loglen_at])
+        if self._synced == length:
+            return shadow
+        if length > len(self.log):
+            raise RuntimeError("the game's log ran out of room: its State cannot be rebuilt")
+        low, high = EVENTS
+        rng = shadow.rng if self.draws_for is not None else None
+        for seat, action in self.log[self._synced : length].tolist():
+            if low <= action < high:
+                continue  # an event: the engine sets it off by itself
+            if rng is not None and seat != self.draws_for:  # a RandomAgent's draw
+                legal = shadow.legal_actions()
+                drawn = legal[below(rng, len(legal))]
+                if drawn != action:  # pragma: no cover - the kernel draws as RandomAgent
+                    raise RuntimeError(f"the stream of seat {seat} drew {drawn}, not {action}")
+            shadow.apply_unchecked(action)
+        self._synced = length
+        return shadow
+
+    def __getstate__(self) -> dict[str, Any]:
+        raise TypeError("pickle the game's State (steps.state), not the kernel's steps")
+
+
+def _new_stream() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays of one game's random stream in the kernel (lane 0 of ``rng``'s blocks)."""
+    from paiqi_core.fast.rng import PREPARED, N
+
+    return (
+        np.empty((N, 1), np.uint32),
+        np.empty((PREPARED, 1), np.uint32),
+        np.empty((1, PREPARED), np.uint32),
+    )

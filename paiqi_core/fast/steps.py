@@ -1,0 +1,325 @@
+"""One game stepped from Python, an action at a time: what the adapters (PettingZoo,
+Gymnasium, OpenSpiel) drive when the kernel can play their rules.
+
+A game is one int64 vector ``box`` (``layout.B_*``): the kernel's state vector, the rules
+vector, and the legal actions of the seat to move as indices of the adapters' shared action
+space (``paiqi_core.adapters.encoding``), with the joker moves they stand for. An ``int8``
+``mask`` over the 158 indices is kept beside it. Each call applies what it is asked and
+recomputes both, and answers with a ``code``: ``over + 2 * turn + 16 * count`` (count: the
+legal actions), plus ``4096 *`` the actions played where it plays several; -1 for an index
+that is not legal (nothing changed).
+
+The legal actions are those of ``State.legal_actions`` (plays, then a cover or the pass
+where the rules allow one, then joker moves), and ``observe`` writes the observation tensor
+``encoding.Layout`` writes from a ``State``: the same numbers, from the kernel's state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from paiqi_core.fast.bits import hot, lowest, popcount, step
+from paiqi_core.fast.kernel import RANDOM, apply, choose, deal, joker_moves, plays, start
+from paiqi_core.fast.layout import (
+    ACTION_INDICES,
+    B_COUNT,
+    B_JOKERS,
+    B_JX,
+    B_JY,
+    B_LEGAL,
+    B_RULES,
+    B_STATE,
+    BURSTED,
+    COVER,
+    COVERED,
+    DOOR,
+    DRAWN,
+    FINISH,
+    FIRST,
+    HAND,
+    JOKER,
+    JOKER_AT,
+    LAID,
+    LEFT,
+    NOPENED,
+    OPENED,
+    OVER,
+    PASS,
+    PASSES,
+    R_COVERABLE,
+    R_JOKERS,
+    R_MUST_PLAY,
+    R_PASS_LIMIT,
+    R_PLAYERS,
+    R_STUCK,
+    R_THEN_COVER,
+    RULES,
+    STARTED,
+    STATE,
+    TABLE,
+    TURN,
+)
+from paiqi_core.fast.rng import prepare_block, seed_block
+
+# the shared action space (paiqi_core.adapters.encoding)
+COVER_BASE = 52
+PASS_ACTION = 105
+JOKER_BASE = 106
+# the observation tensor (paiqi_core.adapters.encoding.Layout): card sections of 53 entries,
+# the suits opened (4 x 4), then per-seat sections of n entries each
+O_HAND = 0
+O_TABLE = 53
+O_JOKER_PLACE = 106
+O_LAID = 159
+O_COVERED = 212
+O_DOOR = 265
+O_OPENED = 318
+O_SEATS = 334  # seat, to_move, finished, burst, left, hand_counts, covered_counts, passes
+
+
+@step
+def _covers(legal: np.ndarray, k: int, cards: int) -> int:
+    """Append the cover of each card of ``cards``; the new count."""
+    while cards:
+        legal[k] = COVER_BASE + lowest(cards)
+        k += 1
+        cards &= cards - 1
+    return k
+
+
+@hot
+def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
+    """The legal actions of the seat to move into ``box`` and ``mask``; the code."""
+    st = box[B_STATE : B_STATE + STATE]
+    R = box[B_RULES : B_RULES + RULES]
+    legal = box[B_LEGAL : B_LEGAL + ACTION_INDICES]
+    jx = box[B_JX : B_JX + 16]
+    jy = box[B_JY : B_JY + 16]
+    for i in range(box[B_COUNT]):
+        mask[legal[i]] = 0
+    k = 0
+    njokers = 0
+    seat = st[TURN]
+    over = st[OVER]
+    if not over:
+        hand = st[HAND + seat]
+        can = plays(st, seat)
+        if R[R_JOKERS]:
+            njokers = joker_moves(st, beyond, hand, jx, jy)
+        cover = R[R_STUCK] == 0
+        limit = R[R_PASS_LIMIT]
+        passes_left = limit < 0 or st[PASSES + seat] < limit
+        if can == 0 and njokers == 0:  # stuck: the stuck rule's actions
+            if cover:
+                m = hand & R[R_COVERABLE]
+                k = _covers(legal, k, m if m else hand)
+            elif passes_left:
+                legal[k] = PASS_ACTION
+                k += 1
+            elif R[R_THEN_COVER]:
+                k = _covers(legal, k, hand)
+        else:
+            while can:
+                legal[k] = lowest(can)
+                k += 1
+                can &= can - 1
+            opening = st[STARTED] == 0 and st[FIRST] >= 0
+            if not R[R_MUST_PLAY] and not opening:  # what may be done instead of playing
+                if cover:
+                    m = hand & R[R_COVERABLE]
+                    k = _covers(legal, k, m if m else hand)
+                elif passes_left:
+                    legal[k] = PASS_ACTION
+                    k += 1
+            for i in range(njokers):
+                legal[k] = JOKER_BASE + jx[i]
+                k += 1
+    for i in range(k):
+        mask[legal[i]] = 1
+    box[B_COUNT] = k
+    box[B_JOKERS] = njokers
+    return over + 2 * seat + 16 * k
+
+
+@hot
+def act(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    index: int,
+) -> int:  # fmt: skip
+    """Apply action ``index`` of the shared space if it is legal now; the code (-1, and
+    nothing changed, if it is not)."""
+    if index < 0 or index >= ACTION_INDICES or mask[index] == 0:
+        return -1
+    if index < COVER_BASE:
+        action = index
+    elif index < PASS_ACTION:
+        action = COVER + index - COVER_BASE
+    elif index == PASS_ACTION:
+        action = PASS
+    else:
+        x = index - JOKER_BASE
+        action = -1
+        for i in range(box[B_JOKERS]):
+            if box[B_JX + i] == x:
+                action = JOKER + 64 * x + box[B_JY + i]
+        if action < 0:
+            return -1
+    st = box[B_STATE : B_STATE + STATE]
+    R = box[B_RULES : B_RULES + RULES]
+    apply(st, R, ext, beyond, log, action)
+    return refill(box, beyond, mask)
+
+
+@hot
+def begin(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    door: int,
+) -> int:  # fmt: skip
+    """Start a game from the hands in the state vector (and ``door``, -1 for none)."""
+    st = box[B_STATE : B_STATE + STATE]
+    R = box[B_RULES : B_RULES + RULES]
+    start(st, R, ext, beyond, log, door)
+    return refill(box, beyond, mask)
+
+
+@njit(cache=True, nogil=True)
+def deal_seed(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    keys: np.ndarray, lengths: np.ndarray, mt: np.ndarray, words: np.ndarray,
+    prepared: np.ndarray, deck: np.ndarray,
+) -> int:  # fmt: skip
+    """Deal and start the game of the seed whose key is ``keys[0]`` (``rng.seed_keys``), as
+    ``Game.new_state(seed)`` does; lane 0 of ``mt`` and ``prepared`` (``N x 1``, ``1 x
+    PREPARED``) keep the deal's stream for ``play_random_until``."""
+    seed_block(mt, keys, lengths, 0, 1)
+    prepare_block(mt, words, prepared, 1)
+    st = box[B_STATE : B_STATE + STATE]
+    R = box[B_RULES : B_RULES + RULES]
+    st[DRAWN] = 0
+    deal(st, R, ext, beyond, log, mt, prepared, 0, deck)
+    return refill(box, beyond, mask)
+
+
+@njit(cache=True, nogil=True)
+def seed_stream(
+    box: np.ndarray, keys: np.ndarray, lengths: np.ndarray, mt: np.ndarray, words: np.ndarray,
+    prepared: np.ndarray,
+) -> None:  # fmt: skip
+    """Seed the game's stream (lane 0) with a seed's key, as ``random.Random(seed)``."""
+    seed_block(mt, keys, lengths, 0, 1)
+    prepare_block(mt, words, prepared, 1)
+    box[B_STATE + DRAWN] = 0
+
+
+@hot
+def play_random_until(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    mt: np.ndarray, prepared: np.ndarray, seat: int, limit: int,
+) -> int:  # fmt: skip
+    """The other seats play as ``RandomAgent`` drawing from the game's stream, until
+    ``seat`` is to move, the game is over or ``limit`` actions were played; the code."""
+    st = box[B_STATE : B_STATE + STATE]
+    R = box[B_RULES : B_RULES + RULES]
+    jx = box[B_JX : B_JX + 16]
+    jy = box[B_JY : B_JY + 16]
+    played = 0
+    while not st[OVER] and st[TURN] != seat and played < limit:
+        action = choose(st, R, beyond, mt, prepared, 0, RANDOM, jx, jy)
+        apply(st, R, ext, beyond, log, action)
+        played += 1
+    return refill(box, beyond, mask) + 4096 * played
+
+
+@step
+def _cards(out: np.ndarray, at: int, cards: int) -> None:
+    while cards:
+        out[at + lowest(cards)] = 1
+        cards &= cards - 1
+
+
+@hot
+def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
+    """Write what ``seat`` sees into the first entries of ``out`` (float32), as
+    ``Layout.write_observation``: its own cards only if ``private``."""
+    st = box[B_STATE : B_STATE + STATE]
+    n = box[B_RULES + R_PLAYERS]
+    for i in range(O_SEATS + 8 * n):
+        out[i] = 0
+    if private:
+        _cards(out, O_HAND, st[HAND + seat])
+        _cards(out, O_COVERED, st[COVERED + seat])
+    _cards(out, O_TABLE, st[TABLE])
+    at = st[JOKER_AT]
+    if at >= 0:
+        out[O_TABLE + 52] = 1
+        out[O_JOKER_PLACE + at] = 1
+    _cards(out, O_LAID, st[LAID])
+    if st[DOOR] >= 0:
+        out[O_DOOR + st[DOOR]] = 1
+    for k in range(st[NOPENED]):
+        out[O_OPENED + 4 * st[OPENED + k] + k] = 1
+    out[O_SEATS + seat] = 1
+    if not st[OVER]:
+        out[O_SEATS + n + (st[TURN] - seat + n) % n] = 1
+    for s in range(n):
+        rel = (s - seat + n) % n
+        if st[FINISH + s] >= 0:
+            out[O_SEATS + 2 * n + rel] = 1
+        if st[BURSTED + s] >= 0:
+            out[O_SEATS + 3 * n + rel] = 1
+        if st[LEFT + s]:
+            out[O_SEATS + 4 * n + rel] = 1
+        out[O_SEATS + 5 * n + rel] = popcount(st[HAND + s])
+        out[O_SEATS + 6 * n + rel] = popcount(st[COVERED + s])
+        out[O_SEATS + 7 * n + rel] = st[PASSES + s]
+
+
+@hot
+def look(
+    box: np.ndarray, seat: int, private: bool, mask: np.ndarray, out: np.ndarray,
+    out_mask: np.ndarray, moving: bool,
+) -> None:  # fmt: skip
+    """``observe`` into ``out``, and the mask of the legal actions into ``out_mask`` (zeros
+    unless ``moving``): what an environment gives an agent, in one call."""
+    observe(box, seat, private, out)
+    if moving:
+        for i in range(ACTION_INDICES):
+            out_mask[i] = mask[i]
+    else:
+        for i in range(ACTION_INDICES):
+            out_mask[i] = 0
+
+
+@hot
+def respond(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    mt: np.ndarray, prepared: np.ndarray, index: int, seat: int, limit: int, out: np.ndarray,
+    out_mask: np.ndarray,
+) -> int:  # fmt: skip
+    """One turn of a single-seat environment: ``seat`` takes action ``index`` (-1, and
+    nothing changed, if it is not legal), the others play as ``play_random_until`` (at most
+    ``limit`` actions), and what ``seat`` then sees goes to ``out`` and ``out_mask``
+    (``look``); the code."""
+    code = act(box, ext, beyond, log, mask, index)
+    if code < 0:
+        return code
+    st = box[B_STATE : B_STATE + STATE]
+    if not st[OVER] and st[TURN] != seat and limit > 0:
+        code = play_random_until(box, ext, beyond, log, mask, mt, prepared, seat, limit)
+    look(box, seat, True, mask, out, out_mask, not st[OVER] and st[TURN] == seat)
+    return code
+
+
+@hot
+def act_look(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    index: int, out: np.ndarray, out_mask: np.ndarray,
+) -> int:  # fmt: skip
+    """``act``, then what the seat to move sees (``look``, its mask zeros once the game is
+    over) into ``out`` and ``out_mask``: for a learner that looks after every step."""
+    code = act(box, ext, beyond, log, mask, index)
+    if code >= 0:
+        st = box[B_STATE : B_STATE + STATE]
+        look(box, st[TURN], True, mask, out, out_mask, not st[OVER])
+    return code
