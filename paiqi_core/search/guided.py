@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 CONFIDENCE = 1.0  # standard errors an action must be ahead by to overrule the heuristic
 RANDOM_BUDGET = Budget(iterations=32, per_iteration=2)
-HEURISTIC_BUDGET = Budget(iterations=10, per_iteration=1)
+HEURISTIC_BUDGET = Budget(iterations=24, per_iteration=1)
 
 
 def default_rollout(game: Game) -> str:
@@ -70,7 +70,7 @@ class GuidedAgent(SearchPlayer):
         self.prior: Agent = HeuristicAgent(rng, game=game)
 
     def default_budget(self) -> Budget:
-        """32 deals x 2 playouts with random playouts, 10 x 1 with heuristic ones."""
+        """32 deals x 2 playouts with random playouts, 24 x 1 with heuristic ones."""
         return RANDOM_BUDGET if default_rollout(self.game) == "random" else HEURISTIC_BUDGET
 
     def advantages(self, observation: Observation, prior: int) -> list[list[float]]:
