@@ -40,6 +40,7 @@ from paiqi_core.fast.layout import (
     LEAVE,
     LEFT,
     LOGLEN,
+    LOST,
     NBURSTS,
     NCLOSED,
     NFINISHED,
@@ -216,6 +217,8 @@ def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
 def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     """The hand goes face up to the table, each card in its place; a joker is removed."""
     _log(st, log, seat, BURST)
+    if st[HAND + seat] & JOKER_BIT:
+        st[LOST] = seat + 1
     laid = st[HAND + seat] & SUITED
     st[HAND + seat] = 0
     st[BURSTED + seat] = st[NBURSTS]
@@ -283,6 +286,7 @@ def start(
     st[NLEFT] = 0
     st[DOOR] = door
     st[LOGLEN] = 0
+    st[LOST] = 0
     kind = R[R_OPENING]
     first = -1
     table = 0

@@ -56,14 +56,24 @@ def game_rows(
     deals: Sequence[int],
     agents: Sequence[Sequence[str]],
 ) -> list[Row]:
-    """The rows of the batch's games, one per game per seat, as ``runs.batch.game_rows``."""
+    """The rows of the batch's games, one per game per seat, as ``runs.batch.game_rows``.
+    A game whose log outgrew the kernel's room (``played.game[:, G_LOG_FULL]``) has its
+    course columns (``turn_order``, ``leads``, ``deficit``, ``cards_left``, ``events``)
+    None: ``fast.batch`` replaces its rows by the Python engine's."""
     res = played.res
     n = compiled.players
     count = len(indices)
     texts, floats = money_values(compiled, played)
+    full = np.repeat(played.game[:, L.G_LOG_FULL] != 0, n)
+    unread = np.flatnonzero(full).tolist()
 
     def column(field: int) -> list[Any]:
         return res[:, :, field].ravel().tolist()
+
+    def course(values: list[Any]) -> list[Any]:
+        for flat in unread:
+            values[flat] = None
+        return values
 
     shares = np.where(res[:, :, L.X_WIN] == 1, 1 / played.game[:, L.G_WINNERS][:, None], 0.0)
     if played.game[:, L.G_HAS_TOTAL].all():
@@ -90,9 +100,51 @@ def game_rows(
             column(L.X_LAST_SEVEN),
             column(L.X_ALL_COVERED),
             column(L.X_JOKERS),
+            course(column(L.X_TURN_ORDER)),
+            course(column(L.X_LEADS)),
+            course(column(L.X_DEFICIT)),
+            course(column(L.X_CARDS_LEFT)),
+            course(events_texts(res)),
             strict=True,
         )
     )
+
+
+# the words of ``runs.batch.events_text``, in its order: counted from the log, then the
+# bits of ``layout.X_EVENTS`` set by the scoring
+COUNTED = ((L.X_CUTS, "cut"), (L.X_SWAPS, "swap"), (L.X_LEAVES, "leave"))
+EVENT_BITS = (
+    (L.E_JOKER_LOST, "joker_lost"),
+    (L.E_CLEAN, "clean"),
+    (L.E_BUST, "bust"),
+    (L.E_MELDS, "melds"),
+    (L.E_FEE, "fee"),
+)
+
+
+def events_text(counts: Sequence[int], flags: int) -> str:
+    """An ``events`` cell from the counts of ``COUNTED`` and the bits of ``EVENT_BITS``, as
+    ``runs.batch.events_text`` writes it: ``"cut swap:2 bust"``."""
+    words = [
+        name if k == 1 else f"{name}:{k}" for (_, name), k in zip(COUNTED, counts, strict=True) if k
+    ]
+    words += [name for bit, name in EVENT_BITS if flags & bit]
+    return " ".join(words)
+
+
+def events_texts(res: np.ndarray) -> list[str]:
+    """The ``events`` cell of every game and seat of ``res`` (games x seats, flattened):
+    empty for most; the others built once per distinct set of counts."""
+    fields = res[:, :, [f for f, _ in COUNTED] + [L.X_EVENTS]].reshape(-1, len(COUNTED) + 1)
+    texts = [""] * len(fields)
+    fired = np.flatnonzero(fields.any(axis=1))
+    known: dict[tuple[int, ...], str] = {}
+    for flat, key in zip(fired.tolist(), map(tuple, fields[fired].tolist()), strict=True):
+        text = known.get(key)
+        if text is None:
+            text = known[key] = events_text(key[:-1], key[-1])
+        texts[flat] = text
+    return texts
 
 
 def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:
