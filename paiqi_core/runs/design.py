@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -502,12 +502,19 @@ def design_report(store: Store, run: str, spec: Any) -> dict[str, Any]:
         groups = {POOLED: list(spec.profiles)}
     else:
         groups = {p: [p] for p in spec.profiles}
-    games: dict[str, Games] = {}
     out: dict[str, Any] = {"rule_sets": {}, "paired": {}, "base": None}
-    for label, names in groups.items():
-        setting = setting_by.get(names[0], Setting(players=spec.players))
-        games[label] = games_of(store, run, names, setting)
-        out["rule_sets"][label] = summary(games[label], setting)
+    setting_of_group = {
+        label: setting_by.get(names[0], Setting(players=spec.players))
+        for label, names in groups.items()
+    }
+
+    def read(label: str) -> Callable[[Store], Games]:
+        return lambda s: games_of(s, run, groups[label], setting_of_group[label])
+
+    # every rule set's games read at once, on as many cores as there are
+    games = dict(zip(groups, store.each([read(label) for label in groups]), strict=True))
+    for label in groups:
+        out["rule_sets"][label] = summary(games[label], setting_of_group[label])
     if spec.command != "tournament":
         base = spec.base
         out["base"] = base
