@@ -67,8 +67,10 @@ def game_rows(
     full = np.repeat(played.game[:, L.G_LOG_FULL] != 0, n)
     unread = np.flatnonzero(full).tolist()
 
+    by_field = res.reshape(count * n, L.SEAT_FIELDS).T.tolist()  # one conversion for all
+
     def column(field: int) -> list[Any]:
-        return res[:, :, field].ravel().tolist()
+        return by_field[field]
 
     def course(values: list[Any]) -> list[Any]:
         for flat in unread:
@@ -134,17 +136,15 @@ def events_text(counts: Sequence[int], flags: int) -> str:
 
 def events_texts(res: np.ndarray) -> list[str]:
     """The ``events`` cell of every game and seat of ``res`` (games x seats, flattened):
-    empty for most; the others built once per distinct set of counts."""
-    fields = res[:, :, [f for f, _ in COUNTED] + [L.X_EVENTS]].reshape(-1, len(COUNTED) + 1)
-    texts = [""] * len(fields)
-    fired = np.flatnonzero(fields.any(axis=1))
-    known: dict[tuple[int, ...], str] = {}
-    for flat, key in zip(fired.tolist(), map(tuple, fields[fired].tolist()), strict=True):
-        text = known.get(key)
-        if text is None:
-            text = known[key] = events_text(key[:-1], key[-1])
-        texts[flat] = text
-    return texts
+    each distinct set of counts is written once and shared by the seats that have it."""
+    code = res[:, :, L.X_EVENTS].ravel().copy()  # counts and bits packed in one integer
+    for shift, (field, _) in zip((48, 32, 16), COUNTED, strict=True):
+        code |= res[:, :, field].ravel() << shift
+    known = {0: ""}
+    for c in np.unique(code).tolist():
+        counts = [(c >> shift) & 0xFFFF for shift in (48, 32, 16)]
+        known[c] = events_text(counts, c & 0xFFFF)
+    return list(map(known.__getitem__, code.tolist()))
 
 
 def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:
