@@ -154,8 +154,7 @@ def _jackknife(values: list[Any], statistic: Any) -> tuple[float, float]:
 
 def _compare(tmp_path: Path, capsys: Capsys, *argv: str) -> tuple[Path, dict[str, Any]]:
     db = tmp_path / "d.db"
-    assert main(["compare", *argv, "--db", str(db), "--workers", "1", "-q", "--json",
-                 "--engine", "python"]) == 0  # fmt: skip
+    assert main(["compare", *argv, "--db", str(db), "--workers", "1", "-q", "--json"]) == 0
     return db, json.loads(capsys.readouterr().out)
 
 
@@ -368,7 +367,7 @@ def test_a_results_file_of_an_earlier_paiqi_still_reports(tmp_path: Path, capsys
     assert "the rows do not record them" in text
     # a new run in the same file gives the table the later columns; the old rows keep NULL
     assert main(["compare", "doujue", "pagat", "--games", "10", "--db", str(db), "-q",
-                 "--workers", "1", "--json", "--engine", "python"]) == 0  # fmt: skip
+                 "--workers", "1", "--json"]) == 0  # fmt: skip
     new = json.loads(capsys.readouterr().out)
     assert new["design"]["rule_sets"]["doujue"]["recorded"]
     con = sqlite3.connect(db)
@@ -393,15 +392,28 @@ def test_a_table_of_other_columns_is_still_refused(tmp_path: Path) -> None:
         Store.reader(db)
 
 
-def test_games_of_the_compiled_engine_leave_the_course_measures_out(
+def test_both_engines_record_the_course_measures_alike(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # the compiled engine stores the per-game columns it plays, not the course of the game:
-    # the report says so rather than showing empty measures as zero
-    db = tmp_path / "k.db"
-    argv = ["compare", "doujue", "pagat", "--games", "300", "--db", str(db), "-q"]
-    assert main([*argv, "--engine", "fast"]) == 0
-    text = capsys.readouterr().out
-    assert "play with --engine python to record them" in text
-    assert main([*argv, "--engine", "python"]) == 0
-    assert "play with --engine python to record them" not in capsys.readouterr().out
+    # the compiled engine stores the course of each game as the Python engine does, so the
+    # design measures and the report are the same whichever played
+    reports, texts = [], []
+    for engine in ("fast", "python"):
+        here = tmp_path / engine
+        here.mkdir()
+        db = here / "runs.db"
+        argv = ["compare", "doujue", "platform-zhanlong", "--games", "200", "--db", str(db)]
+        assert main([*argv, "-q", "--workers", "1", "--json", "--engine", engine]) == 0
+        report = json.loads(capsys.readouterr().out)
+        reports.append(report["design"])
+        out = here / "report"
+        assert main(["report", report["run"], "--db", str(db), "--out", str(out)]) == 0
+        texts.append(capsys.readouterr().out.replace(report["run"], "RUN").replace(str(here), ""))
+    assert reports[0] == reports[1]
+    assert texts[0] == texts[1]
+    for name in ("doujue", "platform-zhanlong"):
+        got = reports[0]["rule_sets"][name]
+        assert got["recorded"]
+        assert {"seat_advantage", "lead_changes", "comeback"} <= set(got["measures"])
+    assert reports[0]["rule_sets"]["platform-zhanlong"]["events"]["cut"]["mean"] > 0
+    assert "the rows do not record them" not in texts[0]

@@ -5,8 +5,11 @@
 - a kernel game is the Python engine's game: for 10,000 games of every built-in profile,
   and for option variants (the joker with each A-K option, 3 and 7 players, voluntary
   passes and covers, pass limits that end in covers or bursts, settlements and fees), the
-  log of every move and event and every stored row are the same; game records written
-  from kernel games replay without a disagreement;
+  log of every move and event and every stored row, every column of it (the course of the
+  game and the special rules that fired included), are the same, and every special rule
+  the rows name fires in some of those games; game records written from kernel games
+  replay without a disagreement; a game too long for the kernel's log gets its rows and
+  record from the Python engine;
 - its scoring gives the hand-worked results of every documented settlement example, and
   its meld exemption agrees with ``paiqi_core.melds`` on random covered hands;
 - playouts from states in the middle of games (``fast_finish``) give the utilities of
@@ -25,6 +28,7 @@ import os
 import random
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +51,7 @@ from paiqi_core.melds import exempt_points as python_exempt_points
 from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.records import replay
 from paiqi_core.resources import builtin_profiles
-from paiqi_core.runs.batch import FIRST_COLUMNS
+from paiqi_core.runs.batch import COLUMNS, parse_events
 from paiqi_core.runs.batch import game_rows as python_rows
 from paiqi_core.search.objective import finish, utilities
 from paiqi_core.seeds import game_seed
@@ -71,6 +75,7 @@ VARIANTS = [
     ("doujue", ("turn.stuck=pass", "turn.pass_limit=2")),
     ("doujue-passes", ("players=3", "deck.jokers=1")),
     ("platform", ("deck.jokers=1", "scoring.settlement=difference", "scoring.fee=0.15")),
+    ("platform", ("scoring.fee=0.2", "scoring.bust_above=30")),
     ("platform", ("turn.cover_sevens=true", "scoring.all_covered_busts=true")),
     ("platform-zhanlong", ("deck.jokers=1",)),
     ("pagat", ("players=7",)),
@@ -157,9 +162,7 @@ def same_games(
         log = log_of(played.states[g], played.logs[g])
         if log is not None and log != state.log:
             problems.append(f"{profile} {sets} game {i}: logs differ")
-        # the kernel records the columns of the game's result, not its course (the later
-        # columns, which only the Python engine fills)
-        expected = [r[: len(rows[0])] for r in python_rows(profile, i, i, agents[g], state)]
+        expected = python_rows(profile, i, i, agents[g], state)
         if rows[g * n : (g + 1) * n] != expected:
             problems.append(f"{profile} {sets} game {i}: {rows[g * n : (g + 1) * n]} != {expected}")
         if i < RECORDS_PER_PROFILE and log is not None:
@@ -204,7 +207,7 @@ def test_records_replay_from_the_command_line(tmp_path: Path, capsys: Any) -> No
     assert "600 replayed exactly, 0 disagreed, 0 malformed" in capsys.readouterr().out
 
 
-def test_a_game_too_long_for_the_log_gets_its_record_from_the_engine(
+def test_a_game_too_long_for_the_log_gets_its_rows_and_record_from_the_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from paiqi_core.fast import compiled
@@ -220,10 +223,48 @@ def test_a_game_too_long_for_the_log_gets_its_record_from_the_engine(
     assert (lengths > 60).any() and (lengths <= 60).any()
     missing = [log_of(st, log) is None for st, log in zip(played.states, played.logs, strict=True)]
     assert missing == [bool(n > 60) for n in lengths]
+    # the kernel cannot read their course: it leaves it to the Python engine's game
+    assert played.game[:, L.G_LOG_FULL].tolist() == [int(n > 60) for n in lengths]
     kernel, python = play_batch(spec, game), run_batch(spec)
     assert kernel.records == python.records
-    # the kernel's rows are the Python engine's but for the course of each game
-    assert kernel.rows == [r[: len(kernel.rows[0])] for r in python.rows]
+    assert kernel.rows == python.rows
+    assert len(python.rows[0]) == len(COLUMNS)
+    # without records, the kernel keeps a log of the same room for each game's course
+    plain = replace(spec, records=False)
+    assert play_batch(plain, game).rows == run_batch(plain).rows
+
+
+# -- the events of the rows ---------------------------------------------------------------
+EVENTS = ("cut", "swap", "leave", "joker_lost", "clean", "bust", "melds", "fee")
+
+
+def test_every_special_rule_of_the_rows_fires_in_the_compared_games() -> None:
+    # the games the tests above compare column by column include some where each special
+    # rule named in the events column fired, so each is compared where it fires
+    fired: dict[str, set[str]] = {name: set() for name in EVENTS}
+    cases = [(p, (), 11, range(CHUNK)) for p in PROFILES]
+    cases += [(p, sets, 12, range(300)) for p, sets in VARIANTS]
+    for profile, sets, run_seed, games in cases:
+        game = game_for(profile, sets)
+        compiled = compiled_game(game.rules)
+        indices = list(games)
+        played = compiled.play_run(run_seed, indices)
+        agents = [("random",) * game.players] * len(indices)
+        for row in game_rows(compiled, played, profile, indices, indices, agents):
+            for name in parse_events(row[-1]):
+                fired[name].add(f"{profile} {' '.join(sets)}".strip())
+    assert [name for name, where in fired.items() if not where] == []
+    assert set(fired) == set(EVENTS)  # no word the Python engine does not write
+    # where each is expected: the joker's moves, the cut rows of 斬龍, the busts and the
+    # meld exemption of the platform, the fee where one is set
+    assert "shichinarabe deck.jokers=1" in fired["joker_lost"]
+    assert "platform-zhanlong" in fired["cut"]
+    assert {"platform", "doujue"} <= fired["bust"]
+    assert "platform" in fired["melds"]
+    assert fired["fee"] == {
+        "platform deck.jokers=1 scoring.settlement=difference scoring.fee=0.15",
+        "platform scoring.fee=0.2 scoring.bust_above=30",
+    }
 
 
 # -- scoring ------------------------------------------------------------------------------------
@@ -579,11 +620,10 @@ def test_compare_rows_are_the_same_under_both_engines(tmp_path: Path, capsys: An
         with sqlite3.connect(db) as c:
             tables.append(c.execute("SELECT * FROM seats ORDER BY profile, game, seat").fetchall())
     capsys.readouterr()
-    # the same rows but the run id, and the course of each game, which only the Python
-    # engine records (the kernel's rows leave it empty)
-    result = len(FIRST_COLUMNS) + 1
-    assert [row[1:result] for row in tables[0]] == [row[1:result] for row in tables[1]]
-    assert {row[result:] for row in tables[0]} == {(None,) * (len(tables[0][0]) - result)}
+    # the same rows, every column, but the run id
+    assert [row[1:] for row in tables[0]] == [row[1:] for row in tables[1]]
+    assert len(tables[0][0]) == len(COLUMNS) + 1
+    assert all(None not in row[1:] for row in tables[0] if row[2] == "doujue")
 
 
 def test_a_tournament_of_random_players_is_the_same_under_both_engines(
@@ -597,6 +637,6 @@ def test_a_tournament_of_random_players_is_the_same_under_both_engines(
         db = str(tmp_path / f"{engine}.db")
         assert main([*args, "--db", db, "--engine", engine, "-q", "--workers", "1"]) == 0
         report = json.loads(capsys.readouterr().out)
-        # the design measures read the course of each game, which only Python records
-        reports.append({k: v for k, v in report.items() if k not in ("run", "db", "design")})
+        reports.append({k: v for k, v in report.items() if k not in ("run", "db")})
     assert reports[0] == reports[1]
+    assert reports[0]["design"]["rule_sets"]["all pairings"]["recorded"]

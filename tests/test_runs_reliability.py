@@ -70,9 +70,7 @@ def whole(db: Path, spec: RunSpec) -> list[tuple[Any, ...]]:
 
 
 def resume(capsys: Capsys, db: Path, run_id: str, *extra: str) -> tuple[int, str, str]:
-    # the Python engine, as the runs it resumes were played: it records every column
-    return cli(capsys, "compare", "--resume", run_id, "--db", str(db), "-q", "--json",
-               "--engine", "python", *extra)  # fmt: skip
+    return cli(capsys, "compare", "--resume", run_id, "--db", str(db), "-q", "--json", *extra)
 
 
 # -- a resumed run never mixes rule sets ----------------------------------------------
@@ -307,6 +305,7 @@ def test_two_processes_resuming_one_run(tmp_path: Path, capsys: Capsys) -> None:
     db = tmp_path / "r.db"
     spec = RunSpec("compare", ("doujue", "pagat"), (), (), False, 0, 6000, 100, 4)
     run_id = interrupted(db, spec, 1)
+    # the Python engine: still playing when the second process tries
     first = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", "--engine", "python",
                    cwd=tmp_path)  # fmt: skip
     _wait_for_lock(first, tmp_path)
@@ -316,8 +315,8 @@ def test_two_processes_resuming_one_run(tmp_path: Path, capsys: Capsys) -> None:
     os.killpg(first.pid, signal.SIGKILL)  # dies holding the lock: the system drops it
     first.wait()
     assert list(tmp_path.glob("*.lock"))  # its file stays, unlocked
-    status, _, _ = resume(capsys, db, run_id)
-    assert status == 0
+    status, _, err = resume(capsys, db, run_id)
+    assert status == 0, err
     assert not list(tmp_path.glob("*.lock"))
     assert rows(db, run_id) == whole(tmp_path / "whole.db", spec)
 
@@ -340,6 +339,7 @@ def test_ctrl_c_exits_130_keeps_whole_batches_and_resumes_to_the_same_rows(
         folder = tmp_path / f"try{attempt}"
         folder.mkdir()
         db = folder / "runs.db"
+        # the Python engine: still playing at each moment the signal comes
         proc = _paiqi("compare", "doujue", "pagat", *options, "--db", str(db), "--engine",
                       "python", cwd=folder)  # fmt: skip
         _wait_for_lock(proc, folder)
@@ -361,8 +361,7 @@ def test_ctrl_c_exits_130_keeps_whole_batches_and_resumes_to_the_same_rows(
         assert sorted(stored) == sorted(
             (p, g) for p, start in finished for g in range(start, start + batch) for _ in range(4)
         )
-        done = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", "--engine", "python",
-                      cwd=folder)  # fmt: skip
+        done = _paiqi("compare", "--resume", run_id, "--db", str(db), "-q", cwd=folder)
         assert done.wait(timeout=60) == 0, done.communicate()
         assert rows(db, run_id) == expected
 

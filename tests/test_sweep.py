@@ -22,9 +22,7 @@ Z = 1.959964
 
 
 def sweep(capsys: Capsys, db: Path, *argv: str) -> dict[str, Any]:
-    # the Python engine records the course of each game, which the design measures read
-    status = main(["sweep", *argv, "--db", str(db), "--workers", "1", "-q", "--json",
-                   "--engine", "python"])  # fmt: skip
+    status = main(["sweep", *argv, "--db", str(db), "--workers", "1", "-q", "--json"])
     out, err = capsys.readouterr()
     assert status == 0, err
     report: dict[str, Any] = json.loads(out)
@@ -167,8 +165,7 @@ def test_an_interrupted_sweep_resumes_to_the_same_rows(tmp_path: Path, capsys: C
         with pytest.raises(KeyboardInterrupt):
             run(store, part, 1, stop)
         assert len(store.finished(part)) == 3
-    assert main(["sweep", "--resume", part, "--db", str(part_db), "-q", "--json",
-                 "--engine", "python"]) == 0  # fmt: skip
+    assert main(["sweep", "--resume", part, "--db", str(part_db), "-q", "--json"]) == 0
     resumed = json.loads(capsys.readouterr().out)
     assert seats(part_db, part) == seats(whole_db, whole)
     assert len(seats(part_db, part)) == 4 * (30 + 30 + 12 + 12)

@@ -353,8 +353,7 @@ def design_notes(report: dict[str, Any], names: list[str]) -> list[str]:
     if not all(sets[n]["recorded"] for n in names if n in sets):
         lines.append(
             "seat advantage, decisiveness, drama and some special rules are left out: the "
-            "rows do not record them (games played by the compiled engine, or by an earlier "
-            "paiqi); play with --engine python to record them"
+            "rows do not record them (written by an earlier paiqi); a new run records them"
         )
     units: dict[str, list[str]] = {}
     for n in names:

@@ -2,8 +2,8 @@
 
 A batch gives the rows (and records) that ``runs.batch.run_batch`` gives for the same spec
 played by the Python engine: the same games, move for move. A game whose log outgrows the
-kernel's room (``compiled.LOG_ROOM`` entries: only long runs of passes do) has its record
-written by the Python engine, which plays the same game.
+kernel's room (``compiled.LOG_ROOM`` entries: only long runs of passes do) is played again
+by the Python engine, which plays the same game, for its course and its record.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.rows import game_rows, log_of, outcomes, record
 from paiqi_core.seeds import game_seed
@@ -23,22 +26,36 @@ if TYPE_CHECKING:
 
 
 def play_batch(spec: BatchSpec, game: Game) -> Batch:
-    """The rows (and records, if asked) of a batch of all-random games."""
+    """The rows (and records, if asked) of a batch of all-random games; a game whose log
+    outgrew the kernel's room has the rows (and record) of the Python engine's game."""
+    from paiqi_core.records import state_record
     from paiqi_core.runs.batch import Batch, seating
+    from paiqi_core.runs.batch import game_rows as python_rows
+    from paiqi_core.simulate import play_game
 
     compiled = compiled_game(game.rules)
+    n = game.players
     indices = list(spec.games)
-    seated = [seating(spec, game.players, i) for i in indices]
+    seated = [seating(spec, n, i) for i in indices]
     deals = [deal for deal, _ in seated]
     agents = [tuple(names) for _, names in seated]
     played = compiled.play_run(spec.seed, deals, keep=spec.records, log=spec.records)
     rows = game_rows(compiled, played, spec.profile, indices, deals, agents)
+    replayed = {}
+    for g in np.flatnonzero(played.game[:, L.G_LOG_FULL]).tolist():
+        state = replayed[g] = play_game(game, game_seed(spec.seed, deals[g]), agents[g])
+        rows[g * n : (g + 1) * n] = python_rows(
+            spec.profile, indices[g], deals[g], agents[g], state
+        )
     records: list[str] = []
     if spec.records:
         assert played.states is not None and played.logs is not None
         for g, deal in enumerate(deals):
-            seed = game_seed(spec.seed, deal)
-            data = _record(game, played.states[g], played.logs[g], seed, agents[g])
+            if g in replayed:
+                data = state_record(replayed[g])
+            else:
+                seed = game_seed(spec.seed, deal)
+                data = _record(game, played.states[g], played.logs[g], seed, agents[g])
             records.append(json.dumps(data, ensure_ascii=False))
     return Batch(rows, records)
 

@@ -23,16 +23,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
-COMPILED = (
-    "bits",
-    "layout",
-    "rng",
-    "kernel",
-    "scoring",
-    "tables",
-    "play",
-    "steps",
-)  # what is compiled
+# what is compiled
+COMPILED = ("bits", "layout", "rng", "kernel", "scoring", "course", "tables", "play", "steps")
 
 
 def stamp() -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from paiqi_core.fast import bits, kernel, play, rng, scoring, steps, tables
+from paiqi_core.fast import bits, course, kernel, play, rng, scoring, steps, tables
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.cache import ensure_fresh
 from paiqi_core.fast.kernel import EAGER, RANDOM
@@ -20,10 +20,11 @@ from paiqi_core.fast.tables import beyond_table, extensions
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
-ensure_fresh([bits, rng, kernel, scoring, tables, play, steps])
+ensure_fresh([bits, rng, kernel, scoring, course, tables, play, steps])
 
 POLICIES = {"random": RANDOM, "eager": EAGER}
-LOG_ROOM = 512  # log entries kept per game; a longer game's record is made by the engine
+# log entries kept per game; a longer game's course and record are made by the Python engine
+LOG_ROOM = 512
 
 
 class Played(NamedTuple):
@@ -66,14 +67,15 @@ class CompiledGame:
         keep: bool = False,
         log: bool = False,
     ) -> Played:
-        """Deal and play the games of the given seed keys (see ``rng``)."""
+        """Deal and play the games of the given seed keys (see ``rng``), and read the course
+        of each from its log (kept only if asked)."""
         count = len(keys)
         res, game = self._out(count)
         states = np.zeros((count if keep else 0, L.STATE), dtype=np.int64)
         logs = np.zeros((count, LOG_ROOM if log else 0, 2), dtype=np.int32)
         play_deals(
             keys, lengths, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states,
-            logs,
+            logs, LOG_ROOM,
         )  # fmt: skip
         return Played(res, game, states if keep else None, logs if log else None)
 

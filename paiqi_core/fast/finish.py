@@ -79,6 +79,9 @@ def encode(state: State) -> np.ndarray:
     v[L.DOOR] = -1 if state.door_card is None else state.door_card
     for hand in state.laid:
         v[L.LAID] |= hand
+    for seat, laid in zip(bursts, state.laid, strict=True):
+        if laid & L.JOKER_BIT:
+            v[L.LOST] = seat + 1
     return np.array(v, dtype=np.int64)
 
 

@@ -41,6 +41,7 @@ from paiqi_core.fast.layout import (
     LEAVE,
     LEFT,
     LOGLEN,
+    LOST,
     NBURSTS,
     NCLOSED,
     NFINISHED,
@@ -218,6 +219,8 @@ def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     """The hand goes face up to the table, each card in its place; a joker is removed."""
     _log(st, log, seat, BURST)
     st[LAID] |= st[HAND + seat]
+    if st[HAND + seat] & JOKER_BIT:
+        st[LOST] = seat + 1
     laid = st[HAND + seat] & SUITED
     st[HAND + seat] = 0
     st[BURSTED + seat] = st[NBURSTS]
@@ -286,6 +289,7 @@ def start(
     st[DOOR] = door
     st[LOGLEN] = 0
     st[LAID] = 0
+    st[LOST] = 0
     kind = R[R_OPENING]
     first = -1
     table = 0

@@ -60,6 +60,7 @@ DOOR = 151  # the door card, -1: none
 DRAWN = 152  # 32-bit words drawn from the game's random stream
 LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
 LAID = 154  # the cards laid face up by bursts (a joker removed with a hand included)
+LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
 STATE = 160
 
 # -- rules vector ---------------------------------------------------------------------------
@@ -105,6 +106,11 @@ R_ANTE = 44
 R_PASS_COST = 45
 R_NPOINTS = 46  # placement: place points given (-1: players-1 .. 0)
 R_POINTS = 47  # 8
+# what the course of a game reads (``course``): standings count covered points rather than
+# cards held (the stuck rule may make a player cover); a clean hand is an event (the
+# scoring gives a bonus for it)
+R_COURSE_COVERS = 56
+R_CLEAN_EVENT = 57
 RULES = 64
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
@@ -125,12 +131,27 @@ X_CLOSURES = 8
 X_LAST_SEVEN = 9
 X_ALL_COVERED = 10
 X_JOKERS = 11
-SEAT_FIELDS = 12
+# the course of the game (``course``, from its log) and the hand at the end
+X_TURN_ORDER = 12  # place in turn order from the first mover
+X_LEADS = 13
+X_DEFICIT = 14
+X_CARDS_LEFT = 15
+X_CUTS = 16
+X_SWAPS = 17
+X_LEAVES = 18
+X_EVENTS = 19  # the special rules that fired for the seat, as bits (E_*)
+SEAT_FIELDS = 20
+# bits of X_EVENTS, set by the scoring (names as ``runs.batch.events_text`` writes them)
+E_JOKER_LOST = 1  # a joker in a burst hand, removed
+E_CLEAN = 2  # emptied the hand by playing only, where the scoring gives a bonus for it
+E_BUST = 4  # paid more for covered points above the bust threshold
+E_MELDS = 8  # covered melds not counted
+E_FEE = 16  # the house kept a share of this winner's winnings
 # per game: the denominator of money, the number of winners, whether totals are kept
 G_DEN = 0
 G_WINNERS = 1
 G_HAS_TOTAL = 2
-G_LOG_FULL = 3  # the log ran out of room
+G_LOG_FULL = 3  # the log ran out of room (the course fields are then not filled)
 GAME_FIELDS = 4
 
 # -- one game stepped an action at a time (``steps``: the adapters) -------------------------------

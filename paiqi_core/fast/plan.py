@@ -81,6 +81,8 @@ def rules_vector(rules: Rules) -> list[int]:
     ext0 = rules.topology.extensions[0]
     R[L.R_EMPTY_FRONTIER] = sum(ext0 << (13 * suit) for suit in range(4))
     R[L.R_BEYOND] = int(rules.jokers > 0)
+    R[L.R_COURSE_COVERS] = int(bool(rules.stuck.covers))
+    R[L.R_CLEAN_EVENT] = int(bool(rules.facts.clean_bonus))
     _scoring(R, scoring)
     return R
 

@@ -1,12 +1,13 @@
 """Batches in the kernel: deal and play games from their seeds, or play on from given
-states with streams of given seeds; score each game. Compiled once and cached on disk
-(numba ``cache=True``)."""
+states with streams of given seeds; score each game, and read the course of each dealt game
+from its log. Compiled once and cached on disk (numba ``cache=True``)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from paiqi_core.fast.course import COURSE_WORK, course
 from paiqi_core.fast.kernel import apply, deal, play_out
 from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, STATE
 from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
@@ -25,11 +26,14 @@ def play_deals(
     game: np.ndarray,
     states: np.ndarray,
     logs: np.ndarray,
+    room: int,
 ) -> None:
     """Deal game g from the seed whose ``init_by_array`` key is ``keys[g, :lengths[g]]``,
-    play it to its end under ``policy`` and score it into ``res[g]`` and ``game[g]``.
-    ``states`` (games x STATE, or no rows) receives each final state and ``logs`` (games x
-    room x 2; room may be 0) each log."""
+    play it to its end under ``policy``, score it into ``res[g]`` and ``game[g]`` and read
+    its course from its log (``course``). ``states`` (games x STATE, or no rows) receives
+    each final state and ``logs`` (games x room x 2, or room 0) each log; without them a
+    log of ``room`` entries is kept for the reading only. A game whose log outgrows its room
+    is marked ``G_LOG_FULL`` and its course is not read."""
     count = keys.shape[0]
     mt = np.empty((N, LANES), np.uint32)
     words = np.empty((PREPARED, LANES), np.uint32)
@@ -39,19 +43,26 @@ def play_deals(
     jx = np.empty(16, np.int64)
     jy = np.empty(16, np.int64)
     work = np.zeros(WORK, np.int64)
+    reading = np.zeros(COURSE_WORK, np.int64)
+    scratch = np.zeros((room, 2), np.int32)
     keep = states.shape[0] > 0
+    kept_logs = logs.shape[1] > 0
     for first in range(0, count, LANES):
         lanes = min(LANES, count - first)
         seed_block(mt, keys, lengths, first, lanes)
         prepare_block(mt, words, prepared, lanes)
         for lane in range(lanes):
             g = first + lane
-            log = logs[g]
+            log = logs[g] if kept_logs else scratch
             st[DRAWN] = 0
             deal(st, R, ext, beyond, log, mt, prepared, lane, deck)
             play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
             score(st, R, res[g], game[g], work)
-            game[g, G_LOG_FULL] = 1 if st[LOGLEN] > log.shape[0] else 0
+            if st[LOGLEN] > log.shape[0]:
+                game[g, G_LOG_FULL] = 1
+            else:
+                game[g, G_LOG_FULL] = 0
+                course(st, R, log, res[g], reading)
             if keep:
                 states[g, :] = st
 

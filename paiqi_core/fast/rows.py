@@ -56,14 +56,26 @@ def game_rows(
     deals: Sequence[int],
     agents: Sequence[Sequence[str]],
 ) -> list[Row]:
-    """The rows of the batch's games, one per game per seat, as ``runs.batch.game_rows``."""
+    """The rows of the batch's games, one per game per seat, as ``runs.batch.game_rows``.
+    A game whose log outgrew the kernel's room (``played.game[:, G_LOG_FULL]``) has its
+    course columns (``turn_order``, ``leads``, ``deficit``, ``cards_left``, ``events``)
+    None: ``fast.batch`` replaces its rows by the Python engine's."""
     res = played.res
     n = compiled.players
     count = len(indices)
     texts, floats = money_values(compiled, played)
+    full = np.repeat(played.game[:, L.G_LOG_FULL] != 0, n)
+    unread = np.flatnonzero(full).tolist()
+
+    by_field = res.reshape(count * n, L.SEAT_FIELDS).T.tolist()  # one conversion for all
 
     def column(field: int) -> list[Any]:
-        return res[:, :, field].ravel().tolist()
+        return by_field[field]
+
+    def course(values: list[Any]) -> list[Any]:
+        for flat in unread:
+            values[flat] = None
+        return values
 
     shares = np.where(res[:, :, L.X_WIN] == 1, 1 / played.game[:, L.G_WINNERS][:, None], 0.0)
     if played.game[:, L.G_HAS_TOTAL].all():
@@ -90,9 +102,49 @@ def game_rows(
             column(L.X_LAST_SEVEN),
             column(L.X_ALL_COVERED),
             column(L.X_JOKERS),
+            course(column(L.X_TURN_ORDER)),
+            course(column(L.X_LEADS)),
+            course(column(L.X_DEFICIT)),
+            course(column(L.X_CARDS_LEFT)),
+            course(events_texts(res)),
             strict=True,
         )
     )
+
+
+# the words of ``runs.batch.events_text``, in its order: counted from the log, then the
+# bits of ``layout.X_EVENTS`` set by the scoring
+COUNTED = ((L.X_CUTS, "cut"), (L.X_SWAPS, "swap"), (L.X_LEAVES, "leave"))
+EVENT_BITS = (
+    (L.E_JOKER_LOST, "joker_lost"),
+    (L.E_CLEAN, "clean"),
+    (L.E_BUST, "bust"),
+    (L.E_MELDS, "melds"),
+    (L.E_FEE, "fee"),
+)
+
+
+def events_text(counts: Sequence[int], flags: int) -> str:
+    """An ``events`` cell from the counts of ``COUNTED`` and the bits of ``EVENT_BITS``, as
+    ``runs.batch.events_text`` writes it: ``"cut swap:2 bust"``."""
+    words = [
+        name if k == 1 else f"{name}:{k}" for (_, name), k in zip(COUNTED, counts, strict=True) if k
+    ]
+    words += [name for bit, name in EVENT_BITS if flags & bit]
+    return " ".join(words)
+
+
+def events_texts(res: np.ndarray) -> list[str]:
+    """The ``events`` cell of every game and seat of ``res`` (games x seats, flattened):
+    each distinct set of counts is written once and shared by the seats that have it."""
+    code = res[:, :, L.X_EVENTS].ravel().copy()  # counts and bits packed in one integer
+    for shift, (field, _) in zip((48, 32, 16), COUNTED, strict=True):
+        code |= res[:, :, field].ravel() << shift
+    known = {0: ""}
+    for c in np.unique(code).tolist():
+        counts = [(c >> shift) & 0xFFFF for shift in (48, 32, 16)]
+        known[c] = events_text(counts, c & 0xFFFF)
+    return list(map(known.__getitem__, code.tolist()))
 
 
 def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:

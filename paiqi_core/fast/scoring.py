@@ -6,7 +6,10 @@ Each mirrors its Python hook (``paiqi_core.hooks.scoring_*``), which stays the r
 the stake is applied outside, exactly), ``platform`` (斬龍/點差: closure, 脫手, 十三蓋 and
 尾張七 scores minus covered points outside melds, labels, heads or point-difference
 settlement, the house fee), ``placement`` (七並べ ranks and rank points), ``first_out``
-and ``chips``.
+and ``chips``. Each also marks, per seat, the special rules that fired as the Python result
+tells them (``layout.E_*``): a bust (``Result.busts``), melds not counted (``exempt``), the
+house fee (``house``), and for every scoring a clean hand where it earns a bonus and a joker
+lost in a burst hand.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ from paiqi_core.fast.layout import (
     BURSTED,
     CLOSED,
     COVERED,
+    E_BUST,
+    E_CLEAN,
+    E_FEE,
+    E_JOKER_LOST,
+    E_MELDS,
     FINISH,
     G_DEN,
     G_HAS_TOTAL,
@@ -27,6 +35,7 @@ from paiqi_core.fast.layout import (
     JOKERS,
     LAST,
     LEFT,
+    LOST,
     NCLOSED,
     PASSES,
     PLAYED,
@@ -37,6 +46,7 @@ from paiqi_core.fast.layout import (
     R_BUST_ABOVE,
     R_BUST_MULT,
     R_CLEAN,
+    R_CLEAN_EVENT,
     R_CLOSURE,
     R_COMPLETION,
     R_FEE_DEN,
@@ -63,8 +73,10 @@ from paiqi_core.fast.layout import (
     X_ACTIONS,
     X_ALL_COVERED,
     X_BURST,
+    X_CARDS_LEFT,
     X_CLOSURES,
     X_COVERS,
+    X_EVENTS,
     X_JOKERS,
     X_LAST_SEVEN,
     X_MONEY,
@@ -234,8 +246,9 @@ def _last_seven(st: np.ndarray, s: int) -> bool:
 
 
 @hot
-def _common(st: np.ndarray, n: int, res: np.ndarray) -> None:
-    """The fields every game row has, whatever the scoring."""
+def _common(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray) -> None:
+    """The fields every game row has, whatever the scoring, and the events every scoring
+    reads alike: a joker lost in a burst hand, a clean hand where the scoring rewards it."""
     for s in range(n):
         covered = st[COVERED + s]
         res[s, X_ACTIONS] = st[ACTIONS + s]
@@ -250,6 +263,13 @@ def _common(st: np.ndarray, n: int, res: np.ndarray) -> None:
         res[s, X_JOKERS] = st[JOKERS + s]
         res[s, X_MONEY] = 0
         res[s, X_TOTAL] = 0
+        res[s, X_CARDS_LEFT] = popcount(st[HAND + s])
+        events = 0
+        if st[LOST] == s + 1:
+            events |= E_JOKER_LOST
+        if R[R_CLEAN_EVENT] and _clean(st, s):
+            events |= E_CLEAN
+        res[s, X_EVENTS] = events
 
 
 @hot
@@ -344,7 +364,10 @@ def _covering(
                 head = R[R_MIDDLE]
         elif shared == 2 and t == lowest_total:
             head = R[R_MIDDLE]
-        bust = R[R_BUST_MULT] if work[W_POINTS + s] > R[R_BUST_ABOVE] else 1
+        bust = 1
+        if work[W_POINTS + s] > R[R_BUST_ABOVE]:
+            bust = R[R_BUST_MULT]
+            res[s, X_EVENTS] |= E_BUST
         base = -t * head * bust
         for w in range(n):
             if res[w, X_WIN]:
@@ -386,6 +409,8 @@ def _platform(
                 work[W_MULT + s] = R[R_WM_CLEAN]
             t = bonus - points
             work[W_COUNTED + s] = points
+            if free:
+                res[s, X_EVENTS] |= E_MELDS
         res[s, X_TOTAL] = t
         _key(work, s, -t, ncov, 0, 0, 0)
     _ranks(work, n, res)
@@ -418,17 +443,24 @@ def _platform(
             base = (res[first_winner, X_TOTAL] - res[s, X_TOTAL]) * R[R_RATE]
         if work[W_COUNTED + s] > R[R_BUST_ABOVE]:
             base *= R[R_BUST_MULT]
+            res[s, X_EVENTS] |= E_BUST
         for w in range(n):
             if res[w, X_WIN]:
                 amount = base * work[W_MULT + w]
                 res[s, X_MONEY] -= amount * R[R_FEE_DEN]
                 work[W_COLLECTED + w] += amount
+    house = 0
     for w in range(n):  # the house keeps its fee of what a winner with a positive total collects
         if res[w, X_WIN]:
             if R[R_FEE_NUM] and res[w, X_TOTAL] > 0:
                 res[w, X_MONEY] = work[W_COLLECTED + w] * (R[R_FEE_DEN] - R[R_FEE_NUM])
+                house += work[W_COLLECTED + w] * R[R_FEE_NUM]
             else:
                 res[w, X_MONEY] = work[W_COLLECTED + w] * R[R_FEE_DEN]
+    if house:  # the fee fired: for every winner with a positive total, as the result says
+        for w in range(n):
+            if res[w, X_WIN] and res[w, X_TOTAL] > 0:
+                res[w, X_EVENTS] |= E_FEE
     game[G_DEN] = k * R[R_FEE_DEN]
     game[G_WINNERS] = k
     game[G_HAS_TOTAL] = 1
@@ -515,7 +547,7 @@ def score(
     """Score the finished game in ``st`` into ``res`` (seat x field) and ``game``, with
     ``work`` (WORK long) as scratch."""
     n = R[R_PLAYERS]
-    _common(st, n, res)
+    _common(st, R, n, res)
     kind = R[R_SCORING]
     if kind == 0:
         _covering(st, R, n, res, game, work)

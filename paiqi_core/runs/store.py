@@ -22,12 +22,13 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from paiqi_core.profile import Profile, load_profile
 from paiqi_core.profile.load import load_resolved
@@ -561,9 +562,12 @@ class Store:
     def add_batch(self, run: str, profile: str, start: int, rows: Sequence[Row]) -> None:
         """Store a batch's rows and mark it finished, in one transaction: either both are
         stored or neither."""
-        marks = ", ".join("?" * (len(COLUMNS) + 1))
+        # the run id is written into the statement (it is the same in every row), so the
+        # rows go to SQLite as they are, without a copy of each with the id in front
+        marks = ", ".join([_literal(run), *"?" * len(COLUMNS)])
         # rows that fill only the first columns (FIRST_COLUMNS) get NULL in the later ones
-        values = [(run, *r, *(None,) * (len(COLUMNS) - len(r))) for r in rows]
+        full = all(len(r) == len(COLUMNS) for r in rows)
+        values = rows if full else [(*r, *(None,) * (len(COLUMNS) - len(r))) for r in rows]
         try:
             with self.db:
                 self.db.executemany(f"INSERT INTO seats VALUES ({marks})", values)
@@ -584,6 +588,33 @@ class Store:
     def lock(self, run: str) -> RunLock:
         """A lock on ``run``: only one process plays a run at a time."""
         return RunLock(self.path, run)
+
+    def each(self, tasks: Sequence[Callable[[Store], T]]) -> list[T]:
+        """What each task returns, called with a store that reads this one's file: several
+        at once, each on a read-only connection of its own, as many as there are cores
+        (SQLite computes a query without holding Python's lock, so the queries of a report
+        share the cores). In the order of ``tasks``; one at a time, on this store, where
+        there is one core or one task."""
+        from paiqi_core.runs.execute import default_workers
+
+        workers = min(len(tasks), default_workers())
+        if workers <= 1:
+            return [task(self) for task in tasks]
+
+        def run(task: Callable[[Store], T]) -> T:
+            with Store.reader(self.path) as reader:
+                return task(reader)
+
+        with ThreadPoolExecutor(workers) as pool:
+            return list(pool.map(run, tasks))
+
+
+T = TypeVar("T")
+
+
+def _literal(text: str) -> str:
+    """``text`` as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _stored(profile: Profile) -> tuple[str, str, str, str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 # per-game metrics: the unit of each panel
@@ -37,21 +37,26 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
     profiles = list(spec.profiles)
     objectives = _objectives(store, run_id)
     out: dict[str, Any] = {"run": run_id, "spec": json.loads(spec.to_json()), "profiles": {}}
-    for p in profiles:
-        out["profiles"][p] = {
-            "objective": objectives.get(p),
-            "per_game": {k: v.as_dict() for k, v in stats.per_game(store, run_id, p).items()},
-            "per_seat": [_jsonable(r) for r in stats.per_seat(store, run_id, p)],
-            "per_agent": [_jsonable(r) for r in stats.per_agent(store, run_id, p)],
-        }
     base = profiles[0]
-    out["paired"] = {
-        other: {
-            **{k: v.as_dict() for k, v in stats.paired(store, run_id, base, other).items()},
-            "winner_differs": stats.winners_differ(store, run_id, base, other).as_dict(),
+
+    def figures(p: str) -> Callable[[Any], dict[str, Any]]:
+        return lambda s: {
+            "objective": objectives.get(p),
+            "per_game": {k: v.as_dict() for k, v in stats.per_game(s, run_id, p).items()},
+            "per_seat": [_jsonable(r) for r in stats.per_seat(s, run_id, p)],
+            "per_agent": [_jsonable(r) for r in stats.per_agent(s, run_id, p)],
         }
-        for other in profiles[1:]
-    }
+
+    def differences(other: str) -> Callable[[Any], dict[str, Any]]:
+        return lambda s: {
+            **{k: v.as_dict() for k, v in stats.paired(s, run_id, base, other).items()},
+            "winner_differs": stats.winners_differ(s, run_id, base, other).as_dict(),
+        }
+
+    # the queries of every profile and pair at once, on as many cores as there are
+    found = store.each([figures(p) for p in profiles] + [differences(o) for o in profiles[1:]])
+    out["profiles"] = dict(zip(profiles, found[: len(profiles)], strict=True))
+    out["paired"] = dict(zip(profiles[1:], found[len(profiles) :], strict=True))
     from paiqi_core.runs.skill import skill_report
 
     skill = skill_report(store, run_id, spec, objectives)
