@@ -24,7 +24,19 @@ HERE = Path(__file__).resolve().parent
 
 
 # what is compiled
-COMPILED = ("bits", "layout", "rng", "kernel", "scoring", "course", "tables", "play", "steps")
+COMPILED = (
+    "bits",
+    "layout",
+    "rng",
+    "kernel",
+    "scoring",
+    "course",
+    "tables",
+    "play",
+    "steps",
+    "heuristic",
+    "inference",
+)
 
 
 def stamp() -> str:

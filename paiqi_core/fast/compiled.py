@@ -8,21 +8,32 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from paiqi_core.fast import bits, course, kernel, play, rng, scoring, steps, tables
+from paiqi_core.fast import (
+    bits,
+    course,
+    heuristic,
+    inference,
+    kernel,
+    play,
+    rng,
+    scoring,
+    steps,
+    tables,
+)
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.cache import ensure_fresh
 from paiqi_core.fast.kernel import EAGER, RANDOM
 from paiqi_core.fast.plan import rules_vector, stake, why_not
-from paiqi_core.fast.play import play_deals, play_states
+from paiqi_core.fast.play import HEURISTIC, play_deals, play_states
 from paiqi_core.fast.rng import run_seed_keys, seed_keys
 from paiqi_core.fast.tables import beyond_table, extensions
 
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
-ensure_fresh([bits, rng, kernel, scoring, course, tables, play, steps])
+ensure_fresh([bits, rng, kernel, heuristic, inference, scoring, course, tables, play, steps])
 
-POLICIES = {"random": RANDOM, "eager": EAGER}
+POLICIES = {"random": RANDOM, "eager": EAGER, "heuristic": HEURISTIC}
 # log entries kept per game; a longer game's course and record are made by the Python engine
 LOG_ROOM = 512
 

@@ -1,8 +1,8 @@
 """Playouts for search players: finish many games in progress at once in the kernel.
 
 ``fast_finish(states, policy, seeds)`` plays each ``State`` on to its end (the states are
-left as they are) with every seat ``random`` or ``eager`` (a card whenever one can be
-played), drawing from ``random.Random(seed)`` of its seed, and returns every seat's utility
+left as they are) with every seat ``random``, ``eager`` (a card whenever one can be
+played) or ``heuristic`` (the rule-based player, ``fast.heuristic``), drawing from ``random.Random(seed)`` of its seed, and returns every seat's utility
 of each finished game under the profile's objective (money, rank points or a share of the
 win). The games are those ``search.objective.finish(state.clone(), random.Random(seed),
 policy)`` plays, move for move, so the utilities are the same.
@@ -11,9 +11,10 @@ policy)`` plays, move for move, so the utilities are the same.
 every action is played and the game finished with the stream of every seed (PIMC's inner
 loops over a sampled deal), and the state is turned into the kernel's form only once.
 
-``finisher(game)`` is what a search player asks for: that function bound to its game, or
-None when playouts should stay in Python (the engine chosen is ``python``, numba is not
-installed, or the rules have a hook without a compiled form).
+``finisher(game, policy)`` is what a search player asks for: that function bound to its
+game, or None when playouts should stay in Python (the engine chosen is ``python``, numba
+is not installed, the rules have a hook without a compiled form, or the compiled
+rule-based player leaves out one of their rules).
 """
 
 from __future__ import annotations
@@ -149,11 +150,15 @@ def utilities(res: np.ndarray, game: np.ndarray, stake: Fraction, objective: str
     return res[:, :, L.X_WIN] / winners[:, None]
 
 
-def finisher(game: Game) -> Finisher | None:
-    """``fast_finish`` for ``game``'s states, or None when playouts stay in Python: the
-    engine in use (``use``) is ``python``, numba is missing, or the rules do not compile."""
+def finisher(game: Game, policy: str = "random") -> Finisher | None:
+    """``fast_finish`` for ``game``'s states played under ``policy``, or None when playouts
+    stay in Python: the engine in use (``use``) is ``python``, numba is missing, the rules
+    do not compile, or (``heuristic``) the compiled rule-based player leaves out a rule of
+    theirs (``plan.heuristic_why_not``)."""
     from paiqi_core.fast import engine_in_use, why_not
+    from paiqi_core.fast.plan import heuristic_why_not
 
-    if engine_in_use() == "python" or why_not(game.rules) is not None:
+    check = heuristic_why_not if policy == "heuristic" else why_not
+    if engine_in_use() == "python" or check(game.rules) is not None:
         return None
     return fast_finish

@@ -111,6 +111,10 @@ R_POINTS = 47  # 8
 # scoring gives a bonus for it)
 R_COURSE_COVERS = 56
 R_CLEAN_EVENT = 57
+# what the compiled rule-based player (``heuristic``) reads of the scoring: the bust
+# threshold of covered points (-1: none) and the closure bonus by opening order (4)
+R_H_BUST = 58
+R_H_CLOSURE = 59
 RULES = 64
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")

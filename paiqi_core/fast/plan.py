@@ -83,8 +83,24 @@ def rules_vector(rules: Rules) -> list[int]:
     R[L.R_BEYOND] = int(rules.jokers > 0)
     R[L.R_COURSE_COVERS] = int(bool(rules.stuck.covers))
     R[L.R_CLEAN_EVENT] = int(bool(rules.facts.clean_bonus))
+    bust = rules.facts.bust_above
+    R[L.R_H_BUST] = -1 if bust is None else int(bust)
+    for i, bonus in enumerate(rules.facts.closure_bonus):
+        R[L.R_H_CLOSURE + i] = int(bonus)
     _scoring(R, scoring)
     return R
+
+
+def heuristic_why_not(rules: Rules) -> str | None:
+    """Why the compiled rule-based player (``fast.heuristic``) cannot play ``rules``, or
+    None: the kernel must play them, and covered melds must count (it leaves out the
+    platform's meld exemption, which Python playouts weigh)."""
+    reason = why_not(rules)
+    if reason is not None:
+        return reason
+    if rules.facts.melds_exempt:
+        return f"{rules.id} exempts covered melds, which the compiled rule-based player leaves out"
+    return None
 
 
 def _scoring(R: list[int], f: Form) -> None:

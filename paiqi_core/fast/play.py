@@ -8,10 +8,38 @@ import numpy as np
 from numba import njit
 
 from paiqi_core.fast.course import COURSE_WORK, course
+from paiqi_core.fast.bits import hot
+from paiqi_core.fast.heuristic import heuristic
 from paiqi_core.fast.kernel import apply, deal, play_out
-from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, STATE
+from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, OVER, STATE
 from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
 from paiqi_core.fast.scoring import WORK, score
+
+HEURISTIC = 2  # every seat the rule-based player (``heuristic``); kernel.RANDOM, EAGER below
+
+
+@hot
+def finish(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    mt: np.ndarray,
+    prepared: np.ndarray,
+    lane: int,
+    policy: int,
+    jx: np.ndarray,
+    jy: np.ndarray,
+) -> None:
+    """Play the game in ``st`` to its end, every seat under ``policy``: random or eager
+    (``kernel.play_out``), or ``HEURISTIC``."""
+    if policy != HEURISTIC:
+        play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
+        return
+    while not st[OVER]:
+        action = heuristic(st, R, ext, beyond, mt, prepared, lane, jx, jy)
+        apply(st, R, ext, beyond, log, action)
 
 
 @njit(cache=True, nogil=True)
@@ -56,7 +84,7 @@ def play_deals(
             log = logs[g] if kept_logs else scratch
             st[DRAWN] = 0
             deal(st, R, ext, beyond, log, mt, prepared, lane, deck)
-            play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
+            finish(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
             score(st, R, res[g], game[g], work)
             if st[LOGLEN] > log.shape[0]:
                 game[g, G_LOG_FULL] = 1
@@ -105,7 +133,7 @@ def play_states(
             st[DRAWN] = 0
             if first[g] >= 0:
                 apply(st, R, ext, beyond, log, first[g])
-            play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
+            finish(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
             score(st, R, res[g], game[g], work)
             if keep:
                 states[g, :] = st

@@ -64,7 +64,6 @@ def finish(state: State, rng: random.Random, policy: str = "random") -> None:
 
 
 POLICIES = ("random", "eager", "heuristic")
-COMPILED_POLICIES = ("random", "eager")  # the policies the compiled engine plays
 
 
 def playout_values(
@@ -72,17 +71,16 @@ def playout_values(
 ) -> list[list[list[float]]]:
     """Every seat's utility (by luck, by action, by seat) of ``world`` after each of
     ``actions``, finished under ``policy`` with ``random.Random(luck)``: by the compiled
-    engine when it can play these rules and this policy (``paiqi_core.fast``: the same
+    engine when it can play these rules under this policy (``paiqi_core.fast``: the same
     values, many times sooner), else in Python."""
-    if policy in COMPILED_POLICIES:
-        from paiqi_core.fast import installed
+    from paiqi_core.fast import installed
 
-        if installed():
-            from paiqi_core.fast.finish import fast_finish_after, finisher
+    if installed():
+        from paiqi_core.fast.finish import fast_finish_after, finisher
 
-            if finisher(world.game) is not None:
-                values = fast_finish_after(world, actions, lucks, policy, objective)
-                return values.tolist()
+        if finisher(world.game, policy) is not None:
+            values = fast_finish_after(world, actions, lucks, policy, objective)
+            return values.tolist()
     out = []
     for luck in lucks:
         row = []

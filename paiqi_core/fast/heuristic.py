@@ -1,0 +1,351 @@
+"""The rule-based player (``agents.HeuristicAgent``) compiled, as a playout policy.
+
+``heuristic(st, R, ext, beyond, mt, prepared, lane, jx, jy)`` is the action the player to
+move picks as ``HeuristicAgent`` with its default weights picks it from that seat's
+observation: the same scores, computed in the same order (so the same floating-point
+values and the same ties), and the same draw among equally good actions from the game's
+random stream. Search players use it for playouts where passing is a choice, the tables
+where random passes misjudge the game (see ``search.guided``); it is many times quicker
+than the Python player.
+
+What the player reads besides the state comes from the rules vector: the stuck rule and
+pass limit, the deck's jokers and two scoring facts kept for it, the bust threshold and
+the closure bonus by opening order (``layout.R_H_BUST``, ``R_H_CLOSURE``). Profiles whose
+covered melds are exempt (the platform's rule) keep Python playouts:
+``plan.heuristic_why_not`` says so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paiqi_core.fast.bits import hot, lowest, nth_bit, popcount, step
+from paiqi_core.fast.kernel import joker_moves, plays
+from paiqi_core.fast.layout import (
+    COVER,
+    COVERED,
+    FIRST,
+    FULL_ROW,
+    HAND,
+    JOKER,
+    JOKER_AT,
+    JOKER_BIT,
+    JOKER_CARD,
+    NLEFT,
+    NOPENED,
+    OPENED,
+    PASS,
+    PASSES,
+    R_COURSE_COVERS,
+    R_COVERABLE,
+    R_H_BUST,
+    R_H_CLOSURE,
+    R_JOKERS,
+    R_MUST_PLAY,
+    R_PASS_LIMIT,
+    R_PLAYERS,
+    R_STUCK,
+    SEVEN,
+    STARTED,
+    TABLE,
+    TURN,
+)
+from paiqi_core.fast.rng import below
+
+# HeuristicAgent's defaults and constants (agents.py), which the tests hold equal
+RUN_WEIGHT = 1.0
+OPEN_WEIGHT = 1.0
+BLOCK_WEIGHT = 0.5
+COVER_COST_WEIGHT = 1.0
+STRAND_WEIGHT = 0.25
+RESERVE_PASSES = 1
+JOKER_KEEP = 2.0
+JOKER_RELEASE_HAND = 6
+POINTS_PER_CARD = 7
+FAR_RELEASE = 0.25
+HIGH_CARD_FIRST = 0.01
+JOKER_ENDGAME = 2
+ASSUMED_PASS_LIMIT = 3
+
+
+@step
+def reach(ext: np.ndarray, row: int, blocked: int) -> int:
+    """Ranks that can still join a row, in some order, without the ``blocked`` ones
+    (13-bit masks of one suit): ``HeuristicAgent._reach``."""
+    start = row
+    grow = ext[row] & ~blocked
+    while grow:
+        row |= grow
+        grow = ext[row] & ~blocked
+    return row & ~start
+
+
+@step
+def points(mask: int) -> int:
+    """Face points of the suit-local ranks in ``mask`` (A=1 .. K=13)."""
+    total = 0
+    while mask:
+        total += lowest(mask) + 1
+        mask &= mask - 1
+    return total
+
+
+@step
+def _row(mask: int, suit: int) -> int:
+    return (mask >> (13 * suit)) & FULL_ROW
+
+
+@step
+def _out_of_passes(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """An opponent still holding cards has used every pass it may."""
+    limit = R[R_PASS_LIMIT]
+    if limit < 0:
+        return False
+    for other in range(R[R_PLAYERS]):
+        if other != seat and st[HAND + other] != 0 and st[PASSES + other] >= limit:
+            return True
+    return False
+
+
+@step
+def _may_hold_joker(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """The deck has a joker, and it is not in this hand, on the table or gone with a
+    player who left holding it alone."""
+    if R[R_JOKERS] == 0 or st[JOKER_AT] >= 0 or st[HAND + seat] & JOKER_BIT:
+        return False
+    return st[NLEFT] == 0
+
+
+@step
+def play_score(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, at: int, card: int, pressure: float
+) -> float:
+    """What playing ``card`` is worth (``at``: the place a joker takes for it, -1 for a
+    plain play): ``HeuristicAgent._play_score``."""
+    rank = card % 13
+    suit = card // 13
+    mine = 1 << rank
+    placed = mine if at < 0 else (1 << (at % 13)) | mine
+    t = _row(st[TABLE], suit)
+    h = _row(st[HAND + seat], suit)
+    d = _row(st[COVERED + seat], suit)
+    u = FULL_ROW & ~(t | h | d)
+    base = t | (placed & ~mine)
+    behind = reach(ext, base, d) & ~reach(ext, base, d | mine) & ~mine
+    own = popcount(behind & h)
+    after = t | placed
+    kept = h & ~mine
+    released = reach(ext, after, d | kept) & u & ~reach(ext, t, d | h)
+    now = ext[after]
+    given = popcount(released & now) + FAR_RELEASE * popcount(released & ~now)
+    given += popcount(placed & ~mine & u)
+    opening = rank == SEVEN and t == 0
+    score = (OPEN_WEIGHT if opening else RUN_WEIGHT) * own
+    score -= BLOCK_WEIGHT * pressure * given
+    if R[R_COURSE_COVERS]:
+        lost = reach(ext, t, d) & ~reach(ext, after, d) & ~placed
+        score -= COVER_COST_WEIGHT * points(lost & h) / POINTS_PER_CARD
+        if now == 0:
+            for i in range(st[NOPENED]):
+                if st[OPENED + i] == suit:
+                    score += R[R_H_CLOSURE + i] / POINTS_PER_CARD
+                    break
+        score += HIGH_CARD_FIRST * (rank + 1)
+    if at >= 0:
+        left = popcount(st[HAND + seat]) - 2
+        if left <= JOKER_ENDGAME:
+            score += RUN_WEIGHT + JOKER_KEEP
+        else:
+            score += RUN_WEIGHT - (0.0 if own else JOKER_KEEP)
+    return score
+
+
+@step
+def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: int) -> float:
+    """What covering ``card`` costs, less what it strands in other hands:
+    ``HeuristicAgent._cover_costs`` (no meld exemption)."""
+    if card == JOKER_CARD:
+        return -1.0
+    rank = card % 13
+    suit = card // 13
+    bit = 1 << rank
+    t = _row(st[TABLE], suit)
+    h = _row(st[HAND + seat], suit)
+    d = _row(st[COVERED + seat], suit)
+    u = FULL_ROW & ~(t | h | d)
+    live = reach(ext, t, d)
+    if not live & bit:
+        return -0.5
+    counted = rank + 1
+    behind = live & ~reach(ext, t, d | bit) & ~bit
+    cost = COVER_COST_WEIGHT * (counted + points(behind & h))
+    cost -= STRAND_WEIGHT * points(behind & u)
+    bust = R[R_H_BUST]
+    if bust >= 0:
+        covered = 0
+        m = st[COVERED + seat] & ~JOKER_BIT
+        while m:
+            covered += lowest(m) % 13 + 1
+            m &= m - 1
+        if covered <= bust < covered + counted:
+            cost += COVER_COST_WEIGHT * (covered + counted)
+    return cost
+
+
+@step
+def _cheapest(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, covers: int) -> int:
+    """The cards of least cover cost among ``covers`` (a mask)."""
+    low = np.inf
+    ties = 0
+    while covers:
+        card = lowest(covers)
+        covers &= covers - 1
+        cost = cover_cost(st, R, ext, seat, card)
+        if cost < low:
+            low = cost
+            ties = 1 << card
+        elif cost == low:
+            ties |= 1 << card
+    return ties
+
+
+@step
+def _cheapest_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, covers: int) -> float:
+    low = np.inf
+    while covers:
+        card = lowest(covers)
+        covers &= covers - 1
+        low = min(low, cover_cost(st, R, ext, seat, card))
+    return low
+
+
+@hot
+def choices(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, beyond: np.ndarray, jx: np.ndarray,
+    jy: np.ndarray,
+) -> tuple[int, int, int, int, int]:  # fmt: skip
+    """What ``HeuristicAgent.choices`` gives for the player to move, as (the action, if it
+    has one legal action or its choice is a pass, else -1; the legal action count; the
+    cards of equally best plays; the joker moves among them, by index into ``jx``/``jy``,
+    which are filled; the equally cheap covers, as cards)."""
+    seat = st[TURN]
+    hand = st[HAND + seat]
+    opening = st[STARTED] == 0 and st[FIRST] >= 0
+    can = plays(st, seat)
+    nplays = popcount(can)
+    njokers = 0
+    if R[R_JOKERS] and hand & JOKER_BIT:
+        njokers = joker_moves(st, beyond, hand, jx, jy)
+    cover = R[R_STUCK] == 0
+    limit = R[R_PASS_LIMIT]
+    passes_left = limit < 0 or st[PASSES + seat] < limit
+    if nplays == 0 and njokers == 0:  # stuck: a cover, or a pass
+        if cover or not passes_left:
+            m = hand & R[R_COVERABLE] if cover else hand
+            if m == 0:
+                m = hand
+            count = popcount(m)
+            if count == 1:
+                return COVER + lowest(m), 1, 0, 0, 0
+            return -1, count, 0, 0, _cheapest(st, R, ext, seat, m)
+        return PASS, 1, 0, 0, 0
+    instead = 0  # covers by choice (house rules)
+    may_pass = False
+    if not R[R_MUST_PLAY] and not opening:
+        if cover:
+            instead = hand & R[R_COVERABLE]
+            if instead == 0:
+                instead = hand
+        else:
+            may_pass = passes_left
+    count = nplays + njokers + popcount(instead) + int(may_pass)
+    if count == 1:
+        return (lowest(can) if nplays else JOKER + 64 * jx[0] + jy[0]), 1, 0, 0, 0
+    out = _out_of_passes(st, R, seat)
+    pressure = 1.0
+    if popcount(hand) <= JOKER_RELEASE_HAND and _may_hold_joker(st, R, seat):
+        pressure = 0.0
+    elif out:
+        pressure = 2.0
+    best = -np.inf
+    cards = 0  # the plays of best score: cards, and joker moves by index
+    jokers = 0
+    m = can
+    while m:
+        card = lowest(m)
+        m &= m - 1
+        score = play_score(st, R, ext, seat, -1, card, pressure)
+        if score > best:
+            best = score
+            cards = 1 << card
+            jokers = 0
+        elif score == best:
+            cards |= 1 << card
+    for j in range(njokers):
+        score = play_score(st, R, ext, seat, jx[j], jy[j], pressure)
+        if score > best:
+            best = score
+            cards = 0
+            jokers = 1 << j
+        elif score == best:
+            jokers |= 1 << j
+    if may_pass and best < 0:
+        left = (limit if limit >= 0 else ASSUMED_PASS_LIMIT) - st[PASSES + seat]
+        if left > (0 if out else RESERVE_PASSES):
+            return PASS, count, 0, 0, 0
+    if instead:
+        floor = _cheapest_cost(st, R, ext, seat, instead) / POINTS_PER_CARD + 2
+        if best < -floor:
+            return -1, count, 0, 0, _cheapest(st, R, ext, seat, instead)
+    return -1, count, cards, jokers, 0
+
+
+@hot
+def heuristic(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    mt: np.ndarray,
+    prepared: np.ndarray,
+    lane: int,
+    jx: np.ndarray,
+    jy: np.ndarray,
+) -> int:
+    """The action ``HeuristicAgent`` (default weights) picks for the player to move, drawing
+    from lane ``lane`` of the stream as it draws from its ``random.Random``."""
+    action, _, cards, jokers, covers = choices(st, R, ext, beyond, jx, jy)
+    if action >= 0:
+        return action
+    if covers:
+        r = below(mt, prepared, lane, st, popcount(covers))
+        return COVER + nth_bit(covers, r)
+    ncards = popcount(cards)
+    r = below(mt, prepared, lane, st, ncards + popcount(jokers))
+    if r < ncards:
+        return nth_bit(cards, r)
+    j = nth_bit(jokers, r - ncards)
+    return JOKER + 64 * jx[j] + jy[j]
+
+
+@hot
+def agrees(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, beyond: np.ndarray, jx: np.ndarray,
+    jy: np.ndarray, action: int,
+) -> int:  # fmt: skip
+    """Whether ``action`` is one the rule-based player could have picked for the player to
+    move: 1 if so, 0 if not, -1 if it had no choice (a single legal action)."""
+    chosen, count, cards, jokers, covers = choices(st, R, ext, beyond, jx, jy)
+    if count == 1:
+        return -1
+    if chosen >= 0:
+        return int(action == chosen)
+    if COVER <= action < PASS:
+        return (covers >> (action - COVER)) & 1
+    if action < COVER:
+        return (cards >> action) & 1
+    if action >= JOKER:
+        for j in range(16):
+            if (jokers >> j) & 1 and JOKER + 64 * jx[j] + jy[j] == action:
+                return 1
+    return 0

@@ -1,0 +1,152 @@
+"""The compiled rule-based player plays as ``HeuristicAgent`` does, move for move.
+
+Games are stopped at random points by random play, then finished twice: by the kernel with
+every seat the compiled ``heuristic`` policy, and in Python by ``search.objective.finish``
+with every seat ``HeuristicAgent`` drawing from ``random.Random`` of the same seed. The
+final states must be equal slot by slot (every hand, covered and played card, pass count,
+finish and burst order), which they can only be if every move was the same; the utilities
+under each objective must be equal too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from paiqi_core import agents
+from paiqi_core.agents import HeuristicAgent, RandomAgent
+from paiqi_core.fast import heuristic as compiled
+from paiqi_core.fast import layout as L
+from paiqi_core.fast.compiled import compiled_game
+from paiqi_core.fast.finish import encode, fast_finish, finisher
+from paiqi_core.fast.plan import heuristic_why_not
+from paiqi_core.games import game_for
+from paiqi_core.search.objective import finish, playout_values, utilities
+
+# slots that count the stream's draws or the log, not the game
+NOT_COMPARED = {L.DRAWN, L.LOGLEN}
+
+CASES = [
+    ("shichinarabe", ()),
+    ("shichinarabe", ("deck.jokers=1",)),
+    ("shichinarabe-tunnel", ("deck.jokers=1",)),
+    ("shichinarabe-wrap", ()),
+    ("shichinarabe", ("turn.pass_limit=1", "players=5")),
+    ("doujue-passes", ()),
+    ("doujue-passes", ("turn.pass_limit=1", "turn.out_of_passes=burst", "deck.jokers=1")),
+    ("doujue", ()),
+    ("doujue", ("players=3", "turn.must_play=false")),
+    ("platform", ("scoring.melds=false",)),
+    ("platform-zhanlong", ("scoring.melds=false", "turn.must_play=false")),
+    ("pagat", ()),
+    ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
+]
+
+
+def positions(profile: str, sets: tuple[str, ...], count: int, seed: int) -> list:
+    """``count`` games of the profile stopped after a random number of random moves."""
+    game = game_for(profile, sets)
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        state = game.new_state(seed * 1000 + i)
+        agent = RandomAgent(random.Random(i))
+        for _ in range(rng.randrange(0, 45)):
+            if state.over:
+                break
+            state.apply_unchecked(agent.act(state.observation(state.turn)))
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("profile", "sets"), CASES)
+def test_the_compiled_heuristic_plays_every_move_as_the_python_player(
+    profile: str, sets: tuple[str, ...]
+) -> None:
+    states = positions(profile, sets, 150, 5)
+    game = states[0].game
+    seeds = [random.Random(s).getrandbits(64) for s in range(len(states))]
+    played = compiled_game(game.rules).play_on(
+        np.stack([encode(s) for s in states]), seeds, "heuristic", keep=True
+    )
+    assert played.states is not None
+    moves = 0
+    for state, seed, final in zip(states, seeds, played.states, strict=True):
+        copy = state.clone()
+        finish(copy, random.Random(seed), "heuristic")
+        moves += len(copy.log) - len(state.log)
+        want = encode(copy)
+        differ = [i for i in range(L.STATE) if i not in NOT_COMPARED and final[i] != want[i]]
+        assert not differ, (seed, differ)
+    assert moves > 150 * 10  # the games went on for a good while after the stop
+    for objective in ("money", "points", "win"):
+        got = fast_finish(states, "heuristic", seeds, objective)
+        for state, seed, row in zip(states, seeds, got, strict=True):
+            copy = state.clone()
+            finish(copy, random.Random(seed), "heuristic")
+            assert row.tolist() == utilities(copy.result(), objective)
+
+
+def test_search_playouts_under_the_heuristic_are_compiled_with_the_same_values() -> None:
+    state = positions("shichinarabe", ("deck.jokers=1",), 1, 11)[0]
+    legal = state.legal_actions()
+    lucks = [3, 4]
+    got = playout_values(state, legal, lucks, "heuristic", "points")
+    for k, luck in enumerate(lucks):
+        for i, action in enumerate(legal):
+            copy = state.clone()
+            copy.apply_unchecked(action)
+            finish(copy, random.Random(luck), "heuristic")
+            assert got[k][i] == utilities(copy.result(), "points")
+
+
+def test_the_platform_meld_exemption_keeps_heuristic_playouts_in_python() -> None:
+    platform = game_for("platform", ())
+    assert "melds" in (heuristic_why_not(platform.rules) or "")
+    assert finisher(platform, "heuristic") is None
+    assert finisher(platform, "random") is not None  # random playouts are compiled still
+    no_melds = game_for("platform", ("scoring.melds=false",))
+    assert heuristic_why_not(no_melds.rules) is None
+    assert finisher(no_melds, "heuristic") is not None
+
+
+def test_the_compiled_weights_are_the_python_players_defaults() -> None:
+    player = HeuristicAgent(random.Random(0))
+    assert (compiled.RUN_WEIGHT, compiled.OPEN_WEIGHT, compiled.BLOCK_WEIGHT) == (
+        player.run_weight,
+        player.open_weight,
+        player.block_weight,
+    )
+    assert (compiled.COVER_COST_WEIGHT, compiled.STRAND_WEIGHT) == (
+        player.cover_cost_weight,
+        player.strand_weight,
+    )
+    assert (compiled.RESERVE_PASSES, compiled.JOKER_KEEP, compiled.JOKER_RELEASE_HAND) == (
+        player.reserve_passes,
+        player.joker_keep,
+        player.joker_release_hand,
+    )
+    for name in (
+        "POINTS_PER_CARD",
+        "FAR_RELEASE",
+        "HIGH_CARD_FIRST",
+        "JOKER_ENDGAME",
+        "ASSUMED_PASS_LIMIT",
+    ):
+        assert getattr(compiled, name) == getattr(agents, name), name
+
+
+def test_reach_and_points_by_hand() -> None:
+    low = compiled_game(game_for("shichinarabe", ()).rules).ext  # ace low, open ends
+    high = compiled_game(game_for("pagat", ()).rules).ext  # rows run 2..K then A
+    # a table holding 6 7 8 (ranks 5..7): everything else can join unless blocked
+    row = 0b111 << 5
+    assert compiled.reach(low, row, 0) == 0x1FFF & ~row
+    assert compiled.reach(high, row, 0) == 0x1FFF & ~row
+    # the 9 (rank 8) blocked: the 10..K cannot be reached; the 5 down to the ace can
+    assert compiled.reach(low, row, 1 << 8) == 0b11111
+    # ace high: the ace comes after the king, behind the blocked 9 too
+    assert compiled.reach(high, row, 1 << 8) == 0b11110
+    assert compiled.points(0b1 | 1 << 12) == 1 + 13  # ace and king
