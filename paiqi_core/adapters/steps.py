@@ -251,6 +251,8 @@ class Stepper:
 
             compiled = compiled_game(game.rules)
             self.size = self.layout.observation_size
+            # arrays of the deals ``deal_of_seed`` makes (no game goes on from them)
+            self._deal_scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
             self.keys = np.zeros((1, 8), np.uint32)  # a seed's key (``rng.seed_keys``)
             self.lengths = np.ones(1, np.int64)
             self.scratch = _new_stream()  # the random stream of deals not kept
@@ -316,6 +318,34 @@ class Stepper:
             )
         )
         return steps
+
+    def deal_of_seed(self, seed: int) -> list[int] | None:
+        """The cards of paiqi's deal ``seed`` in the order its shuffle leaves them (the
+        joker as 52), then the door card if the rules cut one, as the kernel deals them
+        for ``from_seed``; None where the kernel does not deal it (the Python engine, or a
+        seed too large for its keys). About three times as quick as the shuffle in Python."""
+        if not self.fast or not self._key(seed):
+            return None
+        from paiqi_core.fast import layout as L
+
+        scratch = self._deal_scratch
+        if scratch is None:
+            scratch = self._deal_scratch = (
+                self.box.copy(),
+                np.zeros((self.room, 2), np.int32),
+                np.zeros(NUM_ACTIONS, np.int8),
+            )
+        box, log, mask = scratch
+        mt, words, prepared = self.scratch
+        self.deal_seed(
+            box, self.ext, self.beyond, log, mask, self.keys, self.lengths, mt, words, prepared,
+            self.deck,
+        )  # fmt: skip
+        cards: list[int] = self.deck[: len(self.game.deck)].tolist()
+        door = int(box[L.B_STATE + L.DOOR])
+        if door >= 0:
+            cards.append(door)
+        return cards
 
     def _key(self, seed: int) -> bool:
         """Put the ``init_by_array`` key of ``random.Random(seed)`` in ``keys``: the 32-bit
