@@ -398,6 +398,7 @@ class KernelSteps(Steps):
         self.game = stepper.game
         self.origin = origin  # how the game started: ("seed", s), ("hands", h, d), ("state", s)
         self.box = stepper.box.copy()
+        self._legal = self.box[stepper.legal_at :]  # the legal actions' part of the box
         self.log = np.zeros((stepper.room, 2), np.int32)
         self._mask = np.zeros(NUM_ACTIONS, np.int8)
         self.turn = 0
@@ -511,8 +512,7 @@ class KernelSteps(Steps):
 
     def legal_indices(self) -> list[int]:
         """The legal action indices (see ``Steps.legal_indices``)."""
-        at = self.stepper.legal_at
-        return self.box[at : at + self.count].tolist()
+        return self._legal[: self.count].tolist()
 
     def mask(self) -> np.ndarray:
         """The mask of the legal actions (see ``Steps.mask``)."""
@@ -554,6 +554,7 @@ class KernelSteps(Steps):
         other = KernelSteps.__new__(KernelSteps)
         other.__dict__.update(self.__dict__)
         other.box = self.box.copy()
+        other._legal = other.box[self.stepper.legal_at :]
         other.log = self.log.copy()
         other._mask = self._mask.copy()
         if self.stream is not None:
