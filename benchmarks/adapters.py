@@ -7,6 +7,9 @@ action includes dealing and scoring. The loops:
   runs for random players: a loop compiled for the profile's rules);
 - ``paiqi step``: the engine one action at a time, ``legal_actions()`` then
   ``apply_unchecked()``: the least work an adapter that steps the engine has to do;
+- ``kernel step``: paiqi's compiled kernel one action at a time, as the adapters drive it
+  (``legal_indices()`` then ``step()`` of ``paiqi_core.adapters.steps``, the deal and the
+  scoring included): the least work an adapter that steps the kernel has to do;
 - ``pettingzoo``: an AEC loop as a learner writes it, ``env.last()`` (the observation tensor
   and the action mask) and ``env.step()`` with a random legal action from the mask;
 - ``pettingzoo (no obs)``: the same without building observations (``env.last(observe=
@@ -18,7 +21,10 @@ action includes dealing and scoring. The loops:
   counting every seat's actions;
 - ``openspiel``: the deal's chance nodes, then ``legal_actions()`` and ``apply_action()``;
   per player action, the chance nodes' time included;
-- ``openspiel (moves)``: the same games with the deal left out of the time.
+- ``openspiel (moves)``: the same games with the deal left out of the time;
+- ``openspiel's calls alone``: the ``openspiel`` loop over a Python game that does nothing
+  (52 chance nodes, then 52 moves of three legal actions each): what OpenSpiel's calls
+  into a Python game cost, whatever the game.
 
 The adapters play in paiqi's compiled kernel where it can play the profile (numba
 installed); ``--engine python`` runs them on the Python engine instead.
@@ -49,6 +55,7 @@ from paiqi_core import fast
 from paiqi_core.adapters import openspiel as os_adapter
 from paiqi_core.adapters.gymnasium import paiqi_gym_env
 from paiqi_core.adapters.pettingzoo import paiqi_env
+from paiqi_core.adapters.steps import Stepper
 from paiqi_core.engine import Game
 
 Loop = Callable[[int], tuple[int, float]]  # plays ``games`` games: (actions, seconds timed)
@@ -86,6 +93,27 @@ def paiqi_step(game: Game) -> Loop:
                 state.apply_unchecked(legal[pick(len(legal))])
                 actions += 1
             state.result()
+        return actions, clock() - start
+
+    return run
+
+
+def kernel_step(game: Game) -> Loop:
+    """paiqi's kernel stepped one random legal action at a time, as the adapters step it
+    (the Python engine where the kernel cannot play the rules)."""
+    stepper = Stepper(game)
+
+    def run(games: int) -> tuple[int, float]:
+        actions = 0
+        start = clock()
+        for seed in range(games):
+            steps = stepper.from_seed(seed)
+            pick = random.Random(seed).randrange
+            while not steps.over:
+                legal = steps.legal_indices()
+                steps.step(legal[pick(len(legal))])
+                actions += 1
+            steps.result()
         return actions, clock() - start
 
     return run
@@ -180,11 +208,96 @@ def gymnasium(profile: str, engine: str) -> Loop:
     return run
 
 
-def openspiel(profile: str, deal_timed: bool) -> Loop:
-    """The OpenSpiel game: the deal's chance nodes (timed or not), then random moves."""
+NOTHING_TYPE = pyspiel.GameType(
+    short_name="paiqi_benchmark_nothing",
+    long_name="a game that does nothing",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    provides_factored_observation_string=False,
+    parameter_specification={},
+)
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-    game = pyspiel.load_game(os_adapter.short_name(profile))
-    engine = game.paiqi
+
+class NothingGame(pyspiel.Game):
+    """52 chance nodes, then four players taking turns for 52 moves of three legal actions."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        info = pyspiel.GameInfo(
+            num_distinct_actions=158,
+            max_chance_outcomes=52,
+            num_players=4,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=52,
+        )
+        super().__init__(NOTHING_TYPE, info, params or {})
+
+    def new_initial_state(self) -> NothingState:
+        """A game before its deal."""
+        return NothingState(self)
+
+
+class NothingState(pyspiel.State):
+    """A count of the nodes played: nothing else."""
+
+    def __init__(self, game: NothingGame) -> None:
+        super().__init__(game)
+        self.nodes = 0
+
+    def current_player(self) -> int:
+        """Chance for 52 nodes, then the players in turn, then the end."""
+        nodes = self.nodes
+        return CHANCE if nodes < 52 else TERMINAL if nodes >= 104 else nodes % 4
+
+    def _apply_action(self, action: int) -> None:
+        self.nodes += 1
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Three actions, always."""
+        return [3, 9, 17]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [3, 9, 17]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every card, equally likely."""
+        return [(c, 1 / 52) for c in range(52)]
+
+    def is_terminal(self) -> bool:
+        """After the 52 moves."""
+        return self.nodes >= 104
+
+    def returns(self) -> list[float]:
+        """Nothing won."""
+        return [0.0] * 4
+
+
+if NOTHING_TYPE.short_name not in pyspiel.registered_names():
+    pyspiel.register_game(NOTHING_TYPE, NothingGame)
+
+
+def openspiel(profile: str | None, deal_timed: bool) -> Loop:
+    """The OpenSpiel game: the deal's chance nodes (timed or not), then random moves (the
+    game that does nothing, dealt 0..51, without a profile)."""
+
+    if profile is None:
+        game = pyspiel.load_game(NOTHING_TYPE.short_name)
+        cards = list(range(52))
+    else:
+        game = pyspiel.load_game(os_adapter.short_name(profile))
+        engine = game.paiqi
 
     def run(games: int) -> tuple[int, float]:
         actions = 0
@@ -192,7 +305,8 @@ def openspiel(profile: str, deal_timed: bool) -> Loop:
         for seed in range(games):
             start = clock()
             state = game.new_initial_state()
-            for card in os_adapter.chance_outcomes_of_seed(engine, seed):
+            deal = cards if profile is None else os_adapter.chance_outcomes_of_seed(engine, seed)
+            for card in deal:
                 state.apply_action(card)
             if not deal_timed:
                 start = clock()
@@ -214,12 +328,14 @@ def measure(profile: str, games: int, rounds: int, engine: str) -> dict[str, flo
     loops = {
         "paiqi random": paiqi_random(game),
         "paiqi step": paiqi_step(game),
+        "kernel step": kernel_step(game),
         "pettingzoo": pettingzoo(profile, True, engine),
         "pettingzoo (no obs)": pettingzoo(profile, False, engine),
         "learner's loop alone": learner_loop(NothingEnv(), True),
         "gymnasium": gymnasium(profile, engine),
         "openspiel": openspiel(profile, True),
         "openspiel (moves)": openspiel(profile, False),
+        "openspiel's calls alone": openspiel(None, True),
     }
     for loop in loops.values():
         loop(2)  # warm the caches
