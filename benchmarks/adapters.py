@@ -17,6 +17,10 @@ action includes dealing and scoring. The loops:
 - ``learner's loop alone``: the ``pettingzoo`` loop over an environment that does nothing
   (the same two arrays every time, games of 52 actions): what the loop itself costs,
   whatever the game;
+- ``learner's loop, kernel only``: the same loop over an environment that keeps the books
+  as that one does and only plays the kernel's game (the deal, each step writing the
+  observation and mask of the agent to move next, the scoring): what a PettingZoo
+  environment over paiqi's kernel cannot go below;
 - ``gymnasium``: one random learner (from its mask) against three ``random`` paiqi players,
   counting every seat's actions;
 - ``openspiel``: the deal's chance nodes, then ``legal_actions()`` and ``apply_action()``;
@@ -24,7 +28,10 @@ action includes dealing and scoring. The loops:
 - ``openspiel (moves)``: the same games with the deal left out of the time;
 - ``openspiel's calls alone``: the ``openspiel`` loop over a Python game that does nothing
   (52 chance nodes, then 52 moves of three legal actions each): what OpenSpiel's calls
-  into a Python game cost, whatever the game.
+  into a Python game cost, whatever the game;
+- ``openspiel, kernel only``: the ``openspiel`` loop over a Python game that only keeps the
+  cards drawn and then plays the kernel's game (its legal actions, its steps, its scoring):
+  what an OpenSpiel game over paiqi's kernel cannot go below.
 
 The adapters play in paiqi's compiled kernel where it can play the profile (numba
 installed); ``--engine python`` runs them on the Python engine instead.
@@ -53,10 +60,12 @@ from pettingzoo import AECEnv
 
 from paiqi_core import fast
 from paiqi_core.adapters import openspiel as os_adapter
+from paiqi_core.adapters.bounds import limits
 from paiqi_core.adapters.gymnasium import paiqi_gym_env
 from paiqi_core.adapters.pettingzoo import paiqi_env
 from paiqi_core.adapters.steps import Stepper
 from paiqi_core.engine import Game
+from paiqi_core.search.objective import utilities
 
 Loop = Callable[[int], tuple[int, float]]  # plays ``games`` games: (actions, seconds timed)
 clock = time.process_time
@@ -186,6 +195,44 @@ class NothingEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self.agent_selection = self.possible_agents[self._count % 4]
 
 
+class KernelOnlyEnv(NothingEnv):
+    """``NothingEnv``'s bookkeeping around paiqi's kernel and nothing else: the deal, each
+    step writing the observation and mask of the agent to move next, the scoring."""
+
+    def __init__(self, profile: str) -> None:
+        super().__init__()
+        self.game = Game(profile)
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        self.stepper = Stepper(self.game)
+        self.objective = self.game.rules.facts.objective
+        self.steps = self.stepper.from_seed(0)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """paiqi's deal ``seed``, and the view of the agent to move first."""
+        super().reset(seed)
+        self.steps = steps = self.stepper.from_seed(seed or 0)
+        self.agent_selection = self.possible_agents[steps.turn]
+        observation, mask = steps.view(steps.turn, True)
+        self._obs = {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """The kernel's step and the next view; the utilities at the end."""
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        steps = self.steps
+        assert action is not None
+        observation, mask = steps.step_view(action)
+        self._obs = {"observation": observation, "action_mask": mask}
+        if steps.over:
+            values = utilities(steps.result(), self.objective)
+            self.rewards = dict(zip(self.possible_agents, values, strict=True))
+            self._accumulate_rewards()
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[steps.turn]
+
+
 def gymnasium(profile: str, engine: str) -> Loop:
     """A random learner against three random paiqi players."""
 
@@ -284,19 +331,111 @@ class NothingState(pyspiel.State):
         return [0.0] * 4
 
 
-if NOTHING_TYPE.short_name not in pyspiel.registered_names():
-    pyspiel.register_game(NOTHING_TYPE, NothingGame)
+KERNEL_TYPE = pyspiel.GameType(
+    short_name="paiqi_benchmark_kernel",
+    long_name="paiqi's kernel and nothing else",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=3,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    provides_factored_observation_string=False,
+    parameter_specification={"profile": "doujue"},
+)
 
 
-def openspiel(profile: str | None, deal_timed: bool) -> Loop:
+class KernelOnlyGame(pyspiel.Game):
+    """A profile's game in paiqi's kernel with only what OpenSpiel needs around it."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = params or {}
+        self.paiqi = Game(str(params.get("profile", "doujue")))
+        lim = limits(self.paiqi.rules)
+        self.stepper = Stepper(self.paiqi, None, lim.log or 0)
+        self.objective = self.paiqi.rules.facts.objective
+        self.nodes = len(self.paiqi.deck) + int(self.paiqi.rules.opening.uses_door_card)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=158,
+            max_chance_outcomes=53,
+            num_players=self.paiqi.players,
+            min_utility=-1e9,
+            max_utility=1e9,
+            utility_sum=None,
+            max_game_length=lim.turns or 10_000,
+        )
+        super().__init__(KERNEL_TYPE, info, params)
+
+    def new_initial_state(self) -> KernelOnlyState:
+        """A game before its deal."""
+        return KernelOnlyState(self)
+
+
+class KernelOnlyState(pyspiel.State):
+    """The cards drawn, then the kernel's game."""
+
+    def __init__(self, game: KernelOnlyGame) -> None:
+        super().__init__(game)
+        self.game = game
+        self.drawn: list[int] = []
+        self.steps: Any = None
+
+    def current_player(self) -> int:
+        """Chance during the deal, then the seat to move, then the end."""
+        steps = self.steps
+        return CHANCE if steps is None else TERMINAL if steps.over else steps.turn
+
+    def _apply_action(self, action: int) -> None:
+        steps = self.steps
+        if steps is not None:
+            steps.step(action)
+            return
+        drawn = self.drawn
+        drawn.append(action)
+        game = self.game
+        if len(drawn) == game.nodes:
+            n = game.paiqi.players
+            cards = len(game.paiqi.deck)
+            door = drawn[cards] if len(drawn) > cards else None
+            hands = [drawn[s:cards:n] for s in range(n)]
+            self.steps = game.stepper.from_hands(hands, door)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The kernel's legal actions (moves only: the loop deals from a list)."""
+        legal: list[int] = self.steps.legal_indices()
+        return legal
+
+    def is_terminal(self) -> bool:
+        """Whether the kernel's game is over."""
+        steps = self.steps
+        return steps is not None and bool(steps.over)
+
+    def returns(self) -> list[float]:
+        """The profile's objective for every seat."""
+        return utilities(self.steps.result(), self.game.objective)
+
+
+for game_type, game_class in ((NOTHING_TYPE, NothingGame), (KERNEL_TYPE, KernelOnlyGame)):
+    if game_type.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, game_class)
+
+
+def openspiel(profile: str | None, deal_timed: bool, kernel_only: bool = False) -> Loop:
     """The OpenSpiel game: the deal's chance nodes (timed or not), then random moves (the
-    game that does nothing, dealt 0..51, without a profile)."""
+    game that does nothing, dealt 0..51, without a profile; the kernel-only game of the
+    profile with ``kernel_only``)."""
 
     if profile is None:
         game = pyspiel.load_game(NOTHING_TYPE.short_name)
         cards = list(range(52))
     else:
-        game = pyspiel.load_game(os_adapter.short_name(profile))
+        name = KERNEL_TYPE.short_name if kernel_only else os_adapter.short_name(profile)
+        game = pyspiel.load_game(name, {"profile": profile} if kernel_only else {})
         engine = game.paiqi
 
     def run(games: int) -> tuple[int, float]:
@@ -332,10 +471,12 @@ def measure(profile: str, games: int, rounds: int, engine: str) -> dict[str, flo
         "pettingzoo": pettingzoo(profile, True, engine),
         "pettingzoo (no obs)": pettingzoo(profile, False, engine),
         "learner's loop alone": learner_loop(NothingEnv(), True),
+        "learner's loop, kernel only": learner_loop(KernelOnlyEnv(profile), True),
         "gymnasium": gymnasium(profile, engine),
         "openspiel": openspiel(profile, True),
         "openspiel (moves)": openspiel(profile, False),
         "openspiel's calls alone": openspiel(None, True),
+        "openspiel, kernel only": openspiel(profile, True, kernel_only=True),
     }
     for loop in loops.values():
         loop(2)  # warm the caches
