@@ -7,6 +7,9 @@ action includes dealing and scoring. The loops:
   runs for random players: a loop compiled for the profile's rules);
 - ``paiqi step``: the engine one action at a time, ``legal_actions()`` then
   ``apply_unchecked()``: the least work an adapter that steps the engine has to do;
+- ``kernel step``: paiqi's compiled kernel one action at a time, as the adapters drive it
+  (``legal_indices()`` then ``step()`` of ``paiqi_core.adapters.steps``, the deal and the
+  scoring included): the least work an adapter that steps the kernel has to do;
 - ``pettingzoo``: an AEC loop as a learner writes it, ``env.last()`` (the observation tensor
   and the action mask) and ``env.step()`` with a random legal action from the mask;
 - ``pettingzoo (no obs)``: the same without building observations (``env.last(observe=
@@ -14,11 +17,21 @@ action includes dealing and scoring. The loops:
 - ``learner's loop alone``: the ``pettingzoo`` loop over an environment that does nothing
   (the same two arrays every time, games of 52 actions): what the loop itself costs,
   whatever the game;
+- ``learner's loop, kernel only``: the same loop over an environment that keeps the books
+  as that one does and only plays the kernel's game (the deal, each step writing the
+  observation and mask of the agent to move next, the scoring): what a PettingZoo
+  environment over paiqi's kernel cannot go below;
 - ``gymnasium``: one random learner (from its mask) against three ``random`` paiqi players,
   counting every seat's actions;
 - ``openspiel``: the deal's chance nodes, then ``legal_actions()`` and ``apply_action()``;
   per player action, the chance nodes' time included;
-- ``openspiel (moves)``: the same games with the deal left out of the time.
+- ``openspiel (moves)``: the same games with the deal left out of the time;
+- ``openspiel's calls alone``: the ``openspiel`` loop over a Python game that does nothing
+  (52 chance nodes, then 52 moves of three legal actions each): what OpenSpiel's calls
+  into a Python game cost, whatever the game;
+- ``openspiel, kernel only``: the ``openspiel`` loop over a Python game that only keeps the
+  cards drawn and then plays the kernel's game (its legal actions, its steps, its scoring):
+  what an OpenSpiel game over paiqi's kernel cannot go below.
 
 The adapters play in paiqi's compiled kernel where it can play the profile (numba
 installed); ``--engine python`` runs them on the Python engine instead.
@@ -47,9 +60,12 @@ from pettingzoo import AECEnv
 
 from paiqi_core import fast
 from paiqi_core.adapters import openspiel as os_adapter
+from paiqi_core.adapters.bounds import limits
 from paiqi_core.adapters.gymnasium import paiqi_gym_env
 from paiqi_core.adapters.pettingzoo import paiqi_env
+from paiqi_core.adapters.steps import Stepper
 from paiqi_core.engine import Game
+from paiqi_core.search.objective import utilities
 
 Loop = Callable[[int], tuple[int, float]]  # plays ``games`` games: (actions, seconds timed)
 clock = time.process_time
@@ -86,6 +102,27 @@ def paiqi_step(game: Game) -> Loop:
                 state.apply_unchecked(legal[pick(len(legal))])
                 actions += 1
             state.result()
+        return actions, clock() - start
+
+    return run
+
+
+def kernel_step(game: Game) -> Loop:
+    """paiqi's kernel stepped one random legal action at a time, as the adapters step it
+    (the Python engine where the kernel cannot play the rules)."""
+    stepper = Stepper(game)
+
+    def run(games: int) -> tuple[int, float]:
+        actions = 0
+        start = clock()
+        for seed in range(games):
+            steps = stepper.from_seed(seed)
+            pick = random.Random(seed).randrange
+            while not steps.over:
+                legal = steps.legal_indices()
+                steps.step(legal[pick(len(legal))])
+                actions += 1
+            steps.result()
         return actions, clock() - start
 
     return run
@@ -158,6 +195,44 @@ class NothingEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self.agent_selection = self.possible_agents[self._count % 4]
 
 
+class KernelOnlyEnv(NothingEnv):
+    """``NothingEnv``'s bookkeeping around paiqi's kernel and nothing else: the deal, each
+    step writing the observation and mask of the agent to move next, the scoring."""
+
+    def __init__(self, profile: str) -> None:
+        super().__init__()
+        self.game = Game(profile)
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        self.stepper = Stepper(self.game)
+        self.objective = self.game.rules.facts.objective
+        self.steps = self.stepper.from_seed(0)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """paiqi's deal ``seed``, and the view of the agent to move first."""
+        super().reset(seed)
+        self.steps = steps = self.stepper.from_seed(seed or 0)
+        self.agent_selection = self.possible_agents[steps.turn]
+        observation, mask = steps.view(steps.turn, True)
+        self._obs = {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """The kernel's step and the next view; the utilities at the end."""
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        steps = self.steps
+        assert action is not None
+        observation, mask = steps.step_view(action)
+        self._obs = {"observation": observation, "action_mask": mask}
+        if steps.over:
+            values = utilities(steps.result(), self.objective)
+            self.rewards = dict(zip(self.possible_agents, values, strict=True))
+            self._accumulate_rewards()
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[steps.turn]
+
+
 def gymnasium(profile: str, engine: str) -> Loop:
     """A random learner against three random paiqi players."""
 
@@ -180,11 +255,188 @@ def gymnasium(profile: str, engine: str) -> Loop:
     return run
 
 
-def openspiel(profile: str, deal_timed: bool) -> Loop:
-    """The OpenSpiel game: the deal's chance nodes (timed or not), then random moves."""
+NOTHING_TYPE = pyspiel.GameType(
+    short_name="paiqi_benchmark_nothing",
+    long_name="a game that does nothing",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=4,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    provides_factored_observation_string=False,
+    parameter_specification={},
+)
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-    game = pyspiel.load_game(os_adapter.short_name(profile))
-    engine = game.paiqi
+
+class NothingGame(pyspiel.Game):
+    """52 chance nodes, then four players taking turns for 52 moves of three legal actions."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        info = pyspiel.GameInfo(
+            num_distinct_actions=158,
+            max_chance_outcomes=52,
+            num_players=4,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=52,
+        )
+        super().__init__(NOTHING_TYPE, info, params or {})
+
+    def new_initial_state(self) -> NothingState:
+        """A game before its deal."""
+        return NothingState(self)
+
+
+class NothingState(pyspiel.State):
+    """A count of the nodes played: nothing else."""
+
+    def __init__(self, game: NothingGame) -> None:
+        super().__init__(game)
+        self.nodes = 0
+
+    def current_player(self) -> int:
+        """Chance for 52 nodes, then the players in turn, then the end."""
+        nodes = self.nodes
+        return CHANCE if nodes < 52 else TERMINAL if nodes >= 104 else nodes % 4
+
+    def _apply_action(self, action: int) -> None:
+        self.nodes += 1
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Three actions, always."""
+        return [3, 9, 17]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [3, 9, 17]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every card, equally likely."""
+        return [(c, 1 / 52) for c in range(52)]
+
+    def is_terminal(self) -> bool:
+        """After the 52 moves."""
+        return self.nodes >= 104
+
+    def returns(self) -> list[float]:
+        """Nothing won."""
+        return [0.0] * 4
+
+
+KERNEL_TYPE = pyspiel.GameType(
+    short_name="paiqi_benchmark_kernel",
+    long_name="paiqi's kernel and nothing else",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=3,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    provides_factored_observation_string=False,
+    parameter_specification={"profile": "doujue"},
+)
+
+
+class KernelOnlyGame(pyspiel.Game):
+    """A profile's game in paiqi's kernel with only what OpenSpiel needs around it."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = params or {}
+        self.paiqi = Game(str(params.get("profile", "doujue")))
+        lim = limits(self.paiqi.rules)
+        self.stepper = Stepper(self.paiqi, None, lim.log or 0)
+        self.objective = self.paiqi.rules.facts.objective
+        self.nodes = len(self.paiqi.deck) + int(self.paiqi.rules.opening.uses_door_card)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=158,
+            max_chance_outcomes=53,
+            num_players=self.paiqi.players,
+            min_utility=-1e9,
+            max_utility=1e9,
+            utility_sum=None,
+            max_game_length=lim.turns or 10_000,
+        )
+        super().__init__(KERNEL_TYPE, info, params)
+
+    def new_initial_state(self) -> KernelOnlyState:
+        """A game before its deal."""
+        return KernelOnlyState(self)
+
+
+class KernelOnlyState(pyspiel.State):
+    """The cards drawn, then the kernel's game."""
+
+    def __init__(self, game: KernelOnlyGame) -> None:
+        super().__init__(game)
+        self.game = game
+        self.drawn: list[int] = []
+        self.steps: Any = None
+
+    def current_player(self) -> int:
+        """Chance during the deal, then the seat to move, then the end."""
+        steps = self.steps
+        return CHANCE if steps is None else TERMINAL if steps.over else steps.turn
+
+    def _apply_action(self, action: int) -> None:
+        steps = self.steps
+        if steps is not None:
+            steps.step(action)
+            return
+        drawn = self.drawn
+        drawn.append(action)
+        game = self.game
+        if len(drawn) == game.nodes:
+            n = game.paiqi.players
+            cards = len(game.paiqi.deck)
+            door = drawn[cards] if len(drawn) > cards else None
+            hands = [drawn[s:cards:n] for s in range(n)]
+            self.steps = game.stepper.from_hands(hands, door)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The kernel's legal actions (moves only: the loop deals from a list)."""
+        legal: list[int] = self.steps.legal_indices()
+        return legal
+
+    def is_terminal(self) -> bool:
+        """Whether the kernel's game is over."""
+        steps = self.steps
+        return steps is not None and bool(steps.over)
+
+    def returns(self) -> list[float]:
+        """The profile's objective for every seat."""
+        return utilities(self.steps.result(), self.game.objective)
+
+
+for game_type, game_class in ((NOTHING_TYPE, NothingGame), (KERNEL_TYPE, KernelOnlyGame)):
+    if game_type.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, game_class)
+
+
+def openspiel(profile: str | None, deal_timed: bool, kernel_only: bool = False) -> Loop:
+    """The OpenSpiel game: the deal's chance nodes (timed or not), then random moves (the
+    game that does nothing, dealt 0..51, without a profile; the kernel-only game of the
+    profile with ``kernel_only``)."""
+
+    if profile is None:
+        game = pyspiel.load_game(NOTHING_TYPE.short_name)
+        cards = list(range(52))
+    else:
+        name = KERNEL_TYPE.short_name if kernel_only else os_adapter.short_name(profile)
+        game = pyspiel.load_game(name, {"profile": profile} if kernel_only else {})
+        engine = game.paiqi
 
     def run(games: int) -> tuple[int, float]:
         actions = 0
@@ -192,7 +444,8 @@ def openspiel(profile: str, deal_timed: bool) -> Loop:
         for seed in range(games):
             start = clock()
             state = game.new_initial_state()
-            for card in os_adapter.chance_outcomes_of_seed(engine, seed):
+            deal = cards if profile is None else os_adapter.chance_outcomes_of_seed(engine, seed)
+            for card in deal:
                 state.apply_action(card)
             if not deal_timed:
                 start = clock()
@@ -214,12 +467,16 @@ def measure(profile: str, games: int, rounds: int, engine: str) -> dict[str, flo
     loops = {
         "paiqi random": paiqi_random(game),
         "paiqi step": paiqi_step(game),
+        "kernel step": kernel_step(game),
         "pettingzoo": pettingzoo(profile, True, engine),
         "pettingzoo (no obs)": pettingzoo(profile, False, engine),
         "learner's loop alone": learner_loop(NothingEnv(), True),
+        "learner's loop, kernel only": learner_loop(KernelOnlyEnv(profile), True),
         "gymnasium": gymnasium(profile, engine),
         "openspiel": openspiel(profile, True),
         "openspiel (moves)": openspiel(profile, False),
+        "openspiel's calls alone": openspiel(None, True),
+        "openspiel, kernel only": openspiel(profile, True, kernel_only=True),
     }
     for loop in loops.values():
         loop(2)  # warm the caches

@@ -86,6 +86,29 @@ def test_paiqis_deal_and_moves_give_the_engines_game(profile: str, options: str)
         assert len(state.history()) - game.max_chance_nodes_in_history() <= game.max_game_length()
 
 
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [("doujue", ""), ("platform", ""), ("platform", "players:5"), *JOKER_VARIANTS],
+)
+def test_chance_outcomes_of_a_seed_are_pythons_shuffle_and_cut(profile: str, options: str) -> None:
+    """The kernel deals the chance outcomes of a seed where it plays the game: the same cards
+    as the shuffle and the door card's cut in Python (``seeds.shuffled`` and
+    ``Game._cut_door``, from ``random.Random(seed)``), seeds of one and several words, and
+    seeds too large for the kernel's keys, which Python deals."""
+    from paiqi_core.seeds import shuffled
+
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
+    engine: Game = game.paiqi
+    assert game.stepper.fast
+    for seed in [*range(12), 2**32 + 5, -77, 2**200 + 1, 2**300]:
+        rng = random.Random(seed)
+        deck = shuffled(engine.deck, rng)
+        door = engine._cut_door(deck, rng)
+        expected = deck + ([] if door is None else [door])
+        assert adapter.chance_outcomes_of_seed(engine, seed) == expected
+        assert (door is not None) == profile.startswith("platform")  # both cut one
+
+
 def test_utility_bounds_and_length_follow_from_the_rules() -> None:
     doujue = pyspiel.load_game("paiqi_doujue")
     # the most points 13 covered cards hold: four K, four Q, four J and a 10 = 154; a payer

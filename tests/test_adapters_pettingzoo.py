@@ -21,9 +21,10 @@ from .adapters_support import documented_index, need
 
 np = need("numpy")
 need("pettingzoo")
+from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from paiqi_core.adapters.pettingzoo import paiqi_env  # noqa: E402
+from paiqi_core.adapters.pettingzoo import PaiqiEnv, paiqi_env  # noqa: E402
 
 # PettingZoo warns about any dict observation outside its own list of environments; a dict
 # with "observation" and "action_mask" is its documented convention for masks
@@ -310,3 +311,124 @@ def test_a_finished_position_gives_its_rewards_at_once() -> None:
         seen[agent] = reward
         env.step(None)
     assert seen == {a: float(a == winner) for a in env.possible_agents}
+
+
+class BaseMethodsEnv(PaiqiEnv):
+    """The environment with PettingZoo's own ``last``, ``agent_iter`` and
+    ``_was_dead_step``, and an ``observe`` that asks the game for the observation and the
+    mask separately, the mask being the legal actions only for the agent to move while
+    nobody is terminated or truncated: the reference for the environment's quicker ones."""
+
+    last = AECEnv.last
+    agent_iter = AECEnv.agent_iter
+    _was_dead_step = AECEnv._was_dead_step
+
+    def observe(self, agent: str) -> dict[str, object]:
+        steps = self._steps
+        assert steps is not None
+        seat = self._seat[agent]
+        moving = seat == steps.turn and not steps.over and not self.truncations.get(agent, True)
+        mask = steps.mask() if moving else np.zeros(158, np.int8)
+        return {"observation": steps.observation(seat), "action_mask": mask}
+
+
+def env_facts(env: PaiqiEnv) -> tuple[object, ...]:
+    """Everything PettingZoo's API shows between two calls."""
+    return (
+        list(env.agents),
+        env.agent_selection,
+        dict(env.rewards),
+        dict(env._cumulative_rewards),
+        dict(env.terminations),
+        dict(env.truncations),
+        {a: dict(i) for a, i in env.infos.items()},
+        env.num_agents,
+    )
+
+
+def same_obs(a: dict[str, object] | None, b: dict[str, object] | None) -> None:
+    if a is None or b is None:
+        assert a is b
+        return
+    for key in ("observation", "action_mask"):
+        x, y = a[key], b[key]
+        assert x.dtype == y.dtype and x.shape == y.shape and (x == y).all()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("profile", "overrides", "max_turns"),
+    [
+        ("doujue", {}, None),
+        ("pagat", {}, None),
+        ("shichinarabe", {"deck.jokers": 1}, None),
+        ("platform", {}, 9),  # truncated: every agent steps None after the cut
+    ],
+)
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_last_agent_iter_and_dead_steps_are_pettingzoos_own(
+    profile: str, overrides: dict[str, int], max_turns: int | None, engine: str
+) -> None:
+    """Whole games side by side with the reference (PettingZoo's base methods), under
+    learners that look at every step, at none, at some, and at other agents as well: the
+    same agents in turn, the same ``last()`` and the same dicts after every step."""
+    env = paiqi_env(profile, overrides, max_turns=max_turns, engine=engine)
+    ref = BaseMethodsEnv(profile, overrides, max_turns=max_turns, engine=engine)
+    for seed in range(8):
+        style = seed % 4  # 0: last() every turn, 1: last(False), 2: alternate, 3: all views
+        for e in (env, ref):
+            e.reset(seed=seed)
+        assert env_facts(env) == env_facts(ref)
+        rng = random.Random(seed)
+        turns = 0
+        for agent, other in zip(env.agent_iter(), ref.agent_iter(), strict=True):
+            assert agent == other
+            look = style in (0, 3) or (style == 2 and turns % 2 == 0)
+            if style == 3:
+                for a in env.possible_agents:
+                    same_obs(env.observe(a), ref.observe(a))
+            got, want = env.last(look), ref.last(look)
+            same_obs(got[0], want[0])
+            assert got[1:] == want[1:]
+            _, _, terminated, truncated, _ = want
+            legal = masked(ref.observe(agent))
+            action = None if terminated or truncated else rng.choice(legal)
+            for e in (env, ref):
+                e.step(action)
+            assert env_facts(env) == env_facts(ref)
+            turns += 1
+        assert not env.agents and turns > env.num_agents
+    limited = [list(e.agent_iter(5)) for e in (env, ref)]
+    assert limited[0] == limited[1] == []  # nobody is left after a game
+
+
+def test_agent_iter_stops_at_max_iter_and_can_be_iterated_again() -> None:
+    env = paiqi_env("doujue")
+    env.reset(seed=1)
+    turns = env.agent_iter(3)
+    assert list(turns) == ["player_" + env.agent_selection[-1]] * 3
+    first = []
+    for agent in turns:  # a new pass over the same iterable starts again
+        first.append(agent)
+        env.step(masked(env.observe(agent))[0])
+    assert len(first) == 3 and first[0] != first[1]
+
+
+def test_observations_handed_out_are_never_written_again() -> None:
+    """A learner may keep every observation: those from ``last()`` (written by the step
+    before it) and from ``observe()`` stay as they were when handed out."""
+    env = paiqi_env("doujue")
+    kept = []
+    for seed in range(3):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            extra = env.observe(env.possible_agents[0])
+            for o in (obs, extra):
+                kept.append((o, o["observation"].copy(), o["action_mask"].copy()))
+            env.step(None if terminated or truncated else rng.choice(masked(obs)))
+    arrays = {id(o["observation"]) for o, _, _ in kept}
+    assert len(arrays) == len(kept)  # new arrays every time
+    for obs, observation, mask in kept:
+        assert (obs["observation"] == observation).all()
+        assert (obs["action_mask"] == mask).all()

@@ -223,11 +223,12 @@ class Play:
     once dealt, the game's ``Steps`` (``paiqi_core.adapters.steps``: the compiled kernel
     where it can play the rules). Copies share the compiled game and copy the steps."""
 
-    __slots__ = ("_beliefs", "door", "drawn", "forward", "game", "stepper", "steps")
+    __slots__ = ("_beliefs", "cards", "door", "drawn", "forward", "game", "stepper", "steps")
 
     def __init__(self, game: Game, stepper: Stepper | None = None) -> None:
         self.game = game
         self.stepper = stepper or stepper_of(game)
+        self.cards = len(game.deck)  # chance nodes before the door card
         self.drawn: list[int] = []
         self.door: int | None = None
         self.steps: Steps | None = None
@@ -343,21 +344,24 @@ class PaiqiState(pyspiel.State):
         return [(c, 1.0 / 52) for c in range(52)]
 
     def _apply_action(self, action: int) -> None:
+        """A seat's move, or a card of the deal (the game starts once all are dealt)."""
         play = self._play
         steps = play.steps
         if steps is not None:
             if not play.forward:
                 steps.step(action)
             return
-        game = play.game
         drawn = play.drawn
-        if len(drawn) < len(game.deck):
+        if len(drawn) < play.cards:
             drawn.append(action)
+            if len(drawn) < play.cards:  # most of the deal: a card drawn, nothing else
+                return
         else:
             play.door = action
         if play.forward:
             return
-        if len(drawn) == len(game.deck) and (play.door is not None or not _door(game)):
+        game = play.game
+        if play.door is not None or not _door(game):
             n = game.players
             play.steps = play.stepper.from_hands([drawn[s::n] for s in range(n)], play.door)
 
@@ -467,9 +471,13 @@ class PaiqiObserver:
 # -- paiqi deals ---------------------------------------------------------------------------------
 def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
     """The chance outcomes that deal paiqi's deal ``seed`` (``Game.new_state(seed)``): the
-    shuffled deck card by card, then the door card if the profile cuts one."""
+    shuffled deck card by card, then the door card if the profile cuts one (shuffled in the
+    kernel where it plays the game, as its deals are, else in Python)."""
     from paiqi_core.seeds import shuffled
 
+    cards = stepper_of(game).deal_of_seed(seed)
+    if cards is not None:
+        return cards
     rng = random.Random(seed)
     deck = shuffled(game.deck, rng)
     door = game._cut_door(deck, rng)  # the same stream goes on to cut it, as in new_state

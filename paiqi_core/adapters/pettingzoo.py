@@ -26,7 +26,7 @@ when asked for): read it, but set up positions with ``reset(options={"state": ..
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -164,6 +164,26 @@ def table_text(state: State, show_hands: bool = True) -> str:
     return "\n".join(lines)
 
 
+class AgentTurns:
+    """``env.agent_iter()``: each iteration yields the agent selected, while the
+    environment has agents and fewer than ``max_iter`` were yielded (what PettingZoo's
+    ``AECIterable`` does, in a generator)."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: AECEnv[str, Any, Any], max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        """The agents in turn, from the environment's current selection."""
+        env = self.env
+        left = self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
 class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
     """A paiqi game as a PettingZoo AEC environment (see the module's docstring)."""
 
@@ -212,6 +232,12 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._steps: Steps | None = None
         self._deals = DealStream()
         self._turns = 0
+        self._live = False  # a game in play: reset, neither over nor truncated
+        # a learner that looks at the agent to move after every step: each step writes that
+        # observation in the same compiled call, and ``last()`` hands it over
+        self._watch = False
+        self._ready: dict[str, np.ndarray] | None = None  # agent_selection's, not yet given
+        self._skip_agent_selection: str | None = None  # as AECEnv._was_dead_step keeps it
 
     @property
     def state(self) -> State | None:
@@ -245,6 +271,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         deal = self._deals.next(seed)
         self._steps = steps = new_steps(self.stepper, deal, options)
         self._turns = 0
+        self._ready = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -252,19 +279,88 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[steps.turn]
+        self._live = not steps.over
         if steps.over:  # a finished position was given
             self._finish()
             self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation: its tensor and its action mask."""
+        """``agent``'s observation: its tensor and its action mask (non-zero only for the
+        agent to move in a game in play)."""
         steps = self._steps
         if steps is None:
             raise RuntimeError("call reset() before observe()")
+        ready = self._ready
+        if ready is not None and agent == self.agent_selection:
+            self._ready = None  # written by the last step: handed over once
+            return ready
         seat = self._seat[agent]
-        to_move = seat == steps.turn and not steps.over and not self.truncations[agent]
-        observation, mask = steps.view(seat, to_move)
+        moving = self._live and seat == steps.turn
+        if moving:  # the agent to move looks: have the next steps write its observation
+            self._watch = True
+        observation, mask = steps.view(seat, moving)
         return {"observation": observation, "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The agent to move's observation (None unless ``observe``), cumulative reward,
+        termination, truncation and info: ``AECEnv.last`` without its assertion, which a
+        learner's loop pays for at every action."""
+        agent = self.agent_selection
+        observation = self._ready
+        if not observe:
+            observation = None
+        elif observation is None:
+            observation = self.observe(agent)
+        else:
+            self._ready = None  # written by the last step: handed over once
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> AgentTurns:
+        """The agent to act, until every agent is done or ``max_iter`` turns were given, as
+        ``AECEnv.agent_iter`` (a generator in place of its iterator class: cheaper per
+        turn)."""
+        return AgentTurns(self, max_iter)
+
+    def _was_dead_step(self, action: int | None) -> None:
+        """A finished agent's step (None): it leaves, and the next finished agent is
+        selected, or, once none is left, the agent selected when the first left; rewards are
+        cleared. ``AECEnv._was_dead_step`` does the same with more work per call."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations = self.terminations, self.truncations
+        assert terminations[agent] or truncations[agent], (
+            "an agent that was not dead as attempted to be removed"
+        )
+        del terminations[agent]
+        del truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        skipped = self._skip_agent_selection
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if skipped is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = other
+                break
+        else:
+            if skipped is not None:
+                self.agent_selection = skipped
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0
 
     def legal_indices(self) -> list[int]:
         """The legal actions of the agent to move, as indices of the action space."""
@@ -276,26 +372,39 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
     def step(self, action: int | None) -> None:
         """The agent to move takes ``action`` (an index of the action space); an illegal
         action raises ``IllegalAction`` and changes nothing. A finished agent steps None."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+        if not self._live:  # every agent is terminated or truncated (or no reset yet)
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
         steps = self._steps
         assert steps is not None
         if action is None:
-            raise ValueError(f"{agent} is to move: give an action, not None")
-        steps.step(int(action))
+            raise ValueError(f"{self.agent_selection} is to move: give an action, not None")
+        view = None
+        if not self._watch:
+            steps.step(int(action))
+        elif self._ready is None:
+            view = steps.step_view(int(action))
+        else:  # the observation the last step wrote went unused: stop writing them
+            self._watch = False
+            self._ready = None
+            steps.step(int(action))
         self._turns += 1
         # rewards and cumulative rewards stay 0 until the game ends: nothing to clear
         if steps.over:
-            self._cumulative_rewards[agent] = 0.0
+            self._live = False
+            self._cumulative_rewards[self.agent_selection] = 0.0
             self._clear_rewards()
             self._finish()
             self._accumulate_rewards()
         elif self._turns >= self.max_turns:
+            self._live = False
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[steps.turn]
+            if view is not None:
+                self._ready = {"observation": view[0], "action_mask": view[1]}
         if self.render_mode == "human":
             self.render()
 

@@ -12,6 +12,8 @@ a seed, from given hands, or from a ``State``. A game is a ``Steps``:
 - ``legal_indices()``, ``mask()``: the legal actions of the seat to move, as indices and as
   the ``int8`` mask over the 158 actions;
 - ``observation(seat)``, ``write_observation(out, seat)``: the observation tensor;
+- ``view(seat, moving)``: new arrays of a seat's observation and mask, and
+  ``step_view(index)``: a step, then the view of the seat to move next (one compiled call);
 - ``result()``: the scored game, once it is over;
 - ``state``: the game as a Python ``State``, for everything else (text, beliefs, records,
   information states).
@@ -46,6 +48,9 @@ if TYPE_CHECKING:
     from paiqi_core.outcome import Result
 
 EVENTS = (256, 1024)  # automatic events are logged with actions in this range
+_empty = np.empty  # the new arrays of every step, made with names looked up once
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 
 def illegal(index: int) -> IllegalAction:
@@ -91,6 +96,11 @@ class Steps:
     def view(self, seat: int, moving: bool) -> tuple[np.ndarray, np.ndarray]:
         """New arrays of what an environment gives ``seat``: its observation and the mask
         of the legal actions (zeros unless ``moving``)."""
+        raise NotImplementedError
+
+    def step_view(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """``step(index)``, then ``view`` of the seat to move next (its mask zeros once
+        the game is over): for a learner that looks after every step."""
         raise NotImplementedError
 
     def result(self) -> Result:
@@ -167,6 +177,11 @@ class EngineSteps(Steps):
         mask = self.mask() if moving else np.zeros(NUM_ACTIONS, np.int8)
         return self.observation(seat), mask
 
+    def step_view(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """A step, then the view of the seat to move (see ``Steps.step_view``)."""
+        self.step(index)
+        return self.view(self._state.turn, not self._state.over)
+
     def result(self) -> Result:
         """The scored game."""
         return self._state.result()
@@ -174,6 +189,26 @@ class EngineSteps(Steps):
     def clone(self) -> EngineSteps:
         """A copy with a clone of the state."""
         return EngineSteps(self._state.clone(), self.layout)
+
+
+def direct(function: Any, *examples: Any) -> Any:
+    """The compiled code of ``function`` (one of the kernel's numba functions) for arguments
+    of the types of ``examples``, to be called without numba's dispatch.
+
+    Calling a numba function works out the numba type of every argument before it finds the
+    code compiled for them: with eight arrays and numbers, about 0.8 µs a call, more than
+    the game's step or observation itself. The steps always pass arrays of the same kinds
+    (those made by ``Stepper``) and plain numbers, so each function's code is found once and
+    called directly. It reads its arguments as those types without checking them: only
+    arrays of the examples' dtype, dimensions and layout may be passed (numbers are
+    converted as numba converts them, ``OverflowError`` included). Without numba's
+    dispatcher (``NUMBA_DISABLE_JIT``), ``function`` itself."""
+    compile_for = getattr(function, "compile", None)
+    if compile_for is None:
+        return function
+    from numba import typeof
+
+    return compile_for(tuple(typeof(x) for x in examples))
 
 
 class Stepper:
@@ -204,20 +239,20 @@ class Stepper:
             from paiqi_core.fast.steps import (
                 act,
                 act_look,
+                begin,
                 deal_seed,
                 look,
                 observe,
+                play_random_until,
                 refill,
                 respond,
+                seed_stream,
             )
 
             compiled = compiled_game(game.rules)
-            self.act, self.observe, self.refill, self.look = act, observe, refill, look
-            self.act_look, self.respond = act_look, respond
-            # a learner that looks at the seat to move after every step: each step writes
-            # that view in the same compiled call (see ``KernelSteps.view``)
-            self.watch = False
-            self.deal_seed = deal_seed
+            self.size = self.layout.observation_size
+            # arrays of the deals ``deal_of_seed`` makes (no game goes on from them)
+            self._deal_scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
             self.keys = np.zeros((1, 8), np.uint32)  # a seed's key (``rng.seed_keys``)
             self.lengths = np.ones(1, np.int64)
             self.scratch = _new_stream()  # the random stream of deals not kept
@@ -228,6 +263,32 @@ class Stepper:
             self.ext, self.beyond = compiled.ext, compiled.beyond
             self.box = np.zeros(L.BOX, np.int64)
             self.box[L.B_RULES : L.B_RULES + L.RULES] = compiled.R
+            # the compiled code of each function for the arrays and numbers the steps pass
+            # (``direct``); the examples have the types of those arrays
+            box, ext, beyond = self.box, self.ext, self.beyond
+            log = np.zeros((self.room, 2), np.int32)
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+            out = np.zeros(self.layout.observation_size, np.float32)
+            mt, words, prepared = self.scratch
+            self.act = direct(act, box, ext, beyond, log, mask, 0)
+            self.act_look = direct(act_look, box, ext, beyond, log, mask, 0, out, mask)
+            self.look = direct(look, box, 0, True, mask, out, mask, True)
+            self.observe = observe  # also given arrays from outside: numba checks them
+            self.refill = direct(refill, box, beyond, mask)
+            self.respond = direct(
+                respond, box, ext, beyond, log, mask, mt, prepared, 0, 0, 0, out, mask
+            )
+            self.play_random_until = direct(
+                play_random_until, box, ext, beyond, log, mask, mt, prepared, 0, 0
+            )
+            self.deal_seed = direct(
+                deal_seed, box, ext, beyond, log, mask, self.keys, self.lengths, mt, words,
+                prepared, self.deck,
+            )  # fmt: skip
+            self.begin = direct(begin, box, ext, beyond, log, mask, 0)
+            self.seed_stream = direct(
+                seed_stream, box, self.keys, self.lengths, mt, words, prepared
+            )
 
     # -- new games -------------------------------------------------------------------------
     def from_seed(self, seed: int, stream: bool = False) -> Steps:
@@ -257,6 +318,34 @@ class Stepper:
             )
         )
         return steps
+
+    def deal_of_seed(self, seed: int) -> list[int] | None:
+        """The cards of paiqi's deal ``seed`` in the order its shuffle leaves them (the
+        joker as 52), then the door card if the rules cut one, as the kernel deals them
+        for ``from_seed``; None where the kernel does not deal it (the Python engine, or a
+        seed too large for its keys). About three times as quick as the shuffle in Python."""
+        if not self.fast or not self._key(seed):
+            return None
+        from paiqi_core.fast import layout as L
+
+        scratch = self._deal_scratch
+        if scratch is None:
+            scratch = self._deal_scratch = (
+                self.box.copy(),
+                np.zeros((self.room, 2), np.int32),
+                np.zeros(NUM_ACTIONS, np.int8),
+            )
+        box, log, mask = scratch
+        mt, words, prepared = self.scratch
+        self.deal_seed(
+            box, self.ext, self.beyond, log, mask, self.keys, self.lengths, mt, words, prepared,
+            self.deck,
+        )  # fmt: skip
+        cards: list[int] = self.deck[: len(self.game.deck)].tolist()
+        door = int(box[L.B_STATE + L.DOOR])
+        if door >= 0:
+            cards.append(door)
+        return cards
 
     def _key(self, seed: int) -> bool:
         """Put the ``init_by_array`` key of ``random.Random(seed)`` in ``keys``: the 32-bit
@@ -309,6 +398,7 @@ class KernelSteps(Steps):
         self.game = stepper.game
         self.origin = origin  # how the game started: ("seed", s), ("hands", h, d), ("state", s)
         self.box = stepper.box.copy()
+        self._legal = self.box[stepper.legal_at :]  # the legal actions' part of the box
         self.log = np.zeros((stepper.room, 2), np.int32)
         self._mask = np.zeros(NUM_ACTIONS, np.int8)
         self.turn = 0
@@ -319,7 +409,6 @@ class KernelSteps(Steps):
         self._shadow: State | None = None
         self._synced = 0  # log entries the shadow has caught up with
         self._result: Result | None = None
-        self._ready: tuple[np.ndarray, np.ndarray] | None = None  # the mover's view, written
 
     # -- starting --------------------------------------------------------------------------
     def _code(self, code: int) -> None:
@@ -329,7 +418,6 @@ class KernelSteps(Steps):
 
     def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
         from paiqi_core.fast import layout as L
-        from paiqi_core.fast.steps import begin
 
         for seat, hand in enumerate(hands):
             mask = 0
@@ -338,26 +426,23 @@ class KernelSteps(Steps):
             self.box[L.HAND + seat] = mask
         s = self.stepper
         door = -1 if door_card is None else door_card
-        self._code(begin(self.box, s.ext, s.beyond, self.log, self._mask, door))
+        self._code(s.begin(self.box, s.ext, s.beyond, self.log, self._mask, door))
 
     def _resume(self, state: State) -> None:
         from paiqi_core.fast import layout as L
         from paiqi_core.fast.finish import encode
-        from paiqi_core.fast.steps import refill
 
         self.box[L.B_STATE : L.B_STATE + L.STATE] = encode(state)
-        self._code(refill(self.box, self.stepper.beyond, self._mask))
+        self._code(self.stepper.refill(self.box, self.stepper.beyond, self._mask))
 
     def seed_stream(self, seed: int) -> bool:
         """Draw ``play_random_until``'s choices from ``random.Random(seed)``; False (and
         nothing changed) when the seed is too large for the kernel's keys."""
-        from paiqi_core.fast.steps import seed_stream
-
         s = self.stepper
         if not s._key(seed):
             return False
         mt, words, prepared = self.stream = _new_stream()
-        seed_stream(self.box, s.keys, s.lengths, mt, words, prepared)
+        s.seed_stream(self.box, s.keys, s.lengths, mt, words, prepared)
         return True
 
     # -- play ------------------------------------------------------------------------------
@@ -365,34 +450,39 @@ class KernelSteps(Steps):
         """Apply action ``index`` (see ``Steps.step``)."""
         s = self.stepper
         try:
-            if self._ready is not None:  # the view written at the last step went unused
-                s.watch = False
-                self._ready = None
-            if s.watch:
-                out = np.empty(s.layout.observation_size, np.float32)
-                mask = np.empty(NUM_ACTIONS, np.int8)
-                code = s.act_look(self.box, s.ext, s.beyond, self.log, self._mask, index, out, mask)
-                if code >= 0:
-                    self._ready = (out, mask)
-            else:
-                code = s.act(self.box, s.ext, s.beyond, self.log, self._mask, index)
+            code = s.act(self.box, s.ext, s.beyond, self.log, self._mask, index)
         except OverflowError:
             code = -1
         if code < 0:
             raise illegal(index)
-        self.over = bool(code & 1)
+        self.over = code & 1 == 1
         self.turn = (code >> 1) & 7
         self.count = (code >> 4) & 255
+
+    def step_view(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """A step and the view of the seat to move, in one compiled call (see
+        ``Steps.step_view``)."""
+        s = self.stepper
+        out = _empty(s.size, _FLOAT32)
+        mask = _empty(NUM_ACTIONS, _INT8)
+        try:
+            code = s.act_look(self.box, s.ext, s.beyond, self.log, self._mask, index, out, mask)
+        except OverflowError:
+            code = -1
+        if code < 0:
+            raise illegal(index)
+        self.over = code & 1 == 1
+        self.turn = (code >> 1) & 7
+        self.count = (code >> 4) & 255
+        return out, mask
 
     def play_random_until(self, seat: int, limit: int) -> int:
         """The other seats play as ``RandomAgent`` from the game's stream until ``seat`` is
         to move, the game is over or ``limit`` actions were played; how many were."""
-        from paiqi_core.fast.steps import play_random_until
-
         assert self.stream is not None
         mt, _, prepared = self.stream
         s = self.stepper
-        code = play_random_until(
+        code = s.play_random_until(
             self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, seat, limit
         )
         self._code(code & 4095)
@@ -406,8 +496,8 @@ class KernelSteps(Steps):
         assert self.stream is not None
         mt, _, prepared = self.stream
         s = self.stepper
-        out = np.empty(s.layout.observation_size, np.float32)
-        mask = np.empty(NUM_ACTIONS, np.int8)
+        out = _empty(s.size, _FLOAT32)
+        mask = _empty(NUM_ACTIONS, _INT8)
         try:
             code = s.respond(
                 self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, index, seat,
@@ -422,8 +512,7 @@ class KernelSteps(Steps):
 
     def legal_indices(self) -> list[int]:
         """The legal action indices (see ``Steps.legal_indices``)."""
-        at = self.stepper.legal_at
-        return self.box[at : at + self.count].tolist()
+        return self._legal[: self.count].tolist()
 
     def mask(self) -> np.ndarray:
         """The mask of the legal actions (see ``Steps.mask``)."""
@@ -441,19 +530,11 @@ class KernelSteps(Steps):
         self.stepper.observe(self.box, seat, private, out)
 
     def view(self, seat: int, moving: bool) -> tuple[np.ndarray, np.ndarray]:
-        """The observation and the mask, written in one call (see ``Steps.view``). The
-        seat to move's view may have been written by the step that led here, when the
-        views of the steps before were all asked for: then it is handed over (once)."""
-        ready = self._ready
-        if ready is not None and seat == self.turn and moving != self.over:
-            self._ready = None
-            return ready
+        """The observation and the mask, written in one call (see ``Steps.view``)."""
         s = self.stepper
-        if seat == self.turn and moving:
-            s.watch = True
-        out = np.empty(s.layout.observation_size, np.float32)
-        mask = np.empty(NUM_ACTIONS, np.int8)
-        s.look(self.box, seat, True, self._mask, out, mask, moving)
+        out = _empty(s.size, _FLOAT32)
+        mask = _empty(NUM_ACTIONS, _INT8)
+        s.look(self.box, seat, True, self._mask, out, mask, bool(moving))
         return out, mask
 
     def result(self) -> Result:
@@ -473,9 +554,9 @@ class KernelSteps(Steps):
         other = KernelSteps.__new__(KernelSteps)
         other.__dict__.update(self.__dict__)
         other.box = self.box.copy()
+        other._legal = other.box[self.stepper.legal_at :]
         other.log = self.log.copy()
         other._mask = self._mask.copy()
-        other._ready = None
         if self.stream is not None:
             other.stream = tuple(a.copy() for a in self.stream)  # type: ignore[assignment]
         if self._shadow is not None:
