@@ -114,20 +114,18 @@ def test_the_platform_meld_exemption_keeps_heuristic_playouts_in_python() -> Non
 
 def test_the_compiled_weights_are_the_python_players_defaults() -> None:
     player = HeuristicAgent(random.Random(0))
-    assert (compiled.RUN_WEIGHT, compiled.OPEN_WEIGHT, compiled.BLOCK_WEIGHT) == (
-        player.run_weight,
-        player.open_weight,
-        player.block_weight,
-    )
-    assert (compiled.COVER_COST_WEIGHT, compiled.STRAND_WEIGHT) == (
-        player.cover_cost_weight,
-        player.strand_weight,
-    )
-    assert (compiled.RESERVE_PASSES, compiled.JOKER_KEEP, compiled.JOKER_RELEASE_HAND) == (
-        player.reserve_passes,
-        player.joker_keep,
-        player.joker_release_hand,
-    )
+    weights = {
+        "RUN_WEIGHT": "run_weight",
+        "OPEN_WEIGHT": "open_weight",
+        "BLOCK_WEIGHT": "block_weight",
+        "COVER_COST_WEIGHT": "cover_cost_weight",
+        "STRAND_WEIGHT": "strand_weight",
+        "RESERVE_PASSES": "reserve_passes",
+        "JOKER_KEEP": "joker_keep",
+        "JOKER_RELEASE_HAND": "joker_release_hand",
+    }
+    for name, attribute in weights.items():
+        assert getattr(player, attribute) == getattr(compiled, name), name
     for name in (
         "POINTS_PER_CARD",
         "FAR_RELEASE",
@@ -135,7 +133,7 @@ def test_the_compiled_weights_are_the_python_players_defaults() -> None:
         "JOKER_ENDGAME",
         "ASSUMED_PASS_LIMIT",
     ):
-        assert getattr(compiled, name) == getattr(agents, name), name
+        assert getattr(agents, name) == getattr(compiled, name), name
 
 
 def test_reach_and_points_by_hand() -> None:

@@ -2,10 +2,11 @@
 
 ``fast_finish(states, policy, seeds)`` plays each ``State`` on to its end (the states are
 left as they are) with every seat ``random``, ``eager`` (a card whenever one can be
-played) or ``heuristic`` (the rule-based player, ``fast.heuristic``), drawing from ``random.Random(seed)`` of its seed, and returns every seat's utility
-of each finished game under the profile's objective (money, rank points or a share of the
-win). The games are those ``search.objective.finish(state.clone(), random.Random(seed),
-policy)`` plays, move for move, so the utilities are the same.
+played) or ``heuristic`` (the rule-based player, ``fast.heuristic``), drawing from
+``random.Random(seed)`` of its seed, and returns every seat's utility of each finished game
+under the profile's objective (money, rank points or a share of the win). The games are
+those ``search.objective.finish(state.clone(), random.Random(seed), policy)`` plays, move
+for move, so the utilities are the same.
 
 ``fast_finish_after(state, actions, seeds)`` is the same for each legal action of one state:
 every action is played and the game finished with the stream of every seed (PIMC's inner
