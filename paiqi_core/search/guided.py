@@ -10,9 +10,13 @@ actions apart (early in a game, when the deals it draws differ most from the rea
 player plays as the rule-based one; where it can (covers whose cost playouts measure well,
 endgames where few deals remain possible), it plays as the search.
 
-The playouts follow the rules: random play where a player covers or passes only when
-stuck, and the rule-based player for everyone where passing is a choice (random passes by
-choice misjudge tempo badly there), with fewer deals since each playout costs more.
+The playouts follow the rules: random play where a stuck player covers (a cover's cost,
+most of what there is to decide, is what random playouts measure well), and the rule-based
+player for everyone where passing is a choice (random passes by choice misjudge tempo badly
+there) and where players must play when they can and pass when stuck (Fan Tan). At those
+Fan Tan tables the deals are also weighed by how well they explain the others' moves
+(``search.inference``): with uniform deals the search finds nothing the rule-based player
+misses, while the true deal would be worth a fifth of a win to it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import TYPE_CHECKING
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Game, Observation
 from paiqi_core.search.budget import Budget
+from paiqi_core.search.inference import SLACK, weighs_deals, worlds
 from paiqi_core.search.objective import SearchPlayer, playout_values
 
 if TYPE_CHECKING:
@@ -35,8 +40,11 @@ HEURISTIC_BUDGET = Budget(iterations=24, per_iteration=1)
 
 
 def default_rollout(game: Game) -> str:
-    """``heuristic`` where passing is a choice, ``random`` elsewhere."""
-    return "random" if game.rules.must_play else "heuristic"
+    """``heuristic`` where passing is a choice or deals are weighed by the others' play
+    (``inference.weighs_deals``), ``random`` elsewhere."""
+    if not game.rules.must_play or weighs_deals(game):
+        return "heuristic"
+    return "random"
 
 
 class GuidedAgent(SearchPlayer):
@@ -54,6 +62,8 @@ class GuidedAgent(SearchPlayer):
         objective: str | None = None,
         rollout: str | None = None,
         confidence: float = CONFIDENCE,
+        weigh: bool | None = None,
+        slack: float = SLACK,
     ) -> None:
         if game is None:
             raise ValueError("a search player needs the game's rules")
@@ -65,13 +75,18 @@ class GuidedAgent(SearchPlayer):
             rollout=rollout or default_rollout(game),
         )
         self.confidence = confidence
+        self.weigh = weighs_deals(game) if weigh is None else weigh  # else uniform deals
+        self.slack = slack
         from paiqi_core.agents import HeuristicAgent  # agents names the search players
 
         self.prior: Agent = HeuristicAgent(rng, game=game)
 
     def default_budget(self) -> Budget:
-        """32 deals x 2 playouts with random playouts, 24 x 1 with heuristic ones."""
-        return RANDOM_BUDGET if default_rollout(self.game) == "random" else HEURISTIC_BUDGET
+        """24 deals x 1 playout where passing is a choice (rule-based playouts, uniform
+        deals), 32 x 2 elsewhere."""
+        if default_rollout(self.game) == "random" or weighs_deals(self.game):
+            return RANDOM_BUDGET
+        return HEURISTIC_BUDGET
 
     def advantages(self, observation: Observation, prior: int) -> list[list[float]]:
         """For each legal action, its utility less the ``prior`` action's, playout by
@@ -83,8 +98,9 @@ class GuidedAgent(SearchPlayer):
         at = legal.index(prior)
         clock = self.budget.clock()
         rng = self.rng
+        draws = worlds(belief, rng, self.slack) if self.weigh else None
         while clock.more():
-            world = belief.sample(rng)
+            world = belief.sample(rng) if draws is None else next(draws)
             lucks = [rng.getrandbits(64) for _ in range(self.budget.per_iteration)]
             for by_action in playout_values(world, legal, lucks, self.rollout, self.objective):
                 values = [v[seat] for v in by_action]
