@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from paiqi_core.runs.stats import GAME_METRICS, Estimate
+from paiqi_core.runs.store import _literal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -78,50 +79,65 @@ class Rows:
         return int(self.present.shape[1])
 
 
-def read(store: Store, run: str, name: str) -> Rows:
+def read(store: Store, run: str, name: str, agents: Sequence[str] = ()) -> Rows:
     """The rows of rule set ``name`` of ``run``, read with one scan of them (and one more
-    for the few wins and amounts of money that are not whole numbers, read as they are)."""
+    for the few wins and amounts of money that are not whole numbers, read as they are).
+    ``agents``: the names its players are expected to have (read as numbers, which SQLite
+    gives faster than names; any other name is read as it is)."""
     import numpy as np
 
     later = all(c in store.columns("seats") for c in LATER)
-    ints = ["game", "seat", *COUNTS, "total IS NULL", "total", "CAST(win AS INTEGER)",
-            "CAST(money_value AS INTEGER)"]  # fmt: skip
+    named = list(dict.fromkeys(agents))
+    agent = " ".join(f"WHEN {_literal(a)} THEN {i}" for i, a in enumerate(named))
+    ints = ["game", "seat", *COUNTS, "total", "CAST(win AS INTEGER)",
+            "CAST(money_value AS INTEGER)", f"CASE agent {agent} ELSE -1 END" if named else "-1",
+            "(total IS NULL) + 2 * (turn_order IS NULL)" if later else "total IS NULL"]  # fmt: skip
     if later:
-        ints += ["turn_order IS NULL", "ifnull(turn_order, -1)", "leads", "deficit", "cards_left"]
-    texts = ["agent", *(["events"] if later else [])]
-    # NULLs are read as 0 (or -1, with a mark of their own where it matters): a text that
-    # left them out would no longer line its values up with the other columns'
+        ints += ["turn_order", "leads", "deficit", "cards_left", "ifnull(events, '') != ''"]
+    # NULLs are read as 0 (with a mark of their own where it matters): a text that left
+    # them out would no longer line its values up with the other columns'
     parts = [f"group_concat(ifnull({c}, 0))" for c in ints]
-    parts += [f"group_concat(ifnull({c}, ''), char(31))" for c in texts]
+    if later:  # the events of the rows that have any (most have none)
+        parts.append("group_concat(nullif(events, ''), char(31))")  # SEPARATOR
     where = "WHERE run = ? AND profile = ?"
     row = next(store.query(f"SELECT COUNT(*), {', '.join(parts)} FROM seats {where}", run, name))
     count = row[0]
-    values = [_ints(text, count) for text in row[1 : 1 + len(ints)]]
-    words = [_texts(text, count) for text in row[1 + len(ints) :]]
-    game, seat = values[0], values[1]
-    order = np.lexsort((seat, game))  # rows come in key order; this makes sure of it
-    if not np.all(order[1:] > order[:-1]):
-        values = [v[order] for v in values]
-        words = [[w[i] for i in order.tolist()] for w in words]
-        game, seat = values[0], values[1]
-    games, g = np.unique(game, return_inverse=True)
+    at = dict(zip(ints, (_ints(text, count) for text in row[1 : 1 + len(ints)]), strict=True))
+    texts: tuple[str, ...] = ("",)
+    if later:  # each row's events as a number: its text's place in order of appearance
+        fired = at.pop("ifnull(events, '') != ''").astype(bool)
+        words = row[-1].split(SEPARATOR) if row[-1] is not None else []
+        if len(words) != int(fired.sum()):
+            raise ValueError(f"read {len(words)} events of {int(fired.sum())} rows")
+        texts = tuple(dict.fromkeys(["", *words]))
+        index = {t: i for i, t in enumerate(texts)}
+        at["events"] = np.zeros(count, dtype=np.int64)
+        at["events"][fired] = np.fromiter(map(index.__getitem__, words), np.int64, len(words))
+    game, seat = at["game"], at["seat"]
     width = int(seat.max()) + 1 if count else 0
     if count and (seat.min() < 0 or width > 64):
         raise ValueError(f"{name}: seats numbered {int(seat.min())} to {width - 1}")
+    key = game * width + seat
+    if not np.all(key[1:] > key[:-1]):  # rows come in key order; this makes sure of it
+        order = np.argsort(key, kind="stable")
+        at = {c: v[order] for c, v in at.items()}
+        game, seat = at["game"], at["seat"]
+    games, g = np.unique(game, return_inverse=True)
     shape = (len(games), width)
+    # every game with every seat (as runs write them): the columns are the grid already
+    full = count == shape[0] * shape[1] and bool(np.all(seat == np.tile(np.arange(width),
+                                                                        shape[0])))  # fmt: skip
 
     def grid(v: Any, fill: Any = 0, dtype: Any = np.int64) -> np.ndarray:
+        if full:
+            return np.broadcast_to(v, count).astype(dtype).reshape(shape)
         out = np.full(shape, fill, dtype=dtype)
         out[g, seat] = v
         return out
 
-    present = grid(True, False, bool)
-    at = dict(zip(ints, values, strict=True))
-    counts: dict[str, np.ndarray] = {}
-    for c in COUNTS:
-        counts[c] = grid(at[c]).sum(axis=1)  # integers: exact in any order
-    win = grid(at["CAST(win AS INTEGER)"]).astype(np.float64)
-    money = grid(at["CAST(money_value AS INTEGER)"]).astype(np.float64)
+    counts = {c: grid(at[c]).sum(axis=1) for c in COUNTS}  # integers: exact in any order
+    win = grid(at["CAST(win AS INTEGER)"], 0, np.float64)
+    money = grid(at["CAST(money_value AS INTEGER)"], 0, np.float64)
     odd = list(
         store.query(  # fractions (a win shared by three, a split pot), as stored
             f"SELECT game, seat, ifnull(win, 0.0), ifnull(money_value, 0.0) FROM seats {where} "
@@ -135,32 +151,46 @@ def read(store: Store, run: str, name: str) -> Rows:
         at_seat = np.array([r[1] for r in odd], dtype=np.int64)
         win[at_game, at_seat] = np.array([float(r[2]) for r in odd])
         money[at_game, at_seat] = np.array([float(r[3]) for r in odd])
-    agents = tuple(sorted(set(words[0])))
-    index = {a: i for i, a in enumerate(agents)}
+    codes = at[ints[len(COUNTS) + 5]]
+    names = named
+    if (codes < 0).any():  # a player of another name than expected: read by name
+        others = list(store.query(f"SELECT game, seat, agent FROM seats {where}", run, name))
+        others.sort(key=lambda r: (r[0], r[1]))
+        names = list(dict.fromkeys([*named, *(r[2] for r in others)]))
+        index = {a: i for i, a in enumerate(names)}
+        codes = np.array([index[r[2]] for r in others], dtype=np.int64)
+    # by name in sorted order, as SQL groups them
+    rank = np.argsort(np.array(names, dtype=object)).argsort() if names else np.zeros(0, int)
+    nulls = at[ints[len(COUNTS) + 6]]
     rows = Rows(
         name,
         games,
-        present,
+        grid(True, False, bool),
         counts,
         win,
         money,
         grid(at["total"]),
-        grid(at["total IS NULL"] == 0, False, bool),
-        grid(np.fromiter(map(index.__getitem__, words[0]), np.int64, count), -1),
-        agents,
+        grid(nulls % 2 == 0, False, bool),
+        grid(rank[codes] if len(names) else codes, -1),
+        tuple(sorted(names)),
         later=later,
     )
     if later:
-        rows.recorded = count > 0 and not at["turn_order IS NULL"].any()
-        rows.turn_order = grid(at["ifnull(turn_order, -1)"], -1)
+        rows.recorded = count > 0 and not (nulls >= 2).any()
+        rows.turn_order = grid(np.where(nulls >= 2, -1, at["turn_order"]), -1)
         rows.leads = grid(at["leads"])
         rows.deficit = grid(at["deficit"])
         rows.cards_left = grid(at["cards_left"])
-        texts_seen = tuple(dict.fromkeys(["", *words[1]]))  # in order of first appearance
-        codes = {t: i for i, t in enumerate(texts_seen)}
-        rows.events = grid(np.fromiter(map(codes.__getitem__, words[1]), np.int64, count))
-        rows.texts = texts_seen
+        rows.events = grid(at["events"])
+        rows.texts = texts
     return rows
+
+
+def reader(run: str, name: str, spec: Any) -> Callable[[Store], Rows]:
+    """A task that reads rule set ``name`` of ``run`` from a store (for ``Store.each``),
+    expecting the players the run's ``spec`` seats at its games."""
+    agents = tuple(spec.agents_of(name)) or ("random",)
+    return lambda store: read(store, run, name, agents)
 
 
 def _ints(text: str | None, count: int) -> np.ndarray:
@@ -173,17 +203,6 @@ def _ints(text: str | None, count: int) -> np.ndarray:
     if len(values) != count:
         raise ValueError(f"read {len(values)} integers of {count} rows")
     return values
-
-
-def _texts(text: str | None, count: int) -> list[str]:
-    """The texts of a ``group_concat`` with ``SEPARATOR`` (None: every one empty, or no
-    rows)."""
-    if text is None:
-        return [""] * count
-    parts = text.split(SEPARATOR)
-    if len(parts) != count:
-        raise ValueError(f"read {len(parts)} texts of {count} rows")
-    return parts
 
 
 # ------------------------------------------------------------------------ sums
@@ -473,13 +492,22 @@ def spread_difference(base: Series, other: Series) -> Estimate:
     if not k:
         return Estimate(0, math.nan, math.nan)
     bs, os_ = base.data[ib], other.data[io]
+    bq, oq = _squared(bs), _squared(os_)
     n = float(k)
-    bt, bsq, ot, osq = _exact_sum(bs), _exact_sum(bs * bs), _exact_sum(os_), _exact_sum(os_ * os_)
+    bt, bsq, ot, osq = _exact_sum(bs), _exact_sum(bq), _exact_sum(os_), _exact_sum(oq)
     value = _sd_of(n, ot, osq) - _sd_of(n, bt, bsq)
-    left = _sd_vector(n - 1.0, ot - os_, osq - os_ * os_) - _sd_vector(
-        n - 1.0, bt - bs, bsq - bs * bs
-    )
+    left = _sd_vector(n - 1.0, ot - os_, osq - oq) - _sd_vector(n - 1.0, bt - bs, bsq - bq)
     return _jackknifed(k, value, left.tolist())
+
+
+def _squared(v: np.ndarray) -> np.ndarray:
+    """``v ** 2`` as Python computes it: exact for integers, and for floats by the C
+    library's ``pow``, which now and then rounds otherwise than ``v * v``."""
+    import numpy as np
+
+    if v.dtype.kind in "iub":
+        return v.astype(np.int64) * v.astype(np.int64)
+    return np.array([x**2 for x in v.tolist()], dtype=np.float64)
 
 
 def _exact_sum(v: np.ndarray) -> Any:

@@ -590,7 +590,7 @@ def design_report(
         for label, names in groups.items()
     }
 
-    games = _games_from_arrays(store, run, groups, setting_of_group, rows)
+    games = _games_from_arrays(store, run, spec, groups, setting_of_group, rows)
     if games is None:
 
         def read(label: str) -> Callable[[Store], Games]:
@@ -615,6 +615,7 @@ def design_report(
 def _games_from_arrays(
     store: Store,
     run: str,
+    spec: Any,
     groups: Mapping[str, list[str]],
     setting_of_group: Mapping[str, Setting],
     rows: Mapping[str, Any] | None,
@@ -627,7 +628,7 @@ def _games_from_arrays(
     have = dict(rows or {})
     names = [n for names in groups.values() for n in names if n not in have]
     names = list(dict.fromkeys(names))
-    read = [lambda s, n=n: arrays.read(s, run, n) for n in names]
+    read = [arrays.reader(run, n, spec) for n in names]
     have.update(zip(names, store.each(read), strict=True))
     if any(not len(have[n].games) for names in groups.values() for n in names):
         return None

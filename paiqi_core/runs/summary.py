@@ -53,7 +53,7 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
             "winner_differs": stats.winners_differ(s, run_id, base, other).as_dict(),
         }
 
-    rows = _rows(store, run_id, profiles)
+    rows = _rows(store, run_id, spec)
     if rows is not None:  # every figure from the arrays of each profile's rows, read once
         from paiqi_core.runs import arrays
 
@@ -89,7 +89,7 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
     return out
 
 
-def _rows(store: Any, run_id: str, profiles: list[str]) -> dict[str, Any] | None:
+def _rows(store: Any, run_id: str, spec: Any) -> dict[str, Any] | None:
     """Each profile's rows as arrays (``runs.arrays``), read at once on as many cores as
     there are; None without NumPy, or when a profile has no rows yet (the queries of
     ``runs.stats`` report that case)."""
@@ -97,7 +97,8 @@ def _rows(store: Any, run_id: str, profiles: list[str]) -> dict[str, Any] | None
 
     if not arrays.available():
         return None
-    found = store.each([lambda s, p=p: arrays.read(s, run_id, p) for p in profiles])
+    profiles = list(spec.profiles)
+    found = store.each([arrays.reader(run_id, p, spec) for p in profiles])
     if any(not len(r.games) for r in found):
         return None
     return dict(zip(profiles, found, strict=True))
