@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from operator import sub
 from typing import Any
 
+from paiqi_core.runs import arrays
 from paiqi_core.runs.batch import parse_events
 from paiqi_core.runs.stats import Z95, Estimate
 from paiqi_core.runs.store import Store
@@ -165,21 +166,24 @@ def settings(store: Store, run: str) -> dict[str, Setting]:
 
 @dataclass
 class Games:
-    """Per-game values of one rule set (or several pooled), keyed by (rule set, game)."""
+    """Per-game values of one rule set (or several pooled), keyed by (rule set, game), or
+    as arrays when read by ``arrays`` (``arrays.Series``: game numbers and values)."""
 
-    values: dict[str, dict[tuple[str, int], float]] = field(default_factory=dict)
-    events: dict[str, dict[tuple[str, int], float]] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+    events: dict[str, Any] = field(default_factory=dict)
     recorded: bool = True  # the rows hold the later columns (not an earlier paiqi's)
     games: int = 0
-    _by_game: dict[tuple[str, str], dict[int, float]] = field(default_factory=dict, repr=False)
+    _by_game: dict[tuple[str, str], Any] = field(default_factory=dict, repr=False)
 
-    def by_game(self, kind: str, name: str) -> dict[int, float]:
+    def by_game(self, kind: str, name: str) -> Any:
         """The per-game ``values`` (``kind``) or ``events`` of ``name`` keyed by game number
-        alone (one rule set's games); made once, as every pairing with the base reads them."""
+        alone (one rule set's games); made once, as every pairing with the base reads them.
+        Arrays are keyed by game number already."""
         key = (kind, name)
         if key not in self._by_game:
             source = self.values if kind == "values" else self.events
-            self._by_game[key] = _by_index(source.get(name, {}))
+            found = source.get(name, {})
+            self._by_game[key] = found if isinstance(found, arrays.Series) else _by_index(found)
         return self._by_game[key]
 
 
@@ -263,6 +267,20 @@ def games_of(store: Store, run: str, names: Sequence[str], setting: Setting) -> 
     return out
 
 
+def _mean(per_game: Any) -> Estimate:
+    """``estimate`` of per-game values, keyed or in arrays."""
+    if isinstance(per_game, arrays.Series):
+        return arrays.estimate(per_game.data)
+    return estimate(per_game.values())
+
+
+def _fired(per_game: Any) -> bool:
+    """Whether any per-game value is not zero."""
+    if isinstance(per_game, arrays.Series):
+        return per_game.any()
+    return any(per_game.values())
+
+
 def estimate(values: Iterable[float]) -> Estimate:
     """The mean of ``values`` with its 95% interval."""
     n = total = squares = 0.0
@@ -303,12 +321,14 @@ def _sd_of(n: float, total: float, squares: float) -> float:
     return math.sqrt(max(squares - total * total / n, 0.0) / (n - 1))
 
 
-def spread(values: Mapping[Any, float]) -> Estimate:
+def spread(values: Any) -> Estimate:
     """The standard deviation of ``values``, with a jackknife interval.
 
     ``jackknife`` of the groups ``(1, v, v²)`` under ``_sd``, with the same arithmetic in
     the same order (so the same figures), without a tuple and a call per left-out value:
-    runs have a hundred thousand games."""
+    runs have a hundred thousand games. Arrays go to ``arrays.spread``."""
+    if isinstance(values, arrays.Series):
+        return arrays.spread(values)
     vs = list(values.values())
     k = len(vs)
     if not k:
@@ -319,10 +339,13 @@ def spread(values: Mapping[Any, float]) -> Estimate:
     return _jackknifed(k, _sd_of(n, total, sq), left)
 
 
-def spread_difference(base: Mapping[Any, float], other: Mapping[Any, float]) -> Estimate:
+def spread_difference(base: Any, other: Any) -> Estimate:
     """``other``'s standard deviation less ``base``'s over their common keys, with a
     jackknife interval leaving out one key (game) of both at a time (computed as
-    ``spread`` is: the arithmetic of ``jackknife``, without its generality)."""
+    ``spread`` is: the arithmetic of ``jackknife``, without its generality). Arrays go to
+    ``arrays.spread_difference``."""
+    if isinstance(base, arrays.Series) and isinstance(other, arrays.Series):
+        return arrays.spread_difference(base, other)
     common = sorted(base.keys() & other.keys())
     k = len(common)
     if not k:
@@ -350,8 +373,11 @@ def _jackknifed(k: int, value: float, left_out: list[float]) -> Estimate:
     return Estimate(k, value, Z95 * math.sqrt(var))
 
 
-def paired_estimate(base: Mapping[Any, float], other: Mapping[Any, float]) -> Estimate:
-    """The mean of ``other − base`` over their common keys (the same games)."""
+def paired_estimate(base: Any, other: Any) -> Estimate:
+    """The mean of ``other − base`` over their common keys (the same games); arrays go to
+    ``arrays.paired_estimate``."""
+    if isinstance(base, arrays.Series) and isinstance(other, arrays.Series):
+        return arrays.paired_estimate(base, other)
     common = sorted(base.keys() & other.keys())
     return estimate(list(map(sub, map(other.__getitem__, common), map(base.__getitem__, common))))
 
@@ -436,13 +462,13 @@ def summary(games: Games, setting: Setting) -> dict[str, Any]:
         if name in games.values:
             if name == "seat_advantage_objective" and setting.objective == "win":
                 continue
-            measures[name] = estimate(games.values[name].values()).as_dict()
+            measures[name] = _mean(games.values[name]).as_dict()
     measures["length_sd"] = spread(games.values.get("length", {})).as_dict()
     known = setting.possible
     fired = {
-        name: estimate(per_game.values()).as_dict()
+        name: _mean(per_game).as_dict()
         for name, per_game in games.events.items()
-        if (name in known if known is not None and name in DECIDED else any(per_game.values()))
+        if (name in known if known is not None and name in DECIDED else _fired(per_game))
     }
     order = list(EVENTS)
     fired = dict(sorted(fired.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order
@@ -450,7 +476,7 @@ def summary(games: Games, setting: Setting) -> dict[str, Any]:
     never = (
         None
         if known is None
-        else [e for e in known if e in games.events and not any(games.events[e].values())]
+        else [e for e in known if e in games.events and not _fired(games.events[e])]
     )
     if known is not None and not games.recorded:
         never = [e for e in never or [] if e in EVENT_COLUMNS or e == "complete"]
@@ -484,7 +510,7 @@ def paired(base: Games, other: Games) -> dict[str, Any]:
                    key=lambda e: (order.index(e) if e in order else len(order), e))  # fmt: skip
     for name in names:  # in the report's order of events (a set's order would vary)
         a, b = base.events.get(name), other.events.get(name)
-        if a is not None and b is not None and (any(a.values()) or any(b.values())):
+        if a is not None and b is not None and (_fired(a) or _fired(b)):
             events[name] = paired_estimate(base.by_game("events", name),
                                            other.by_game("events", name)).as_dict()  # fmt: skip
     out["events"] = events
@@ -546,10 +572,13 @@ def share_report(
     return out
 
 
-def design_report(store: Store, run: str, spec: Any) -> dict[str, Any]:
+def design_report(
+    store: Store, run: str, spec: Any, rows: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The design measures of a run: per rule set (a tournament's pairings pooled), paired
     differences with the base (compare, sweep), and the deal share when deals were
-    replayed."""
+    replayed. With NumPy, from each rule set's ``arrays.Rows`` (``rows``: those read
+    already, by name)."""
     setting_by = settings(store, run)
     if spec.command == "tournament":
         groups = {POOLED: list(spec.profiles)}
@@ -561,11 +590,14 @@ def design_report(store: Store, run: str, spec: Any) -> dict[str, Any]:
         for label, names in groups.items()
     }
 
-    def read(label: str) -> Callable[[Store], Games]:
-        return lambda s: games_of(s, run, groups[label], setting_of_group[label])
+    games = _games_from_arrays(store, run, spec, groups, setting_of_group, rows)
+    if games is None:
 
-    # every rule set's games read at once, on as many cores as there are
-    games = dict(zip(groups, store.each([read(label) for label in groups]), strict=True))
+        def read(label: str) -> Callable[[Store], Games]:
+            return lambda s: games_of(s, run, groups[label], setting_of_group[label])
+
+        # every rule set's games read at once, on as many cores as there are
+        games = dict(zip(groups, store.each([read(label) for label in groups]), strict=True))
     for label in groups:
         out["rule_sets"][label] = summary(games[label], setting_of_group[label])
     if spec.command != "tournament":
@@ -578,6 +610,32 @@ def design_report(store: Store, run: str, spec: Any) -> dict[str, Any]:
     if share is not None:
         out["deal_share"] = share
     return out
+
+
+def _games_from_arrays(
+    store: Store,
+    run: str,
+    spec: Any,
+    groups: Mapping[str, list[str]],
+    setting_of_group: Mapping[str, Setting],
+    rows: Mapping[str, Any] | None,
+) -> dict[str, Games] | None:
+    """Each group's games from the arrays of its rule sets' rows (read here unless given,
+    at once on as many cores as there are); None without NumPy, or when a rule set has no
+    rows yet (``games_of`` reports that case)."""
+    if not arrays.available():
+        return None
+    have = dict(rows or {})
+    names = [n for names in groups.values() for n in names if n not in have]
+    names = list(dict.fromkeys(names))
+    read = [arrays.reader(run, n, spec) for n in names]
+    have.update(zip(names, store.each(read), strict=True))
+    if any(not len(have[n].games) for names in groups.values() for n in names):
+        return None
+    return {
+        label: arrays.design_games([have[n] for n in names], setting_of_group[label], Games())
+        for label, names in groups.items()
+    }
 
 
 MEASURE_ORDER = (

@@ -53,10 +53,31 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
             "winner_differs": stats.winners_differ(s, run_id, base, other).as_dict(),
         }
 
-    # the queries of every profile and pair at once, on as many cores as there are
-    found = store.each([figures(p) for p in profiles] + [differences(o) for o in profiles[1:]])
-    out["profiles"] = dict(zip(profiles, found[: len(profiles)], strict=True))
-    out["paired"] = dict(zip(profiles[1:], found[len(profiles) :], strict=True))
+    rows = _rows(store, run_id, spec)
+    if rows is not None:  # every figure from the arrays of each profile's rows, read once
+        from paiqi_core.runs import arrays
+
+        out["profiles"] = {
+            p: {
+                "objective": objectives.get(p),
+                "per_game": {k: v.as_dict() for k, v in arrays.per_game(rows[p]).items()},
+                "per_seat": [_jsonable(r) for r in arrays.by(rows[p], "seat")],
+                "per_agent": [_jsonable(r) for r in arrays.by(rows[p], "agent")],
+            }
+            for p in profiles
+        }
+        out["paired"] = {
+            o: {
+                **{k: v.as_dict() for k, v in arrays.paired(rows[base], rows[o]).items()},
+                "winner_differs": arrays.winners_differ(rows[base], rows[o]).as_dict(),
+            }
+            for o in profiles[1:]
+        }
+    else:
+        # the queries of every profile and pair at once, on as many cores as there are
+        found = store.each([figures(p) for p in profiles] + [differences(o) for o in profiles[1:]])
+        out["profiles"] = dict(zip(profiles, found[: len(profiles)], strict=True))
+        out["paired"] = dict(zip(profiles[1:], found[len(profiles) :], strict=True))
     from paiqi_core.runs.skill import skill_report
 
     skill = skill_report(store, run_id, spec, objectives)
@@ -64,8 +85,23 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
         out["skill"] = skill
     from paiqi_core.runs.design import design_report
 
-    out["design"] = design_report(store, run_id, spec)
+    out["design"] = design_report(store, run_id, spec, rows)
     return out
+
+
+def _rows(store: Any, run_id: str, spec: Any) -> dict[str, Any] | None:
+    """Each profile's rows as arrays (``runs.arrays``), read at once on as many cores as
+    there are; None without NumPy, or when a profile has no rows yet (the queries of
+    ``runs.stats`` report that case)."""
+    from paiqi_core.runs import arrays
+
+    if not arrays.available():
+        return None
+    profiles = list(spec.profiles)
+    found = store.each([arrays.reader(run_id, p, spec) for p in profiles])
+    if any(not len(r.games) for r in found):
+        return None
+    return dict(zip(profiles, found, strict=True))
 
 
 def _objectives(store: Any, run_id: str) -> dict[str, str]:
