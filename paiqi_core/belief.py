@@ -416,16 +416,22 @@ class Belief:
         stuck = self.game.may_burst and not state.over and not state.legal_actions()
         return None if stuck and state.turn != me else state
 
+    def state_at(self, placement: list[int]) -> State | None:
+        """The state of ``placement``: rebuilt from an earlier sample where that gives the
+        replayed state (``_rebuilt``), else replayed (``state_of``); None where the
+        placement breaks a rule the constraints cannot express."""
+        if self._template is not None:
+            return self._rebuilt(placement)
+        state = self.state_of(placement)
+        if state is not None and self._rebuilds:
+            self._template = state.clone()
+        return state
+
     def sample(self, rng: random.Random, tries: int = 200) -> State:
         """One game state that agrees with the observation, drawn close to uniformly."""
         draws = self.placements(rng)
         for _ in range(tries):
-            if self._template is not None:
-                state = self._rebuilt(next(draws))
-            else:
-                state = self.state_of(next(draws))
-                if state is not None and self._rebuilds:
-                    self._template = state.clone()
+            state = self.state_at(next(draws))
             if state is not None:
                 return state
         raise InconsistentObservation(f"no agreeing deal found in {tries} draws")
