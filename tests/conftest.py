@@ -35,3 +35,20 @@ def compiled_engine() -> None:
     over = np.zeros((1, STATE), dtype=np.int64)
     over[0, OVER] = 1
     compiled.play_on(over, [0])
+    from paiqi_core.fast.inference import agreement  # weighing deals (search.inference)
+
+    c = compiled
+    none = np.zeros((0, 1, 2), dtype=np.int64)
+    agreement(
+        over[:0], none, np.zeros(0, np.int64), c.R, c.ext, c.beyond, 0, np.zeros((0, 2), np.int64)
+    )
+
+
+@pytest.fixture(autouse=True)
+def engine_auto() -> None:
+    """Every test starts with the engine of the process at ``auto``: a command run in this
+    process with ``--engine python`` chooses the engine for the process (as batches do), and
+    that choice must not follow into later tests."""
+    from paiqi_core import fast
+
+    fast.use("auto")
