@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from paiqi_core.actions import EVENT, JOKER
 from paiqi_core.belief import Belief
@@ -31,6 +30,9 @@ from paiqi_core.engine import Game, State
 
 POOL = 8  # deals drawn for each one given
 CHUNK = 8  # deals given from one pool
+if TYPE_CHECKING:
+    import numpy as np
+
 SLACK = 0.25  # weight factor of each move a deal says the player would not have made
 
 
@@ -85,11 +87,13 @@ class Weigher:
             start[L.DEALT + seat] = dealt
         return start
 
-    def disagreements(self, deals: list[State]) -> np.ndarray:
+    def disagreements(self, deals: list[State]) -> list[tuple[int, int]]:
         """For each state, (the other seats' moves that had a choice, those of them the
         rule-based player would not have made holding the cards the state deals them)."""
         if not self.compiled:
-            return np.array([self.replayed(deal) for deal in deals], dtype=np.int64)
+            return [self.replayed(deal) for deal in deals]
+        import numpy as np
+
         from paiqi_core.fast.compiled import compiled_game
         from paiqi_core.fast.inference import agreement
 
@@ -104,7 +108,7 @@ class Weigher:
         out = np.zeros((len(deals), 2), dtype=np.int64)
         c = compiled_game(self.belief.game.rules)
         agreement(starts, moves, counts, c.R, c.ext, c.beyond, self.belief.seat, out)
-        return out
+        return [(int(a), int(b)) for a, b in out.tolist()]
 
     def replayed(self, deal: State) -> tuple[int, int]:
         """``disagreements`` of one state, by replaying its game in the Python engine and
@@ -151,7 +155,6 @@ def worlds(belief: Belief, rng: random.Random, slack: float = SLACK) -> Iterator
     weigher = Weigher(belief)
     while True:
         pool = [belief.sample(rng) for _ in range(POOL * CHUNK)]
-        counted = weigher.disagreements(pool)
-        weights = [slack ** int(k) for k in counted[:, 1]]
+        weights = [slack**k for _, k in weigher.disagreements(pool)]
         for i in resample(weights, CHUNK, rng):
             yield pool[i].clone()
