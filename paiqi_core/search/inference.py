@@ -39,9 +39,9 @@ SLACK = 0.25  # weight factor of each move a deal says the player would not have
 def weighs_deals(game: Game) -> bool:
     """Whether ``guided`` weighs its deals by the others' play at this table: where players
     must play when they can and pass only when stuck (Fan Tan), so that each move of theirs
-    is a choice among their cards. Where a pass is a choice (七並べ), weighing made decisions
-    four times slower for no measured gain; where stuck players cover, random playouts and
-    uniform deals measure a cover's cost well."""
+    is a choice among their cards. Where a pass is a choice (七並べ), weighing (four deals drawn
+    for each one used) made decisions four times slower for no measured gain; where stuck
+    players cover, random playouts and uniform deals measure a cover's cost well."""
     rules = game.rules
     return rules.must_play and not rules.stuck.covers
 
