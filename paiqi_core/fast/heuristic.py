@@ -20,11 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.fast.bits import hot, lowest, nth_bit, popcount, step
-from paiqi_core.fast.kernel import joker_moves, plays
+from paiqi_core.fast.kernel import options
 from paiqi_core.fast.layout import (
     COVER,
     COVERED,
-    FIRST,
     FULL_ROW,
     HAND,
     JOKER,
@@ -37,16 +36,12 @@ from paiqi_core.fast.layout import (
     PASS,
     PASSES,
     R_COURSE_COVERS,
-    R_COVERABLE,
     R_H_BUST,
     R_H_CLOSURE,
     R_JOKERS,
-    R_MUST_PLAY,
     R_PASS_LIMIT,
     R_PLAYERS,
-    R_STUCK,
     SEVEN,
-    STARTED,
     TABLE,
     TURN,
 )
@@ -230,35 +225,16 @@ def choices(
     which are filled; the equally cheap covers, as cards)."""
     seat = st[TURN]
     hand = st[HAND + seat]
-    opening = st[STARTED] == 0 and st[FIRST] >= 0
-    can = plays(st, seat)
+    can, njokers, covers, may_pass = options(st, R, beyond, jx, jy)
     nplays = popcount(can)
-    njokers = 0
-    if R[R_JOKERS] and hand & JOKER_BIT:
-        njokers = joker_moves(st, beyond, hand, jx, jy)
-    cover = R[R_STUCK] == 0
-    limit = R[R_PASS_LIMIT]
-    passes_left = limit < 0 or st[PASSES + seat] < limit
     if nplays == 0 and njokers == 0:  # stuck: a cover, or a pass
-        if cover or not passes_left:
-            m = hand & R[R_COVERABLE] if cover else hand
-            if m == 0:
-                m = hand
-            count = popcount(m)
+        if covers:
+            count = popcount(covers)
             if count == 1:
-                return COVER + lowest(m), 1, 0, 0, 0
-            return -1, count, 0, 0, _cheapest(st, R, ext, seat, m)
+                return COVER + lowest(covers), 1, 0, 0, 0
+            return -1, count, 0, 0, _cheapest(st, R, ext, seat, covers)
         return PASS, 1, 0, 0, 0
-    instead = 0  # covers by choice (house rules)
-    may_pass = False
-    if not R[R_MUST_PLAY] and not opening:
-        if cover:
-            instead = hand & R[R_COVERABLE]
-            if instead == 0:
-                instead = hand
-        else:
-            may_pass = passes_left
-    count = nplays + njokers + popcount(instead) + int(may_pass)
+    count = nplays + njokers + popcount(covers) + int(may_pass)
     if count == 1:
         return (lowest(can) if nplays else JOKER + 64 * jx[0] + jy[0]), 1, 0, 0, 0
     out = _out_of_passes(st, R, seat)
@@ -290,13 +266,14 @@ def choices(
         elif score == best:
             jokers |= 1 << j
     if may_pass and best < 0:
+        limit = R[R_PASS_LIMIT]
         left = (limit if limit >= 0 else ASSUMED_PASS_LIMIT) - st[PASSES + seat]
         if left > (0 if out else RESERVE_PASSES):
             return PASS, count, 0, 0, 0
-    if instead:
-        floor = _cheapest_cost(st, R, ext, seat, instead) / POINTS_PER_CARD + 2
+    if covers:  # covers by choice (house rules)
+        floor = _cheapest_cost(st, R, ext, seat, covers) / POINTS_PER_CARD + 2
         if best < -floor:
-            return -1, count, 0, 0, _cheapest(st, R, ext, seat, instead)
+            return -1, count, 0, 0, _cheapest(st, R, ext, seat, covers)
     return -1, count, cards, jokers, 0
 
 

@@ -475,6 +475,36 @@ def apply(
 
 
 @step
+def options(
+    st: np.ndarray, R: np.ndarray, beyond: np.ndarray, jx: np.ndarray, jy: np.ndarray
+) -> tuple[int, int, int, bool]:
+    """What the player to move may do, as the legal actions list it in ascending order:
+    (the cards it may play; its joker moves, filled into ``jx`` and ``jy``; the cards it
+    may cover, when stuck or by choice; whether it may pass). A stuck player covers (or,
+    out of passes where passes run into covers, covers any card) or passes."""
+    seat = st[TURN]
+    hand = st[HAND + seat]
+    can = plays(st, seat)
+    njokers = 0
+    if R[R_JOKERS] and hand & JOKER_BIT:
+        njokers = joker_moves(st, beyond, hand, jx, jy)
+    cover = R[R_STUCK] == 0
+    limit = R[R_PASS_LIMIT]
+    passes_left = limit < 0 or st[PASSES + seat] < limit
+    if can == 0 and njokers == 0:  # stuck
+        if cover or not passes_left:  # covering, or out of passes and covering (no burst here)
+            m = hand & R[R_COVERABLE] if cover else hand
+            return 0, 0, m if m else hand, False
+        return 0, 0, 0, True
+    if R[R_MUST_PLAY] or (st[STARTED] == 0 and st[FIRST] >= 0):
+        return can, njokers, 0, False
+    if cover:  # covers by choice (house rules)
+        m = hand & R[R_COVERABLE]
+        return can, njokers, m if m else hand, False
+    return can, njokers, 0, passes_left
+
+
+@step
 def choose(
     st: np.ndarray,
     R: np.ndarray,
@@ -489,53 +519,33 @@ def choose(
     """The action the player to move picks under ``policy``, drawing as the Python players
     do: the legal actions in ascending order are the plays, then what may be done instead
     of playing (a cover or a pass), then the joker moves."""
-    seat = st[TURN]
-    hand = st[HAND + seat]
-    opening = st[STARTED] == 0 and st[FIRST] >= 0
-    can = plays(st, seat)
+    can, njokers, covers, may_pass = options(st, R, beyond, jx, jy)
     nplays = popcount(can)
-    njokers = 0
-    if R[R_JOKERS] and hand & JOKER_BIT:
-        njokers = joker_moves(st, beyond, hand, jx, jy)
-    cover = R[R_STUCK] == 0
-    limit = R[R_PASS_LIMIT]
-    passes_left = limit < 0 or st[PASSES + seat] < limit
+    eager = policy == EAGER and not R[R_MUST_PLAY]
     if nplays == 0 and njokers == 0:  # stuck
-        if cover or not passes_left:  # covering, or out of passes and covering (no burst here)
-            m = hand & R[R_COVERABLE] if cover else hand
-            if m == 0:
-                m = hand
-            count = popcount(m)
-            if policy == EAGER and not R[R_MUST_PLAY]:
+        if covers:
+            count = popcount(covers)
+            if eager:
                 r = randbelow(mt, prepared, lane, st, count)
             else:
                 r = below(mt, prepared, lane, st, count)
-            return COVER + nth_bit(m, r)
-        if policy == EAGER and not R[R_MUST_PLAY]:
+            return COVER + nth_bit(covers, r)
+        if eager:
             randbelow(mt, prepared, lane, st, 1)
         return PASS
-    if policy == EAGER and not R[R_MUST_PLAY]:  # a card, whenever one can be played
+    if eager:  # a card, whenever one can be played
         r = randbelow(mt, prepared, lane, st, nplays + njokers)
         if r < nplays:
             return nth_bit(can, r)
         r -= nplays
         return JOKER + 64 * jx[r] + jy[r]
-    nvoluntary = 0
-    instead = 0
-    if not R[R_MUST_PLAY] and not opening:
-        if cover:
-            instead = hand & R[R_COVERABLE]
-            if instead == 0:
-                instead = hand
-            nvoluntary = popcount(instead)
-        elif passes_left:
-            nvoluntary = 1
+    nvoluntary = popcount(covers) + int(may_pass)
     r = below(mt, prepared, lane, st, nplays + nvoluntary + njokers)
     if r < nplays:
         return nth_bit(can, r)
     r -= nplays
     if r < nvoluntary:
-        return COVER + nth_bit(instead, r) if cover else PASS
+        return COVER + nth_bit(covers, r) if covers else PASS
     r -= nvoluntary
     return JOKER + 64 * jx[r] + jy[r]
 
