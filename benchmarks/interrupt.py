@@ -24,7 +24,6 @@ import hashlib
 import os
 import random
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -33,17 +32,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from paiqi_core.runs.store import Store
+
 COMMAND = [sys.executable, "-m", "paiqi_core.cli", "compare", "doujue", "pagat", "-q"]
 
 
 def rows_digest(db: Path) -> tuple[str, int, int]:
     """A digest of the run's rows (without the run id), its row count and batch count."""
-    con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        rows = con.execute("SELECT * FROM seats ORDER BY profile, game, seat").fetchall()
-        (batches,) = con.execute("SELECT COUNT(*) FROM batches").fetchone()
-    finally:
-        con.close()
+    with Store.reader(db) as store:
+        store.expand()
+        rows = list(store.query("SELECT * FROM seats ORDER BY profile, game, seat"))
+        ((batches,),) = store.query("SELECT COUNT(*) FROM batches")
     digest = hashlib.sha256(repr([r[1:] for r in rows]).encode()).hexdigest()
     return digest, len(rows), batches
 

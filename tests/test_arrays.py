@@ -1,6 +1,8 @@
 """The report's figures computed from NumPy arrays of the rows (``runs.arrays``): by hand on
 a tiny run, and the same to the last bit as the SQL queries and Python loops they replace,
-on runs with shared wins, split pots, cut suits, a tournament and an earlier paiqi's file."""
+on runs with shared wins, split pots, cut suits, a tournament and an earlier paiqi's file;
+and the same figures whether a run's rows are kept as blocks or in the seats table of the
+paiqi before blocks, or partly each (a run that paiqi started and this one finished)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import pytest
 from paiqi_core.cli import main
 from paiqi_core.profile import load_profile
 from paiqi_core.runs import arrays
+from paiqi_core.runs.block import encode_rows
 from paiqi_core.runs.design import Games, Setting, paired, summary
 from paiqi_core.runs.store import RunSpec, Store
 
@@ -47,7 +50,7 @@ def _tiny(tmp_path: Path) -> tuple[Store, str]:
     pagat = load_profile("pagat", ())
     run = store.new_run(spec, {"A": pagat, "B": pagat})
     for name, rows in ROWS.items():
-        store.add_batch(run, name, 0, rows)
+        store.add_batch(run, name, 0, encode_rows(name, rows))
     return store, run
 
 
@@ -135,7 +138,7 @@ def test_the_same_figures_as_the_queries_to_the_last_bit(
     run = json.loads(capsys.readouterr().out)["run"]
     fast, slow = _both(capsys, monkeypatch, ["report", run, "--db", db])
     assert fast == slow
-    con = Store.reader(Path(db))
+    con = Store.reader(Path(db)).expand()
     shared = next(con.query("SELECT COUNT(*) FROM seats WHERE win > 0 AND win < 0.5"))[0]
     assert shared > 0  # a win shared three ways was among them
     split = next(
@@ -163,3 +166,106 @@ def test_a_tournament_and_an_earlier_file_give_the_same_figures(
     fast, slow = _both(capsys, monkeypatch, ["report", run, "--db", str(db2)])
     assert fast == slow
     assert '"recorded": false' in fast
+
+
+# a compare run with every kind of rule set: profiles, skill pairings and replayed deals, in
+# batches of 20 games (profiles: 5 batches each; skill pairings: 2; replayed deals: 1)
+MIXED = ["compare", "doujue", "pagat", "--games", "100", "--batch", "20", "--seed", "7",
+         "--skill", "20", "--skill-agents", "heuristic,random", "--deal-share", "6",
+         "--replays", "2"]  # fmt: skip
+
+
+def _report(capsys: Capsys, *argv: str) -> str:
+    """What ``paiqi ARGV`` prints, having succeeded."""
+    assert main(list(argv)) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return out
+
+
+def test_a_file_of_rows_reports_what_its_blocks_did(
+    tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The paiqi just before blocks kept every row in the file's seats table: a run read
+    from there reports exactly what it reports from its blocks, to the last character."""
+    from tests.test_design import _as_rows_file
+
+    db = tmp_path / "r.db"
+    assert main([*MIXED, "--db", str(db), "-q", "--workers", "1", "--json"]) == 0
+    run = json.loads(capsys.readouterr().out)["run"]
+    blocks = _report(capsys, "report", run, "--db", str(db), "--json")
+    listing = _report(capsys, "report", "--db", str(db), "--json")
+    fast, slow = _both(capsys, monkeypatch, ["report", run, "--db", str(db)])
+    assert fast == slow
+    _as_rows_file(db)
+    monkeypatch.undo()  # the arrays again
+    assert _report(capsys, "report", run, "--db", str(db), "--json") == blocks
+    assert _report(capsys, "report", "--db", str(db), "--json") == listing
+    assert _both(capsys, monkeypatch, ["report", run, "--db", str(db)]) == [fast, slow]
+    assert json.loads(blocks)["design"]["rule_sets"]["doujue"]["recorded"]
+
+
+def test_a_run_of_a_rows_file_resumed_here_reports_as_if_played_straight(
+    tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run started by the paiqi just before blocks (its rows in the seats table) and
+    finished by this one (its later batches as blocks) holds the rows, and reports the
+    figures, of the same run played straight."""
+    import sqlite3
+
+    from tests.test_design import _as_rows_file
+
+    straight, cut = tmp_path / "straight.db", tmp_path / "cut.db"
+    runs = []
+    for db in (straight, cut):
+        assert main([*MIXED, "--db", str(db), "-q", "--workers", "1", "--json"]) == 0
+        runs.append(json.loads(capsys.readouterr().out)["run"])
+    whole, part = runs
+    # the run as that paiqi left it, stopped after the first batch of each rule set
+    _as_rows_file(cut)
+    con = sqlite3.connect(cut)
+    with con:
+        con.execute("DELETE FROM seats WHERE game >= 20")
+        con.execute("DELETE FROM batches WHERE start >= 20")
+    con.close()
+    with Store.reader(cut) as store:
+        spec = store.spec(part)
+        assert spec is not None
+        assert store.runs()[0].played == 4 * 20 + 2 * 12  # replayed deals: 12 games each
+    resumed = _report(capsys, "compare", "--resume", part, "--db", str(cut), "-q", "--workers",
+                      "1", "--json")  # fmt: skip
+    with Store.reader(cut) as store:
+        assert store.columns("batches") == ("run", "profile", "start", "rows")
+        # the first batches in the table, the later ones as blocks
+        stored = {
+            (name, start, blob is not None)
+            for name, start, blob in store.query("SELECT profile, start, rows FROM batches")
+        }
+        assert stored == {
+            (name, start, start > 0)
+            for name in spec.rule_sets
+            for start in range(0, spec.games_of(name), spec.batch_of(name))
+        }
+        assert len(stored) == 2 * 5 + 2 * 2 + 2
+        table = list(store.query("SELECT DISTINCT profile, game FROM main.seats"))
+        assert sorted(table) == sorted(
+            (name, game) for name in spec.rule_sets for game in range(min(20, spec.games_of(name)))
+        )
+        sql = "SELECT * FROM seats ORDER BY profile, game, seat"
+        mixed = [r[1:] for r in store.expand().query(sql)]
+    with Store.reader(straight) as store:
+        played = [r[1:] for r in store.expand().query(sql)]
+    assert mixed == played
+    assert len(played) == 4 * (2 * 100 + 2 * 40 + 2 * 12)
+
+    def figures(text: str) -> dict[str, Any]:
+        report: dict[str, Any] = json.loads(text)
+        assert report.pop("run") in runs
+        return report
+
+    expected = figures(_report(capsys, "report", whole, "--db", str(straight), "--json"))
+    assert figures(resumed) == expected
+    assert figures(_report(capsys, "report", part, "--db", str(cut), "--json")) == expected
+    # and the same with the SQL queries and loops as with the arrays
+    for text in _both(capsys, monkeypatch, ["report", part, "--db", str(cut)]):
+        assert figures(text) == expected

@@ -21,7 +21,7 @@ SPEC = RunSpec("compare", ("doujue", "doujue-tunnel"), (), (), False, 5, 120, 25
 
 
 def rows_of(store: Store, run_id: str) -> list[tuple[object, ...]]:
-    return sorted(store.query("SELECT * FROM seats WHERE run = ?", run_id))
+    return sorted(store.expand(run_id).query("SELECT * FROM seats WHERE run = ?", run_id))
 
 
 def results(tmp_path: Path, name: str, workers: int) -> list[tuple[object, ...]]:
@@ -82,7 +82,7 @@ def test_same_deals_under_both_profiles(tmp_path: Path) -> None:
     run_id = store.new_run(SPEC)
     run(store, run_id, 1)
     actions = dict(
-        store.query(
+        store.expand(run_id).query(
             "SELECT profile, SUM(actions) FROM seats WHERE run = ? GROUP BY profile", run_id
         )
     )
@@ -145,8 +145,8 @@ def test_simulate_on_one_or_two_processes_or_in_process_agrees(
 def test_simulate_keeps_rows_in_a_db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "sim.db"
     assert main(["simulate", "pagat", "--games", "40", "--db", str(db), "-q"]) == 0
-    store = Store(db)
-    ((count, wins),) = store.query("SELECT COUNT(*), SUM(win) FROM seats")
+    with Store.reader(db) as store:
+        ((count, wins),) = store.expand().query("SELECT COUNT(*), SUM(win) FROM seats")
     assert (count, wins) == (160, 40)  # one winner a game in pagat
 
 
@@ -166,7 +166,7 @@ def test_rotation_plays_each_deal_once_per_seat_of_the_agents(tmp_path: Path) ->
                    "random"), True, 2, 10, 7, 4)  # fmt: skip
     run_id = store.new_run(spec)
     run(store, run_id, 2)
-    rows = list(store.query(
+    rows = list(store.expand(run_id).query(
         "SELECT deal, game, seat FROM seats WHERE run = ? AND profile = 'pagat' "
         "AND agent = 'heuristic' ORDER BY game", run_id))  # fmt: skip
     # 10 deals x 4 rotations; in rotation r of a deal the heuristic agent sits in seat r

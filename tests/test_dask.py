@@ -20,7 +20,10 @@ def rows(tmp_path: Path, name: str, **kwargs: object) -> list[tuple[object, ...]
     store = Store(tmp_path / f"{name}.db")
     run_id = store.new_run(SPEC)
     run(store, run_id, 1, **kwargs)  # type: ignore[arg-type]
-    return sorted(r[1:] for r in store.query("SELECT * FROM seats WHERE run = ?", run_id))
+    sql = "SELECT * FROM seats WHERE run = ?"
+    found = sorted(r[1:] for r in store.expand(run_id).query(sql, run_id))
+    assert len(found) == 2 * 160 * 4  # every row of both profiles
+    return found
 
 
 def test_dask_local_cluster_gives_the_same_rows(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from paiqi_core.cli import main
 from paiqi_core.engine import Game
 from paiqi_core.outcome import PlayerOutcome
 from paiqi_core.profile import load_profile
-from paiqi_core.runs.batch import FIRST_COLUMNS, BatchSpec, run_batch
+from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS, BatchSpec, run_batch
 from paiqi_core.runs.run import batches
 from paiqi_core.runs.store import RunSpec, Store
 from paiqi_core.runs.trace import trace
@@ -116,14 +116,15 @@ def test_a_bust_is_reported_by_the_scoring() -> None:
 
 
 def _rows(db: Path, run: str, profile: str) -> dict[int, list[dict[str, Any]]]:
-    con = sqlite3.connect(db)
-    con.row_factory = sqlite3.Row
     games: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for r in con.execute(
-        "SELECT * FROM seats WHERE run = ? AND profile = ? ORDER BY game, seat", (run, profile)
-    ):
-        games[r["game"]].append(dict(r))
-    con.close()
+    with Store.reader(db) as store:
+        con = store.expand().db
+        con.row_factory = sqlite3.Row
+        for r in con.execute(
+            "SELECT * FROM seats WHERE run = ? AND profile = ? ORDER BY game, seat",
+            (run, profile),
+        ):
+            games[r["game"]].append(dict(r))
     return games
 
 
@@ -233,8 +234,12 @@ def test_rules_that_never_fire_are_listed(tmp_path: Path, capsys: Capsys) -> Non
         assert "bust" in got["never_fired"]
         assert got["events"]["bust"]["mean"] == 0
         assert "joker" not in got["events"]  # no joker in the deck: not a rule in effect
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT COUNT(*) FROM seats WHERE events LIKE '%bust%'").fetchone() == (0,)
+    with Store.reader(db) as store:
+        store.expand()
+        ((seats, busts),) = store.query(
+            "SELECT COUNT(*), COUNT(*) FILTER (WHERE events LIKE '%bust%') FROM seats"
+        )
+    assert (seats, busts) == (2 * 30 * 4, 0)  # every row read, and no bust among them
 
 
 def test_events_agree_with_the_log(tmp_path: Path) -> None:
@@ -297,7 +302,8 @@ def test_the_deal_share_recomputed_from_the_stored_rows(tmp_path: Path, capsys: 
                           "--deal-share", "12", "--replays", "3")  # fmt: skip
     share = report["design"]["deal_share"]
     assert (share["deals"], share["replays"]) == (12, 3)
-    con = sqlite3.connect(db)
+    store = Store.reader(db).expand()
+    con = store.db
     data: dict[str, dict[str, list[list[list[float]]]]] = {}
     for profile in ("doujue", "platform"):
         name = f"{profile} · deals replayed"
@@ -328,25 +334,64 @@ def test_the_deal_share_recomputed_from_the_stored_rows(tmp_path: Path, capsys: 
         return _share([h for _, o in kept for h in o]) - _share([h for b, _ in kept for h in b])
 
     _close(share["paired"]["platform"]["deal_share"], *_jackknife(pairs, diff))
+    store.close()
 
 
 # -- results files of an earlier paiqi ------------------------------------------------
 
 
-def _as_earlier(db: Path) -> None:
-    """Turn ``db`` into a file as an earlier paiqi wrote it: the seats table without the
-    later columns."""
+def _unpacked(db: Path) -> list[tuple[Any, ...]]:
+    """Every row of every run of ``db`` (run first, then every column of ``COLUMNS``): the
+    rows kept as blocks, unpacked, and any in the file's seats table."""
+    with Store.reader(db) as store:
+        assert store.columns("seats") == ("run", *COLUMNS)
+        return store.expand().db.execute("SELECT * FROM temp.seats").fetchall()
+
+
+def _as_table_file(db: Path, columns: tuple[str, ...]) -> None:
+    """Turn ``db`` into a file that keeps its rows in the seats table, one SQL row each, with
+    ``columns`` (after the run), and whose batches table has no blocks: as a paiqi before
+    blocks wrote it."""
+    rows = _unpacked(db)
+    assert rows  # a file with rows to move
     con = sqlite3.connect(db)
-    columns = ", ".join(FIRST_COLUMNS)
+    names = ", ".join(columns)
+    typed = ", ".join(c + (" REAL" if c in ("win", "money_value") else "") for c in columns)
     with con:
-        con.execute("ALTER TABLE seats RENAME TO later")
+        con.execute("DROP TABLE seats")
         con.execute(
-            f"CREATE TABLE seats (run, {columns}, PRIMARY KEY (run, profile, game, seat)) "
+            f"CREATE TABLE seats (run TEXT, {typed}, PRIMARY KEY (run, profile, game, seat)) "
             "WITHOUT ROWID"
         )
-        con.execute(f"INSERT INTO seats SELECT run, {columns} FROM later")
+        con.executemany(
+            f"INSERT INTO seats (run, {names}) VALUES ({', '.join('?' * (len(columns) + 1))})",
+            [r[: len(columns) + 1] for r in rows],
+        )
+        # the batches table as it was: run, profile, start (no blocks)
+        con.execute("ALTER TABLE batches RENAME TO later")
+        con.execute(
+            "CREATE TABLE batches (run TEXT, profile TEXT, start INTEGER, "
+            "PRIMARY KEY (run, profile, start))"
+        )
+        con.execute("INSERT INTO batches SELECT run, profile, start FROM later")
         con.execute("DROP TABLE later")
     con.close()
+    with Store.reader(db) as store:  # every row in the table, none left in a block
+        assert store.columns("batches") == ("run", "profile", "start")
+        assert store.columns("seats") == ("run", *columns)
+        assert list(store.query("SELECT COUNT(*) FROM seats")) == [(len(rows),)]
+
+
+def _as_earlier(db: Path) -> None:
+    """Turn ``db`` into a file as an earlier paiqi wrote it: every row in the seats table,
+    without the later columns, and batches without blocks."""
+    _as_table_file(db, FIRST_COLUMNS)
+
+
+def _as_rows_file(db: Path) -> None:
+    """Turn ``db`` into a file as the paiqi just before blocks wrote it: every row in the
+    seats table, every column, and batches without blocks."""
+    _as_table_file(db, COLUMNS)
 
 
 def test_a_results_file_of_an_earlier_paiqi_still_reports(tmp_path: Path, capsys: Capsys) -> None:
@@ -370,10 +415,15 @@ def test_a_results_file_of_an_earlier_paiqi_still_reports(tmp_path: Path, capsys
                  "--workers", "1", "--json"]) == 0  # fmt: skip
     new = json.loads(capsys.readouterr().out)
     assert new["design"]["rule_sets"]["doujue"]["recorded"]
-    con = sqlite3.connect(db)
-    assert con.execute(
-        "SELECT COUNT(*) FROM seats WHERE run = ? AND turn_order IS NULL", (report["run"],)
-    ).fetchone() == (240,)
+    with Store.reader(db) as store:
+        assert store.columns("seats") == ("run", *COLUMNS)
+        store.expand()
+        sql = "SELECT run, COUNT(*), COUNT(*) FILTER (WHERE turn_order IS NULL) FROM seats"
+        counts = {run: rest for run, *rest in store.query(sql + " GROUP BY run")}
+        # the new run's rows are kept as blocks, not in the file's table
+        in_table = list(store.query("SELECT DISTINCT run FROM main.seats"))
+    assert counts == {report["run"]: [240, 240], new["run"]: [80, 0]}
+    assert in_table == [(report["run"],)]
     assert main(["report", report["run"], "--db", str(db), "--json"]) == 0
     assert not json.loads(capsys.readouterr().out)["design"]["rule_sets"]["pagat"]["recorded"]
 

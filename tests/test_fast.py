@@ -608,19 +608,20 @@ def test_without_numba_auto_says_so_and_fast_refuses(
 
 
 def test_compare_rows_are_the_same_under_both_engines(tmp_path: Path, capsys: Any) -> None:
-    import sqlite3
-
     from paiqi_core.cli import main
+    from paiqi_core.runs.store import Store
 
     tables = []
     for engine in ("fast", "python"):
         db = tmp_path / f"{engine}.db"
         args = ["compare", "doujue", "shichinarabe", "--games", "300", "--batch", "70"]
         assert main([*args, "--db", str(db), "--engine", engine, "-q", "--workers", "1"]) == 0
-        with sqlite3.connect(db) as c:
-            tables.append(c.execute("SELECT * FROM seats ORDER BY profile, game, seat").fetchall())
+        with Store.reader(db) as store:  # the rows of every block, unpacked
+            sql = "SELECT * FROM seats ORDER BY profile, game, seat"
+            tables.append(list(store.expand().query(sql)))
     capsys.readouterr()
     # the same rows, every column, but the run id
+    assert len(tables[0]) == len(tables[1]) == 2 * 300 * 4
     assert [row[1:] for row in tables[0]] == [row[1:] for row in tables[1]]
     assert len(tables[0][0]) == len(COLUMNS) + 1
     assert all(None not in row[1:] for row in tables[0] if row[2] == "doujue")

@@ -42,6 +42,7 @@ from paiqi_core.profile import Profile, ProfileError, load_profile
 from paiqi_core.profile.explain import explain_text
 from paiqi_core.profile.ranges import range_notes
 from paiqi_core.runs.batch import game_rows
+from paiqi_core.runs.block import encode_rows
 from paiqi_core.runs.store import RunSpec, Store
 from paiqi_core.simulate import simulate_matches, simulate_sessions
 
@@ -331,7 +332,7 @@ def play(game: Game, seed: int) -> None:
         assert all(abs(m) < 2**53 for m in result.money)
         assert result.total is None or all(abs(t) < 10**5 for t in result.total)
         rows += game_rows(name, index, seed + index, ["random"] * game.players, state)
-    STORE.add_batch(RUN, name, seed, rows)
+    STORE.add_batch(RUN, name, seed, encode_rows(name, rows))
     assert simulate_sessions(game, 1, seed).hands_played >= 1
     if game.rules.facts.objective == "points":
         assert simulate_matches(game, 1, seed).matches == 1

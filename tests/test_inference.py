@@ -152,7 +152,8 @@ def test_guided_weighs_deals_at_fan_tan_tables_only() -> None:
 
 
 def test_a_plain_install_weighs_deals_in_python() -> None:
-    # without numpy and numba (pip install .), hard plays Fan Tan with the Python engine
+    # without numba (pip install .), hard plays Fan Tan with the Python engine, and play
+    # itself needs no numpy (only storing and reporting runs do)
     import subprocess
     import sys
 

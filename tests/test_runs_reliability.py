@@ -46,11 +46,12 @@ def cli(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def rows(db: Path, run_id: str | None = None) -> list[tuple[Any, ...]]:
-    """A run's rows without the run id, in order (the only run when none is named)."""
+    """A run's rows without the run id, in order (the only run when none is named): the
+    rows of its blocks, unpacked."""
     with Store.reader(db) as store:
         run_id = run_id or store.runs()[-1].id
-        return [r[1:] for r in store.query("SELECT * FROM seats WHERE run = ? ORDER BY "
-                                           "profile, game, seat", run_id)]  # fmt: skip
+        sql = "SELECT * FROM seats WHERE run = ? ORDER BY profile, game, seat"
+        return [r[1:] for r in store.expand(run_id).query(sql, run_id)]
 
 
 def interrupted(db: Path, spec: RunSpec, batches: int) -> str:
@@ -66,7 +67,9 @@ def whole(db: Path, spec: RunSpec) -> list[tuple[Any, ...]]:
     with Store(db) as store:
         run_id = store.new_run(spec)
         run(store, run_id, 1)
-    return rows(db, run_id)
+    found = rows(db, run_id)
+    assert len(found) == spec.all_games * spec.players  # every game's rows, once
+    return found
 
 
 def resume(capsys: Capsys, db: Path, run_id: str, *extra: str) -> tuple[int, str, str]:
@@ -186,9 +189,12 @@ def test_a_run_stored_before_runs_kept_their_rules_is_not_resumed(
     tmp_path: Path, capsys: Capsys
 ) -> None:
     """A file written by an earlier paiqi: runs, batches and seats, no rules table."""
+    from tests.test_design import _as_rows_file
+
     db = tmp_path / "old.db"
     spec = RunSpec("compare", ("doujue", "pagat"), (), (), False, 0, 40, 20, 4)
     run_id = interrupted(db, spec, 1)
+    _as_rows_file(db)  # its rows in the seats table, its batches without blocks
     con = sqlite3.connect(db)
     with con:
         con.execute("DROP TABLE rules")
@@ -200,7 +206,9 @@ def test_a_run_stored_before_runs_kept_their_rules_is_not_resumed(
     # its figures can still be reported (read-only, without the rules)
     status, out, _ = cli(capsys, "report", run_id, "--db", str(db), "--json")
     assert status == 0
-    assert json.loads(out)["profiles"]["doujue"]["objective"] is None
+    old = json.loads(out)
+    assert old["profiles"]["doujue"]["objective"] is None
+    assert old["profiles"]["doujue"]["per_game"]["actions"]["n"] == 20  # its finished batch
 
 
 @pytest.mark.parametrize(
@@ -355,8 +363,13 @@ def test_ctrl_c_exits_130_keeps_whole_batches_and_resumes_to_the_same_rows(
         run_id = err.split()[-1]
         with Store.reader(db) as store:
             finished = store.finished(run_id)
-            stored = list(store.query("SELECT profile, game FROM seats WHERE run = ?", run_id))
+            # a batch's rows are its block, in the row that marks it finished: none without
+            sql = "SELECT profile, start FROM batches WHERE run = ? AND rows IS NULL"
+            blockless = list(store.query(sql, run_id))
+            sql = "SELECT profile, game FROM seats WHERE run = ?"
+            stored = list(store.expand(run_id).query(sql, run_id))
         assert len(finished) < 2 * deals // batch
+        assert blockless == []
         # every stored batch is whole, and only finished batches have rows
         assert sorted(stored) == sorted(
             (p, g) for p, start in finished for g in range(start, start + batch) for _ in range(4)

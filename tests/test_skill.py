@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from paiqi_core.cli import main
 from paiqi_core.runs.run import batches
-from paiqi_core.runs.store import RunSpec
+from paiqi_core.runs.store import RunSpec, Store
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -50,12 +49,12 @@ def test_a_skill_gap_adds_one_alternate_seat_pairing_per_profile() -> None:
 
 def _edges(db: Path, run: str, name: str, column: str) -> dict[int, float]:
     """Per deal: heuristic's mean ``column`` less random's, from the stored rows."""
-    con = sqlite3.connect(db)
     by: dict[int, dict[str, list[float]]] = {}
-    for deal, agent, value in con.execute(
-        f"SELECT deal, agent, {column} FROM seats WHERE run = ? AND profile = ?", (run, name)
-    ):
-        by.setdefault(deal, {}).setdefault(agent, []).append(value)
+    with Store.reader(db) as store:
+        for deal, agent, value in store.expand(run).query(
+            f"SELECT deal, agent, {column} FROM seats WHERE run = ? AND profile = ?", run, name
+        ):
+            by.setdefault(deal, {}).setdefault(agent, []).append(value)
     return {
         d: sum(v["heuristic"]) / len(v["heuristic"]) - sum(v["random"]) / len(v["random"])
         for d, v in by.items()
@@ -76,7 +75,8 @@ def test_compare_with_a_skill_gap(tmp_path: Path, capsys: Capsys) -> None:
     skill = report["skill"]
     run = report["run"]
     assert (skill["strong"], skill["weak"], skill["deals"]) == ("heuristic", "random", 30)
-    con = sqlite3.connect(db)
+    store = Store.reader(db).expand(run)
+    con = store.db
     # every deal twice (A B A B, B A B A), each player in two seats of each game
     counts = con.execute(
         "SELECT agent, COUNT(*), COUNT(DISTINCT deal) FROM seats WHERE run = ? AND profile = ? "
@@ -115,6 +115,7 @@ def test_compare_with_a_skill_gap(tmp_path: Path, capsys: Capsys) -> None:
     assert "skill gap: heuristic against random" in text
     assert f"rewards skill most: {higher}" in text
     assert (tmp_path / "r" / "skill_gap.png").stat().st_size > 10_000
+    store.close()
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -30,12 +29,11 @@ def sweep(capsys: Capsys, db: Path, *argv: str) -> dict[str, Any]:
 
 
 def seats(db: Path, run: str) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    rows = con.execute(
-        "SELECT * FROM seats WHERE run = ? ORDER BY profile, game, seat", (run,)
-    ).fetchall()
-    con.close()
-    return [r[1:] for r in rows]
+    with Store.reader(db) as store:
+        rows = store.expand(run).query(
+            "SELECT * FROM seats WHERE run = ? ORDER BY profile, game, seat", run
+        )
+        return [r[1:] for r in rows]
 
 
 def test_values_are_split_at_commas_outside_brackets() -> None:
@@ -56,7 +54,8 @@ def test_a_sweep_stores_one_rule_set_per_value_on_the_same_deals(
     names = ["turn.pass_limit=1", "turn.pass_limit=3", "turn.pass_limit=5"]
     assert list(report["points"]) == names
     assert report["baseline"] == "turn.pass_limit=3"
-    con = sqlite3.connect(db)
+    store = Store.reader(db).expand(report["run"])
+    con = store.db
     stored = dict(con.execute("SELECT profile, rules FROM rules WHERE run = ?", (report["run"],)))
     assert sorted(stored) == sorted(names)
     for name in names:
@@ -90,6 +89,7 @@ def test_a_sweep_stores_one_rule_set_per_value_on_the_same_deals(
     ):  # fmt: skip
         length[profile][game] = actions
         bursts[profile][game] = burst
+    store.close()
     rows = {r["key"]: r for r in report["measures"]}
     for name in ("turn.pass_limit=1", "turn.pass_limit=5"):
         for key, data in (("length", length), ("fires:burst", bursts)):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 from paiqi_core.cli import main
 from paiqi_core.runs.batch import seating
 from paiqi_core.runs.run import batches
-from paiqi_core.runs.store import RunSpec, distinct_seatings
+from paiqi_core.runs.store import RunSpec, Store, distinct_seatings
 from paiqi_core.runs.tournament import lineup, pairing, tournament_spec
 
 Capsys = pytest.CaptureFixture[str]
@@ -73,8 +72,9 @@ def test_a_tournament_reports_players_head_to_head_and_ratings(
     assert (h2h["a"], h2h["b"], h2h["deals"]) == ("random", "heuristic", 30)
     # the edge, recomputed from the stored rows: per deal, the mean win share of random's
     # seat-games less heuristic's, averaged over deals
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT deal, agent, win FROM seats WHERE run = ?", (report["run"],))
+    with Store.reader(db) as store:
+        sql = "SELECT deal, agent, win FROM seats WHERE run = ?"
+        rows = store.expand(report["run"]).query(sql, report["run"])
     per_deal: dict[int, dict[str, list[float]]] = {}
     for deal, agent, win in rows:
         per_deal.setdefault(deal, {}).setdefault(agent, []).append(win)
@@ -144,14 +144,18 @@ def test_an_interrupted_tournament_resumes_to_the_same_rows(tmp_path: Path, caps
     assert status == 0 and report["players"][0]["seat_games"] == 12 * 2 * 2  # 2 seatings, 2 seats
 
     def rows(db: Path, run_id: str) -> list[tuple[Any, ...]]:
-        con = sqlite3.connect(db)
-        return con.execute(
-            "SELECT profile, game, seat, agent, rank, win, money FROM seats WHERE run = ? "
-            "ORDER BY profile, game, seat",
-            (run_id,),
-        ).fetchall()
+        with Store.reader(db) as store:
+            return list(
+                store.expand(run_id).query(
+                    "SELECT profile, game, seat, agent, rank, win, money FROM seats WHERE run = ? "
+                    "ORDER BY profile, game, seat",
+                    run_id,
+                )
+            )
 
-    assert rows(cut, stopped) == rows(whole, done)
+    resumed = rows(cut, stopped)
+    assert resumed == rows(whole, done)
+    assert len(resumed) == len(spec.profiles) * 12 * 2 * 4  # 12 deals, 2 seatings, 4 seats
 
 
 def test_pairings_with_a_search_player_play_short_batches() -> None:
@@ -185,7 +189,7 @@ def test_a_tournament_gives_the_design_measures_over_all_its_games(
             "--json"]  # fmt: skip
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
-    con = sqlite3.connect(db)
+    con = Store.reader(db).expand(report["run"]).db
     # the players' figures count the pairing's games only, not the replayed deals
     pairing_rows = con.execute(
         "SELECT COUNT(*) FROM seats WHERE run = ? AND profile = ?",

@@ -18,6 +18,7 @@ from paiqi_core.cli.runs import (
     cmd_compare,
     cmd_report,
     cmd_simulate,
+    cmd_sql,
     cmd_sweep,
     cmd_tournament,
 )
@@ -261,6 +262,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run", nargs="?", help="run id, or 'last' (default: list the runs)")
     p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
     p.add_argument("--out", metavar="FOLDER", help="where to write (default paiqi-report-RUN)")
+    p = add(
+        "sql",
+        cmd_sql,
+        "ask a results file a question in SQL: its seats table holds one row per game per "
+        "seat (profile, game, deal, seat, agent, rank, win, total, money, ...)",
+        sets=False,
+    )
+    p.add_argument("query", help='e.g. "SELECT profile, seat, AVG(win) FROM seats GROUP BY 1, 2"')
+    p.add_argument("--db", default="paiqi-runs.db", help="results file (default paiqi-runs.db)")
+    p.add_argument(
+        "--run",
+        action="append",
+        metavar="RUN",
+        help="the rows of this run only, or 'last' (repeatable; default: every run's)",
+    )
+    p.add_argument("--csv", action="store_true", help="print CSV (a header, then the rows)")
     p = add(
         "replay",
         cmd_replay,

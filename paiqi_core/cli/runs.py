@@ -692,3 +692,39 @@ def cmd_bench(args: argparse.Namespace) -> int:
             )
         )
     return EXIT_OK
+
+
+@_bad_input_on_failure
+def cmd_sql(args: argparse.Namespace) -> int:
+    """``paiqi sql``: an SQL query of a results file's rows (the file is only read), with
+    the ``seats`` table holding one row per game per seat of the runs chosen."""
+    import csv
+    import sqlite3
+    import sys
+
+    from paiqi_core.runs.store import Store
+
+    with Store.reader(Path(args.db)) as store:
+        known = [r.id for r in store.runs()]
+        if not known:
+            raise BadInput(f"{args.db}: holds no run")
+        chosen = [known[-1] if r == "last" else r for r in args.run or ()]
+        missing = [r for r in chosen if r not in known]
+        if missing:
+            raise BadInput(f"no run '{missing[0]}' in {args.db} (runs: {', '.join(known)})")
+        store.expand(*chosen)
+        try:
+            cursor = store.db.execute(args.query)
+            head = [d[0] for d in cursor.description or ()]
+            rows = cursor.fetchall()
+        except sqlite3.Error as e:
+            raise BadInput(f"sql: {e} (in: {args.query})") from None
+    if args.json:
+        print_json([dict(zip(head, r, strict=True)) for r in rows])
+    elif args.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(head)
+        writer.writerows(rows)
+    elif head:
+        print(table(head, [["NULL" if c is None else c for c in r] for r in rows]))
+    return EXIT_OK

@@ -16,7 +16,8 @@ import numpy as np
 
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
-from paiqi_core.fast.rows import game_rows, log_of, outcomes, record
+from paiqi_core.fast.rows import game_columns, log_of, outcomes, record
+from paiqi_core.runs.block import Coded
 from paiqi_core.seeds import game_seed
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
     """The rows (and records, if asked) of a batch of all-random games; a game whose log
     outgrew the kernel's room has the rows (and record) of the Python engine's game."""
     from paiqi_core.records import state_record
-    from paiqi_core.runs.batch import Batch, seating
+    from paiqi_core.runs.batch import COLUMNS, Batch, seating
     from paiqi_core.runs.batch import game_rows as python_rows
+    from paiqi_core.runs.block import encode
     from paiqi_core.simulate import play_game
 
     compiled = compiled_game(game.rules)
@@ -40,13 +42,13 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
     deals = [deal for deal, _ in seated]
     agents = [tuple(names) for _, names in seated]
     played = compiled.play_run(spec.seed, deals, keep=spec.records, log=spec.records)
-    rows = game_rows(compiled, played, spec.profile, indices, deals, agents)
+    columns = game_columns(compiled, played, indices, deals, agents)
     replayed = {}
     for g in np.flatnonzero(played.game[:, L.G_LOG_FULL]).tolist():
         state = replayed[g] = play_game(game, game_seed(spec.seed, deals[g]), agents[g])
-        rows[g * n : (g + 1) * n] = python_rows(
-            spec.profile, indices[g], deals[g], agents[g], state
-        )
+        rows = python_rows(spec.profile, indices[g], deals[g], agents[g], state)
+        for name, values in zip(COLUMNS[1:], list(zip(*rows, strict=True))[1:], strict=True):
+            _patch(columns, name, g * n, values)
     records: list[str] = []
     if spec.records:
         assert played.states is not None and played.logs is not None
@@ -57,7 +59,20 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
                 seed = game_seed(spec.seed, deal)
                 data = _record(game, played.states[g], played.logs[g], seed, agents[g])
             records.append(json.dumps(data, ensure_ascii=False))
-    return Batch(rows, records)
+    return Batch(encode(spec.profile, columns, len(indices) * n), records)
+
+
+def _patch(columns: dict[str, Any], name: str, at: int, values: Sequence[Any]) -> None:
+    """Put ``values`` in column ``name`` from row ``at`` on (a game's seats)."""
+    column = columns[name]
+    if column is None:  # NULL in every row: the Python engine's rows have None there too
+        return
+    if isinstance(column, Coded):
+        for i, word in enumerate(values):
+            column.codes[at + i] = len(column.words)
+            column.words.append(word)
+    else:
+        column[at : at + len(values)] = values
 
 
 def _record(game: Game, st: Any, log: Any, seed: int, agents: Sequence[str]) -> dict[str, Any]:

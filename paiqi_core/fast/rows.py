@@ -15,6 +15,7 @@ from paiqi_core.cards import bits, card_text
 from paiqi_core.fast import layout as L
 from paiqi_core.outcome import PlayerOutcome
 from paiqi_core.records import is_builtin
+from paiqi_core.runs.block import Coded
 
 SMALL_STAKE = 1 << 20  # a stake's numerator and denominator below this: money in int64
 
@@ -23,29 +24,91 @@ if TYPE_CHECKING:
     from paiqi_core.runs.batch import Row
 
 
-def money_values(compiled: CompiledGame, played: Played) -> tuple[list[str], list[float]]:
+def money_values(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndarray]:
     """Each seat's money of each game (games x seats, flattened), exactly (as text: an
-    integer or ``a/b``) and as a float, as ``str(money)`` and ``float(money)`` give them in
-    the Python path."""
+    integer or ``a/b``, each distinct amount written once) and as a float, as
+    ``str(money)`` and ``float(money)`` give them in the Python path."""
     nums = played.res[:, :, L.X_MONEY]
     dens = played.game[:, L.G_DEN][:, None]
     stake = compiled.stake
     if max(abs(stake.numerator), stake.denominator) > SMALL_STAKE:  # kept exact in Python
         exact = [Fraction(n, d) * stake for row, d in zip(nums.tolist(), dens[:, 0].tolist(),
                  strict=True) for n in row]  # fmt: skip
-        return [str(m) for m in exact], [float(m) for m in exact]
-    whole = (nums * stake.numerator) % (dens * stake.denominator) == 0
-    ints = (nums * stake.numerator) // (dens * stake.denominator)
-    texts = [str(v) for v in ints.ravel().tolist()]
-    floats = ints.ravel().astype(np.float64).tolist()
+        texts = [str(m) for m in exact]
+        words = list(dict.fromkeys(texts))
+        index = {w: i for i, w in enumerate(words)}
+        codes = np.fromiter(map(index.__getitem__, texts), np.int64, len(texts))
+        return Coded(codes, words), np.array([float(m) for m in exact], dtype=np.float64)
+    scaled = nums * stake.numerator
+    whole = (scaled % (dens * stake.denominator) == 0).ravel()
+    ints = (scaled // (dens * stake.denominator)).ravel()
+    amounts, codes = np.unique(ints, return_inverse=True)
+    words = [str(v) for v in amounts.tolist()]
+    floats = ints.astype(np.float64)
     if not whole.all():
         width = nums.shape[1]
-        for flat in np.flatnonzero(~whole.ravel()).tolist():
+        for flat in np.flatnonzero(~whole).tolist():
             g, seat = divmod(flat, width)
             money = Fraction(int(nums[g, seat]), int(dens[g, 0])) * stake
-            texts[flat] = str(money)
+            codes[flat] = len(words)
+            words.append(str(money))
             floats[flat] = float(money)
-    return texts, floats
+    return Coded(codes.reshape(-1), words), floats
+
+
+def game_columns(
+    compiled: CompiledGame,
+    played: Played,
+    indices: Sequence[int],
+    deals: Sequence[int],
+    agents: Sequence[Sequence[str]],
+) -> dict[str, Any]:
+    """The rows of the batch's games, one per game per seat, as columns (by name of
+    ``runs.batch.COLUMNS``, without ``profile``): NumPy arrays of numbers, lists of words.
+    A game whose log outgrew the kernel's room (``played.game[:, G_LOG_FULL]``) has its
+    course columns (``turn_order``, ``leads``, ``deficit``, ``cards_left``, ``events``)
+    unread: ``fast.batch`` replaces its rows by the Python engine's."""
+    res = played.res
+    n = compiled.players
+    count = len(indices)
+    money, money_value = money_values(compiled, played)
+    flat = res.reshape(count * n, L.SEAT_FIELDS)
+    shares = np.where(res[:, :, L.X_WIN] == 1, 1 / played.game[:, L.G_WINNERS][:, None], 0.0)
+    has_total = bool(played.game[:, L.G_HAS_TOTAL].all())
+    fields = (("rank", L.X_RANK), ("actions", L.X_ACTIONS), ("covers", L.X_COVERS),
+              ("passes", L.X_PASSES), ("burst", L.X_BURST), ("closures", L.X_CLOSURES),
+              ("last_seven", L.X_LAST_SEVEN), ("all_covered", L.X_ALL_COVERED),
+              ("jokers", L.X_JOKERS), ("turn_order", L.X_TURN_ORDER), ("leads", L.X_LEADS),
+              ("deficit", L.X_DEFICIT), ("cards_left", L.X_CARDS_LEFT))  # fmt: skip
+    columns: dict[str, Any] = {name: flat[:, field] for name, field in fields}
+    columns.update(
+        game=np.repeat(np.asarray(indices, dtype=np.int64), n),
+        deal=np.repeat(np.asarray(deals, dtype=np.int64), n),
+        seat=np.tile(np.arange(n, dtype=np.int64), count),
+        agent=_agents(agents),
+        win=shares.ravel(),
+        total=flat[:, L.X_TOTAL] if has_total else None,  # None: NULL in every row
+        money=money,
+        money_value=money_value,
+        events=events_texts(res),
+    )
+    return columns
+
+
+def _agents(agents: Sequence[Sequence[str]]) -> Coded:
+    """The ``agent`` column: each seat's player by game, each name written once."""
+    seatings = list(dict.fromkeys(map(tuple, agents)))
+    if len(seatings) == 1:  # the same players in every game (no rotation)
+        words = list(dict.fromkeys(seatings[0]))
+        row = np.array([words.index(a) for a in seatings[0]], dtype=np.int64)
+        return Coded(np.tile(row, len(agents)), words)
+    names = [name for names in agents for name in names]
+    words = list(dict.fromkeys(names))
+    index = {w: i for i, w in enumerate(words)}
+    return Coded(np.fromiter(map(index.__getitem__, names), np.int64, len(names)), words)
+
+
+COURSE = ("turn_order", "leads", "deficit", "cards_left", "events")
 
 
 def game_rows(
@@ -56,60 +119,26 @@ def game_rows(
     deals: Sequence[int],
     agents: Sequence[Sequence[str]],
 ) -> list[Row]:
-    """The rows of the batch's games, one per game per seat, as ``runs.batch.game_rows``.
-    A game whose log outgrew the kernel's room (``played.game[:, G_LOG_FULL]``) has its
-    course columns (``turn_order``, ``leads``, ``deficit``, ``cards_left``, ``events``)
-    None: ``fast.batch`` replaces its rows by the Python engine's."""
-    res = played.res
+    """The rows of ``game_columns`` as tuples, as ``runs.batch.game_rows`` gives them; a
+    game whose log outgrew the kernel's room has its course columns None."""
+    from paiqi_core.runs.batch import COLUMNS
+
     n = compiled.players
-    count = len(indices)
-    texts, floats = money_values(compiled, played)
-    full = np.repeat(played.game[:, L.G_LOG_FULL] != 0, n)
-    unread = np.flatnonzero(full).tolist()
-
-    by_field = res.reshape(count * n, L.SEAT_FIELDS).T.tolist()  # one conversion for all
-
-    def column(field: int) -> list[Any]:
-        return by_field[field]
-
-    def course(values: list[Any]) -> list[Any]:
-        for flat in unread:
-            values[flat] = None
-        return values
-
-    shares = np.where(res[:, :, L.X_WIN] == 1, 1 / played.game[:, L.G_WINNERS][:, None], 0.0)
-    if played.game[:, L.G_HAS_TOTAL].all():
-        totals: list[Any] = column(L.X_TOTAL)
-    else:
-        totals = [None] * (count * n)
-    return list(
-        zip(
-            repeat(profile, count * n),
-            np.repeat(np.asarray(indices, dtype=np.int64), n).tolist(),
-            np.repeat(np.asarray(deals, dtype=np.int64), n).tolist(),
-            list(range(n)) * count,
-            [name for names in agents for name in names],
-            column(L.X_RANK),
-            shares.ravel().tolist(),
-            totals,
-            texts,
-            floats,
-            column(L.X_ACTIONS),
-            column(L.X_COVERS),
-            column(L.X_PASSES),
-            column(L.X_BURST),
-            column(L.X_CLOSURES),
-            column(L.X_LAST_SEVEN),
-            column(L.X_ALL_COVERED),
-            column(L.X_JOKERS),
-            course(column(L.X_TURN_ORDER)),
-            course(column(L.X_LEADS)),
-            course(column(L.X_DEFICIT)),
-            course(column(L.X_CARDS_LEFT)),
-            course(events_texts(res)),
-            strict=True,
-        )
-    )
+    columns = game_columns(compiled, played, indices, deals, agents)
+    unread = np.flatnonzero(np.repeat(played.game[:, L.G_LOG_FULL] != 0, n)).tolist()
+    lists = {}
+    for name in COLUMNS[1:]:
+        values = columns[name]
+        if values is None:
+            values = [None] * (len(indices) * n)
+        elif isinstance(values, Coded):
+            values = values.values()
+        values = values.tolist() if isinstance(values, np.ndarray) else list(values)
+        if name in COURSE:
+            for i in unread:
+                values[i] = None
+        lists[name] = values
+    return list(zip(repeat(profile, len(indices) * n), *lists.values(), strict=True))
 
 
 # the words of ``runs.batch.events_text``, in its order: counted from the log, then the
@@ -134,17 +163,18 @@ def events_text(counts: Sequence[int], flags: int) -> str:
     return " ".join(words)
 
 
-def events_texts(res: np.ndarray) -> list[str]:
+def events_texts(res: np.ndarray) -> Coded:
     """The ``events`` cell of every game and seat of ``res`` (games x seats, flattened):
     each distinct set of counts is written once and shared by the seats that have it."""
     code = res[:, :, L.X_EVENTS].ravel().copy()  # counts and bits packed in one integer
     for shift, (field, _) in zip((48, 32, 16), COUNTED, strict=True):
         code |= res[:, :, field].ravel() << shift
-    known = {0: ""}
-    for c in np.unique(code).tolist():
-        counts = [(c >> shift) & 0xFFFF for shift in (48, 32, 16)]
-        known[c] = events_text(counts, c & 0xFFFF)
-    return list(map(known.__getitem__, code.tolist()))
+    distinct, codes = np.unique(code, return_inverse=True)
+    words = [
+        events_text([(c >> shift) & 0xFFFF for shift in (48, 32, 16)], c & 0xFFFF)
+        for c in distinct.tolist()
+    ]
+    return Coded(codes.reshape(-1), words)
 
 
 def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:

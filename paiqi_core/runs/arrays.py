@@ -22,12 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from paiqi_core.runs.stats import GAME_METRICS, Estimate
+from paiqi_core.runs.stats import GAME_METRICS, Z95, Estimate
 from paiqi_core.runs.store import _literal
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from paiqi_core.runs.block import Block
     from paiqi_core.runs.design import Setting
     from paiqi_core.runs.store import Store
 
@@ -80,10 +81,57 @@ class Rows:
 
 
 def read(store: Store, run: str, name: str, agents: Sequence[str] = ()) -> Rows:
-    """The rows of rule set ``name`` of ``run``, read with one scan of them (and one more
-    for the few wins and amounts of money that are not whole numbers, read as they are).
-    ``agents``: the names its players are expected to have (read as numbers, which SQLite
-    gives faster than names; any other name is read as it is)."""
+    """The rows of rule set ``name`` of ``run``: from the blocks its batches keep, or from
+    the seats table where an earlier paiqi wrote them there (``read_table``)."""
+    if store.in_table(run, name):
+        store.expand(run)  # a run it started and this one went on with: rows of both
+        return read_table(store, run, name, agents)
+    return from_blocks(name, store.blocks(run, name))
+
+
+def from_blocks(name: str, blocks: Sequence[Block]) -> Rows:
+    """The rows of rule set ``name`` from the blocks of its batches, in game order."""
+    import numpy as np
+
+    def joined(column: str) -> np.ndarray:
+        parts = [b.columns[column] for b in blocks]
+        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+
+    def null(column: str) -> np.ndarray:
+        parts = [b.nulls.get(column, np.zeros(b.rows, bool)) for b in blocks]
+        return np.concatenate(parts) if parts else np.zeros(0, bool)
+
+    def words(column: str, first: Sequence[str] = ()) -> tuple[np.ndarray, list[str]]:
+        known = {w: i for i, w in enumerate(first)}
+        parts = []
+        for b in blocks:
+            own = b.words[column]
+            index = np.array([known.setdefault(w, len(known)) for w in own], dtype=np.int64)
+            parts.append(index[b.columns[column]] if len(own) else np.zeros(b.rows, np.int64))
+        return (np.concatenate(parts) if parts else np.zeros(0, np.int64)), list(known)
+
+    def floats(column: str) -> np.ndarray:
+        parts = [np.where(b.nulls[column], 0.0, b.columns[column]) if column in b.nulls
+                 else b.columns[column] for b in blocks]  # fmt: skip
+        return np.concatenate(parts) if parts else np.zeros(0, np.float64)
+
+    at = {c: joined(c) for c in ("game", "seat", *COUNTS, "total", *LATER[:-1])}
+    agent, names = words("agent")
+    events, texts = words("events", [""])
+    if None in texts:  # no events recorded (a row of an earlier form): none fired
+        events[events == texts.index(None)] = 0  # type: ignore[arg-type]
+    unrecorded = null("turn_order")
+    return _assemble(
+        name, at["game"], at["seat"], at, floats("win"), floats("money_value"),
+        ~null("total"), agent, names, True, unrecorded, events, tuple(texts),
+    )  # fmt: skip
+
+
+def read_table(store: Store, run: str, name: str, agents: Sequence[str] = ()) -> Rows:
+    """The rows of rule set ``name`` of ``run`` from the seats table, read with one scan
+    of them (and one more for the few wins and amounts of money that are not whole numbers,
+    read as they are). ``agents``: the names its players are expected to have (read as
+    numbers, which SQLite gives faster than names; any other name is read as it is)."""
     import numpy as np
 
     later = all(c in store.columns("seats") for c in LATER)
@@ -115,13 +163,68 @@ def read(store: Store, run: str, name: str, agents: Sequence[str] = ()) -> Rows:
         at["events"][fired] = np.fromiter(map(index.__getitem__, words), np.int64, len(words))
     game, seat = at["game"], at["seat"]
     width = int(seat.max()) + 1 if count else 0
+    key = game * width + seat
+    order = np.argsort(key, kind="stable")
+    win = at["CAST(win AS INTEGER)"].astype(np.float64)
+    money = at["CAST(money_value AS INTEGER)"].astype(np.float64)
+    for g, s, w, m in store.query(  # fractions (a win shared by three, a split pot), as stored
+        f"SELECT game, seat, ifnull(win, 0.0), ifnull(money_value, 0.0) FROM seats {where} "
+        "AND (win != CAST(win AS INTEGER) OR money_value != CAST(money_value AS INTEGER))",
+        run,
+        name,
+    ):
+        at_row = order[np.searchsorted(key[order], g * width + s)]
+        win[at_row], money[at_row] = float(w), float(m)
+    codes = at[ints[len(COUNTS) + 5]]
+    names = named
+    if (codes < 0).any():  # a player of another name than expected: read by name
+        others = list(store.query(f"SELECT game, seat, agent FROM seats {where}", run, name))
+        others.sort(key=lambda r: (r[0], r[1]))
+        names = list(dict.fromkeys([*named, *(r[2] for r in others)]))
+        index = {a: i for i, a in enumerate(names)}
+        codes = np.empty(count, dtype=np.int64)
+        codes[order] = [index[r[2]] for r in others]
+    nulls = at[ints[len(COUNTS) + 6]]
+    return _assemble(
+        name, game, seat, at, win, money, nulls % 2 == 0, codes, names, later, nulls >= 2,
+        at.get("events"), texts,
+    )  # fmt: skip
+
+
+def _assemble(
+    name: str,
+    game: np.ndarray,
+    seat: np.ndarray,
+    at: dict[str, np.ndarray],
+    win: np.ndarray,
+    money: np.ndarray,
+    has_total: np.ndarray,
+    codes: np.ndarray,
+    names: Sequence[str],
+    later: bool,
+    unrecorded: np.ndarray,
+    events: np.ndarray | None,
+    texts: tuple[str, ...],
+) -> Rows:
+    """Rows from one value per stored row (in any order) of each column: ``at`` holds the
+    integer columns by name (``COUNTS``, ``total``, and with ``later`` the course columns),
+    ``codes`` each row's agent as a place in ``names``, ``unrecorded`` the rows without
+    course columns, ``events`` each row's place in ``texts``."""
+    import numpy as np
+
+    count = len(game)
+    width = int(seat.max()) + 1 if count else 0
     if count and (seat.min() < 0 or width > 64):
         raise ValueError(f"{name}: seats numbered {int(seat.min())} to {width - 1}")
     key = game * width + seat
+    columns = {**at, "win": win, "money": money, "has_total": has_total, "codes": codes,
+               "unrecorded": unrecorded}  # fmt: skip
+    if events is not None:
+        columns["events"] = events
     if not np.all(key[1:] > key[:-1]):  # rows come in key order; this makes sure of it
         order = np.argsort(key, kind="stable")
-        at = {c: v[order] for c, v in at.items()}
-        game, seat = at["game"], at["seat"]
+        columns = {c: v[order] for c, v in columns.items()}
+        game, seat = game[order], seat[order]
     games, g = np.unique(game, return_inverse=True)
     shape = (len(games), width)
     # every game with every seat (as runs write them): the columns are the grid already
@@ -135,53 +238,31 @@ def read(store: Store, run: str, name: str, agents: Sequence[str] = ()) -> Rows:
         out[g, seat] = v
         return out
 
-    counts = {c: grid(at[c]).sum(axis=1) for c in COUNTS}  # integers: exact in any order
-    win = grid(at["CAST(win AS INTEGER)"], 0, np.float64)
-    money = grid(at["CAST(money_value AS INTEGER)"], 0, np.float64)
-    odd = list(
-        store.query(  # fractions (a win shared by three, a split pot), as stored
-            f"SELECT game, seat, ifnull(win, 0.0), ifnull(money_value, 0.0) FROM seats {where} "
-            "AND (win != CAST(win AS INTEGER) OR money_value != CAST(money_value AS INTEGER))",
-            run,
-            name,
-        )
-    )
-    if odd:
-        at_game = np.searchsorted(games, np.array([r[0] for r in odd], dtype=np.int64))
-        at_seat = np.array([r[1] for r in odd], dtype=np.int64)
-        win[at_game, at_seat] = np.array([float(r[2]) for r in odd])
-        money[at_game, at_seat] = np.array([float(r[3]) for r in odd])
-    codes = at[ints[len(COUNTS) + 5]]
-    names = named
-    if (codes < 0).any():  # a player of another name than expected: read by name
-        others = list(store.query(f"SELECT game, seat, agent FROM seats {where}", run, name))
-        others.sort(key=lambda r: (r[0], r[1]))
-        names = list(dict.fromkeys([*named, *(r[2] for r in others)]))
-        index = {a: i for i, a in enumerate(names)}
-        codes = np.array([index[r[2]] for r in others], dtype=np.int64)
+    counts = {c: grid(columns[c]).sum(axis=1) for c in COUNTS}  # integers: exact in any order
     # by name in sorted order, as SQL groups them
     rank = np.argsort(np.array(names, dtype=object)).argsort() if names else np.zeros(0, int)
-    nulls = at[ints[len(COUNTS) + 6]]
+    codes = columns["codes"]
     rows = Rows(
         name,
         games,
         grid(True, False, bool),
         counts,
-        win,
-        money,
-        grid(at["total"]),
-        grid(nulls % 2 == 0, False, bool),
+        grid(columns["win"], 0, np.float64),
+        grid(columns["money"], 0, np.float64),
+        grid(columns["total"]),
+        grid(columns["has_total"], False, bool),
         grid(rank[codes] if len(names) else codes, -1),
         tuple(sorted(names)),
         later=later,
     )
     if later:
-        rows.recorded = count > 0 and not (nulls >= 2).any()
-        rows.turn_order = grid(np.where(nulls >= 2, -1, at["turn_order"]), -1)
-        rows.leads = grid(at["leads"])
-        rows.deficit = grid(at["deficit"])
-        rows.cards_left = grid(at["cards_left"])
-        rows.events = grid(at["events"])
+        unrecorded = columns["unrecorded"]
+        rows.recorded = count > 0 and not unrecorded.any()
+        rows.turn_order = grid(np.where(unrecorded, -1, columns["turn_order"]), -1)
+        rows.leads = grid(columns["leads"])
+        rows.deficit = grid(columns["deficit"])
+        rows.cards_left = grid(columns["cards_left"])
+        rows.events = grid(columns["events"])
         rows.texts = texts
     return rows
 
@@ -466,10 +547,23 @@ def design_games(groups: Sequence[Rows], setting: Setting, empty: Any) -> Any:
     return out
 
 
+def jackknifed(k: int, value: float, left_out: np.ndarray) -> Estimate:
+    """``design._jackknifed`` of the left-out values as an array: the same exactly rounded
+    sums of the same squares."""
+    import numpy as np
+
+    if k < 2 or math.isnan(value) or np.isnan(left_out).any():
+        return Estimate(k, value, math.nan)
+    mean = math.fsum(left_out.tolist()) / k
+    d = left_out - mean
+    var = (k - 1) / k * math.fsum((d * d).tolist())
+    return Estimate(k, value, Z95 * math.sqrt(var))
+
+
 def spread(values: Series) -> Estimate:
     """``design.spread``: the standard deviation of per-game values, with its jackknife
     interval (the left-out values computed at once, then added in order)."""
-    from paiqi_core.runs.design import _jackknifed, _sd_of
+    from paiqi_core.runs.design import _sd_of
 
     v = values.data
     k = len(v)
@@ -477,7 +571,7 @@ def spread(values: Series) -> Estimate:
         return Estimate(0, math.nan, math.nan)
     n, total, squares = float(k), _exact_sum(v), _exact_sum(v * v)
     left = _sd_vector(n - 1.0, total - v, squares - v * v)
-    return _jackknifed(k, _sd_of(n, total, squares), left.tolist())
+    return jackknifed(k, _sd_of(n, total, squares), left)
 
 
 def spread_difference(base: Series, other: Series) -> Estimate:
@@ -485,7 +579,7 @@ def spread_difference(base: Series, other: Series) -> Estimate:
     the games both played, with a jackknife interval."""
     import numpy as np
 
-    from paiqi_core.runs.design import _jackknifed, _sd_of
+    from paiqi_core.runs.design import _sd_of
 
     _, ib, io = np.intersect1d(base.keys, other.keys, assume_unique=True, return_indices=True)
     k = len(ib)
@@ -497,7 +591,7 @@ def spread_difference(base: Series, other: Series) -> Estimate:
     bt, bsq, ot, osq = _exact_sum(bs), _exact_sum(bq), _exact_sum(os_), _exact_sum(oq)
     value = _sd_of(n, ot, osq) - _sd_of(n, bt, bsq)
     left = _sd_vector(n - 1.0, ot - os_, osq - oq) - _sd_vector(n - 1.0, bt - bs, bsq - bq)
-    return _jackknifed(k, value, left.tolist())
+    return jackknifed(k, value, left)
 
 
 def _squared(v: np.ndarray) -> np.ndarray:

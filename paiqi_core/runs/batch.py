@@ -115,10 +115,19 @@ def replay_of(spec: BatchSpec, index: int) -> int:
 
 
 class Batch(NamedTuple):
-    """What a batch produces: one row per game per seat, and the records if asked for."""
+    """What a batch produces: its rows, one per game per seat, as one block of columns
+    (``runs.block``: what the store keeps, and what crosses from worker to writer in one
+    piece), and the records if asked for."""
 
-    rows: list[Row]
+    block: bytes
     records: list[str]  # one JSON line per game, in game order (empty unless asked)
+
+    @property
+    def rows(self) -> list[Row]:
+        """The rows as tuples, in the order of ``COLUMNS``."""
+        from paiqi_core.runs.block import decode
+
+        return decode(self.block).as_rows()
 
 
 def run_batch(spec: BatchSpec) -> Batch:
@@ -147,7 +156,9 @@ def run_batch(spec: BatchSpec) -> Batch:
         rows += game_rows(spec.profile, index, deal, agents, state)
         if spec.records:
             records.append(json.dumps(state_record(state), ensure_ascii=False))
-    return Batch(rows, records)
+    from paiqi_core.runs.block import encode_rows
+
+    return Batch(encode_rows(spec.profile, rows), records)
 
 
 class BatchError(Exception):

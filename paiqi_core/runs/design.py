@@ -212,7 +212,7 @@ def games_of(store: Store, run: str, names: Sequence[str], setting: Setting) -> 
     marks = ", ".join("?" * len(names))
     where = f"WHERE run = ? AND profile IN ({marks})"
     margin = (MARGIN[setting.unit],) if recorded else ()
-    rows = store.query(
+    rows = store.expand(run).query(
         f"SELECT profile, game, COUNT(*), {', '.join(sums)} FROM seats {where} "
         "GROUP BY profile, game ORDER BY profile, game",
         *margin,
@@ -248,7 +248,7 @@ def games_of(store: Store, run: str, names: Sequence[str], setting: Setting) -> 
     if recorded:
         for name in ("cut", "swap", "leave", "joker_lost", "clean", "bust", "melds", "fee"):
             events[name] = dict.fromkeys(values["length"], 0.0)
-        for profile, game, text in store.query(
+        for profile, game, text in store.expand(run).query(
             f"SELECT profile, game, events FROM seats {where} AND events != ''", run, *names
         ):
             for name, k in parse_events(text).items():
@@ -363,13 +363,13 @@ def spread_difference(base: Any, other: Any) -> Estimate:
 
 def _jackknifed(k: int, value: float, left_out: list[float]) -> Estimate:
     """The estimate of ``jackknife`` from the statistic of all ``k`` groups and its value
-    leaving out each in turn."""
+    leaving out each in turn (``arrays.jackknifed`` computes the same from an array)."""
     if k < 2 or math.isnan(value):
         return Estimate(k, value, math.nan)
     if any(math.isnan(v) for v in left_out):
         return Estimate(k, value, math.nan)
-    mean = sum(left_out) / k
-    var = (k - 1) / k * sum((v - mean) ** 2 for v in left_out)
+    mean = math.fsum(left_out) / k
+    var = (k - 1) / k * math.fsum((v - mean) * (v - mean) for v in left_out)
     return Estimate(k, value, Z95 * math.sqrt(var))
 
 
@@ -387,7 +387,7 @@ def replayed(store: Store, run: str, name: str, column: str) -> dict[int, list[l
     """Per deal of the replayed rule set ``name``: by seat, ``column`` in every replay; only
     deals whose every seat has every replay (a run stopped halfway keeps some unfinished)."""
     by: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for deal, seat, value in store.query(
+    for deal, seat, value in store.expand(run).query(
         f"SELECT deal, seat, {column} FROM seats WHERE run = ? AND profile = ? "
         "ORDER BY deal, game, seat",
         run,

@@ -102,7 +102,7 @@ def run(
         writer = InOrder(records, [(b.profile, b.start) for b in todo]) if records else None
 
         def done(batch: BatchSpec, result: Batch) -> None:
-            store.add_batch(run_id, batch.profile, batch.start, result.rows)
+            store.add_batch(run_id, batch.profile, batch.start, result.block)
             if writer is not None:
                 writer.add((batch.profile, batch.start), result.records)
             done_games[0] += batch.count

@@ -29,7 +29,7 @@ def deal_edges(store: Store, run: str, name: str, a: str, b: str, column: str) -
     """Per deal of rule set ``name``: player ``a``'s mean ``column`` over its seats less
     player ``b``'s (deals where either did not play are left out)."""
     values: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for deal, agent, value in store.query(
+    for deal, agent, value in store.expand(run).query(
         f"SELECT deal, agent, {column} FROM seats WHERE run = ? AND profile = ?", run, name
     ):
         values[deal][agent].append(float(value or 0.0))
@@ -48,7 +48,7 @@ def estimate(values: list[float]) -> Estimate:
 def spread(store: Store, run: str, name: str, column: str) -> float:
     """The standard deviation of ``column`` over every seat-game of rule set ``name``."""
     n, total, squares = next(
-        store.query(
+        store.expand(run).query(
             f"SELECT COUNT({column}), SUM({column}), SUM({column}*{column}) FROM seats "
             "WHERE run = ? AND profile = ?",
             run,

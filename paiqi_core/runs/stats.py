@@ -59,7 +59,7 @@ def _total(n: int, total: float | None, squares: float | None) -> Estimate | Non
 
 def _by(store: Store, run: str, profile: str, column: str) -> list[dict[str, Any]]:
     """Win rate, mean total and money for each value of ``column`` ("seat" or "agent")."""
-    rows = store.query(
+    rows = store.expand(run).query(
         f"SELECT {column}, COUNT(*), SUM(win), SUM(win*win), COUNT(total), SUM(total), "
         "SUM(total*total), SUM(money_value), SUM(money_value*money_value) FROM seats "
         f"WHERE run = ? AND profile = ? GROUP BY {column} ORDER BY {column}",
@@ -92,7 +92,7 @@ def per_game(store: Store, run: str, profile: str) -> dict[str, Estimate]:
     sums = ", ".join(f"{expr} AS {name}" for name, expr in GAME_METRICS.items())
     agg = ", ".join(f"COUNT(*), SUM({m}), SUM({m}*{m})" for m in GAME_METRICS)
     row = next(
-        store.query(
+        store.expand(run).query(
             f"SELECT {agg} FROM (SELECT {sums} FROM seats WHERE run = ? AND profile = ? "
             "GROUP BY game)",
             run,
@@ -119,7 +119,7 @@ def paired(store: Store, run: str, base: str, other: str) -> dict[str, Estimate]
     agg = ", ".join(f"COUNT(*), SUM(d{i}), SUM(d{i}*d{i})" for i in range(len(metrics)))
     cols = ", ".join(f"{d} AS d{i}" for i, d in enumerate(diffs.split(", ")))
     row = next(
-        store.query(
+        store.expand(run).query(
             f"SELECT {agg} FROM (SELECT {cols} FROM ({per}) b JOIN ({per}) o USING (game))",
             run,
             base,
@@ -135,7 +135,7 @@ def paired(store: Store, run: str, base: str, other: str) -> dict[str, Estimate]
 
 def winners_differ(store: Store, run: str, base: str, other: str) -> Estimate:
     """How often the same deal has a different winner (or set of winners)."""
-    rows = store.query(
+    rows = store.expand(run).query(
         "SELECT game, profile, GROUP_CONCAT(seat) FROM (SELECT game, profile, seat FROM seats "
         "WHERE run = ? AND profile IN (?, ?) AND win > 0 ORDER BY game, profile, seat) "
         "GROUP BY game, profile ORDER BY game",
@@ -167,7 +167,7 @@ def _by_game(rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[int, dict[str, s
 
 def games_summary(store: Store, run: str, profile: str) -> dict[str, Any]:
     """The per-seat summary of ``paiqi simulate`` (the shape of ``Summary.as_dict``)."""
-    rows = list(store.query(
+    rows = list(store.expand(run).query(
         "SELECT seat, COUNT(*), AVG(win), AVG(total), COUNT(total), AVG(money_value), "
         "AVG(covers + passes), SUM(actions) FROM seats WHERE run = ? AND profile = ? "
         "GROUP BY seat ORDER BY seat", run, profile))  # fmt: skip

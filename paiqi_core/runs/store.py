@@ -1,16 +1,22 @@
-"""The results store: one SQLite file holding runs, the rules they are played with, their
-finished batches and one row per game per seat.
+"""The results store: one SQLite file holding runs, the rules they are played with, and
+their finished batches, each with its games' rows (one per game per seat).
 
-A batch's rows and its 'finished' mark are written in one transaction, so an interrupted run
-loses no finished batch and never keeps half of one. A run stores the fully resolved rules of
-each of its profiles when it starts, and its batches are played from those stored rules, so
-a resumed run plays exactly the rules it started with whatever happened to the profile files
-since.
+A batch's rows are kept as one block of columns (``runs.block``) in the ``rows`` column of
+the batch's own row of ``batches``: storing a batch is one insert, so an interrupted run
+loses no finished batch and never keeps half of one, and 1.6 million rows are stored in the
+time SQLite would take for a few thousand inserted one by one. ``expand`` unpacks them into
+a ``seats`` table of the connection (in memory) for SQL; ``blocks`` hands them to NumPy.
+Files of an earlier paiqi keep their rows in the file's ``seats`` table, one SQL row each:
+they are read as they are, and runs added to them are stored as blocks.
+
+A run stores the fully resolved rules of each of its profiles when it starts, and its
+batches are played from those stored rules, so a resumed run plays exactly the rules it
+started with whatever happened to the profile files since.
 
 While a run writes, the file uses SQLite's write-ahead log (``-wal`` and ``-shm`` files
 beside it), so it belongs on a local disk rather than a network share; a writer that closes
-the file cleanly turns the log back into a plain file. Reading a store (reports, listings)
-opens it read-only and never writes to it or beside it.
+the file cleanly turns the log back into a plain file. Reading a store (reports, listings,
+SQL) opens it read-only and never writes to it or beside it.
 """
 
 from __future__ import annotations
@@ -26,14 +32,15 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
-from itertools import chain
+from itertools import repeat
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
 from paiqi_core.profile import Profile, load_profile
 from paiqi_core.profile.load import load_resolved
-from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS, Row
+from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS
+from paiqi_core.runs.block import Block, BlockError, decode
 
 try:
     import fcntl
@@ -49,7 +56,7 @@ CREATE TABLE IF NOT EXISTS rules (
     overrides TEXT, PRIMARY KEY (run, profile)
 );
 CREATE TABLE IF NOT EXISTS batches (
-    run TEXT, profile TEXT, start INTEGER, PRIMARY KEY (run, profile, start)
+    run TEXT, profile TEXT, start INTEGER, rows BLOB, PRIMARY KEY (run, profile, start)
 );
 CREATE TABLE IF NOT EXISTS seats (
     run TEXT, {", ".join(c + (" REAL" if c in ("win", "money_value") else "") for c in COLUMNS)},
@@ -60,13 +67,16 @@ CREATE TABLE IF NOT EXISTS seats (
 TABLES = {
     "runs": ("id", "created", "command", "spec"),
     "rules": ("run", "profile", "fingerprint", "rules", "source", "chain", "overrides"),
-    "batches": ("run", "profile", "start"),
+    "batches": ("run", "profile", "start", "rows"),
     "seats": ("run", *COLUMNS),
 }
 REQUIRED = ("runs", "batches", "seats")  # the rules table came later: older files lack it
 # the seats table of an earlier paiqi has the first of its columns only: it is read as it
 # is (the later columns are missing from its figures) and given them when written to
 SEATS_SINCE = len(FIRST_COLUMNS) + 1
+# a table that an earlier paiqi wrote with fewer columns (the first this many): read as it
+# is, given the later columns when written to
+SINCE = {"seats": SEATS_SINCE, "batches": 3}
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -325,6 +335,7 @@ class Store:
     def __init__(self, path: Path, *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._expanded: set[str] = set()  # runs whose blocks ``expand`` unpacked
         check_path(self.path, create=create and not readonly)
         if readonly:
             self.db = self._open_readonly()
@@ -350,7 +361,8 @@ class Store:
                 self.db.execute("PRAGMA journal_mode = WAL")
                 self.db.execute("PRAGMA synchronous = NORMAL")
                 self.db.executescript(SCHEMA)
-                self._add_columns(tables.get("seats", TABLES["seats"]))
+                for table in SINCE:
+                    self._add_columns(table, tables.get(table, TABLES[table]))
         except sqlite3.Error as e:
             self.db.close()
             raise self._error(e) from None
@@ -358,11 +370,11 @@ class Store:
             self.db.close()
             raise
 
-    def _add_columns(self, present: tuple[str, ...]) -> None:
-        """Give an earlier paiqi's seats table the columns added since (NULL in its rows)."""
+    def _add_columns(self, table: str, present: tuple[str, ...]) -> None:
+        """Give an earlier paiqi's ``table`` the columns added since (NULL in its rows)."""
         with self.db:
-            for column in TABLES["seats"][len(present) :]:
-                self.db.execute(f"ALTER TABLE seats ADD COLUMN {column}")
+            for column in TABLES[table][len(present) :]:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
 
     def columns(self, table: str = "seats") -> tuple[str, ...]:
         """The columns of ``table`` in this file (an earlier paiqi's seats table lacks the
@@ -419,7 +431,7 @@ class Store:
             if "'" not in name
         }
         for name, columns in TABLES.items():
-            if name == "seats" and name in tables and len(tables[name]) >= SEATS_SINCE:
+            if name in SINCE and name in tables and len(tables[name]) >= SINCE[name]:
                 columns = columns[: len(tables[name])]  # an earlier paiqi's, or this one's
             if name in tables and tables[name] != columns:
                 raise StoreError(
@@ -560,27 +572,13 @@ class Store:
             rows = self.db.execute("SELECT profile, start FROM batches WHERE run = ?", (run,))
             return {(p, s) for p, s in rows}
 
-    def add_batch(self, run: str, profile: str, start: int, rows: Sequence[Row]) -> None:
-        """Store a batch's rows and mark it finished, in one transaction: either both are
-        stored or neither."""
-        # the run id is written into the statement (it is the same in every row), so the
-        # rows go to SQLite without a copy of each with the id in front
-        marks = "(" + ", ".join([_literal(run), *"?" * len(COLUMNS)]) + ")"
-        # rows that fill only the first columns (FIRST_COLUMNS) get NULL in the later ones
-        full = all(len(r) == len(COLUMNS) for r in rows)
-        values = rows if full else [(*r, *(None,) * (len(COLUMNS) - len(r))) for r in rows]
-        # many rows to a statement (as many as SQLite takes values): a fifth less work for
-        # SQLite and Python than a statement per row, which matters at 400,000 rows a profile
-        per = max(self.db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // len(COLUMNS), 1)
+    def add_batch(self, run: str, profile: str, start: int, block: bytes) -> None:
+        """Store a batch's rows (one block of columns: ``runs.block``) as the row that marks
+        it finished: either the batch is stored whole or not at all."""
         try:
             with self.db:
-                for i in range(0, len(values), per):
-                    chunk = values[i : i + per]
-                    self.db.execute(
-                        f"INSERT INTO seats VALUES {', '.join([marks] * len(chunk))}",
-                        list(chain.from_iterable(chunk)),
-                    )
-                self.db.execute("INSERT INTO batches VALUES (?, ?, ?)", (run, profile, start))
+                self.db.execute("INSERT INTO batches VALUES (?, ?, ?, ?)",
+                                (run, profile, start, block))  # fmt: skip
         except sqlite3.IntegrityError:
             raise StoreError(
                 f"{self.path}: run {run}: games {start}- of {profile} are already stored "
@@ -588,9 +586,87 @@ class Store:
             ) from None
         except sqlite3.Error as e:
             raise self._error(e) from None
+        self._forget(run)
+
+    # ------------------------------------------------------------------------ rows
+    def _blocked(self) -> bool:
+        """Whether this file keeps batches' rows as blocks (an earlier paiqi's does not)."""
+        return "rows" in self.columns("batches")
+
+    def blocks(self, run: str, name: str) -> list[Block]:
+        """The rows of rule set ``name`` of ``run`` kept as blocks, one per finished batch,
+        in game order (batches whose rows an earlier paiqi wrote to the seats table have
+        none)."""
+        if not self._blocked():
+            return []
+        with self._sql():
+            found = self.db.execute(
+                "SELECT rows FROM batches WHERE run = ? AND profile = ? AND rows IS NOT NULL "
+                "ORDER BY start",
+                (run, name),
+            ).fetchall()
+        try:
+            return [decode(blob) for (blob,) in found]
+        except BlockError as e:
+            raise StoreError(f"{self.path}: run {run}, {name}: {e}") from None
+
+    def in_table(self, run: str, name: str) -> bool:
+        """Whether rows of rule set ``name`` of ``run`` are in the file's seats table (rows
+        an earlier paiqi wrote one by one)."""
+        with self._sql():
+            return bool(self.db.execute(
+                "SELECT 1 FROM main.seats WHERE run = ? AND profile = ? LIMIT 1", (run, name)
+            ).fetchone())  # fmt: skip
+
+    def expand(self, *runs: str) -> Store:
+        """Make the ``seats`` table that queries read hold every row of ``runs`` (default:
+        of every run): the rows kept as blocks, unpacked into a table of this connection's
+        own (in memory, never written to the file), beside the rows of the file's seats
+        table. SQL then asks the same questions of any results file; unpacking costs a few
+        microseconds a row, so queries of a large run are better asked of its arrays."""
+        if not self._blocked():
+            return self
+        with self._sql():
+            if not runs:
+                runs = tuple(r for (r,) in self.db.execute("SELECT id FROM runs"))
+            todo = [r for r in runs if r not in self._expanded]
+            if not todo:
+                return self
+            if not self._expanded:
+                self.db.execute("PRAGMA temp_store = MEMORY")
+                self.db.execute("DROP TABLE IF EXISTS temp.seats")
+                self.db.execute("CREATE TEMP TABLE seats AS SELECT * FROM main.seats WHERE 0")
+            width = len(self.columns("seats"))
+            marks = ", ".join("?" * width)
+            for run in todo:
+                self.db.execute(
+                    "INSERT INTO temp.seats SELECT * FROM main.seats WHERE run = ?", (run,)
+                )
+                names = [n for (n,) in self.db.execute(
+                    "SELECT DISTINCT profile FROM batches WHERE run = ? AND rows IS NOT NULL",
+                    (run,),
+                )]  # fmt: skip
+                for name in names:
+                    for block in self.blocks(run, name):
+                        columns = [block.values(c) for c in COLUMNS[: width - 1]]
+                        self.db.executemany(
+                            f"INSERT INTO temp.seats VALUES ({marks})",
+                            zip(repeat(run), *columns),
+                        )
+                self._expanded.add(run)
+        return self
+
+    def _forget(self, run: str) -> None:
+        """Drop ``run``'s unpacked rows (its batches changed): unpacked again when asked."""
+        if run in self._expanded:
+            self._expanded.discard(run)
+            with self._sql():
+                self.db.execute("DELETE FROM temp.seats WHERE run = ?", (run,))
 
     def query(self, sql: str, *args: Any) -> Iterator[tuple[Any, ...]]:
-        """Rows of a read-only SQL query (read at once: the figures of a report are few)."""
+        """Rows of a read-only SQL query (read at once: the figures of a report are few).
+        The ``seats`` table holds the rows of the runs ``expand`` unpacked, and the rows
+        an earlier paiqi wrote to the file one by one."""
         with self._sql():
             return iter(self.db.execute(sql, args).fetchall())
 

@@ -68,7 +68,8 @@ def tournament_report(store: Store, run_id: str, spec: RunSpec, objective: str) 
     """The tournament's tables as data: per player, head to head, and ratings."""
     column = UTILITY[objective]
     marks = ", ".join("?" * len(spec.profiles))
-    rows = store.query(  # the pairings' games (not the replayed deals of a deal share)
+    # the pairings' games (not the replayed deals of a deal share)
+    rows = store.expand(run_id).query(
         f"SELECT profile, deal, agent, win, {column} FROM seats WHERE run = ? AND profile IN "
         f"({marks}) ORDER BY profile, deal",
         run_id,
