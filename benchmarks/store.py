@@ -7,8 +7,9 @@ fresh file both ways, alternating which goes first; the times are CPU seconds of
 process (the writing side of a run: workers play, the parent stores), and the table gives
 their medians and the file sizes.
 
-- store, blocks: ``Store.add_batch`` of each batch's block (encoded by the worker, so
-  encoding is timed on its own line);
+- encode, from rows: each batch's rows (tuples) into its block, as a batch of the Python
+  engine is encoded by its worker (the compiled engine encodes its arrays, with less work);
+- store, blocks: ``Store.add_batch`` of each batch's block;
 - store, rows: the same rows inserted into the ``seats`` table, as many to a statement as
   SQLite takes, each batch in one transaction with its mark (what paiqi did before);
 - read, blocks: every rule set's rows into the report's arrays (``arrays.read``);
@@ -116,7 +117,7 @@ def main() -> int:
     engine = "compiled" if fast.available() else "Python"
     print(f"{rows_count:,} rows ({args.deals:,} deals of {len(PROFILES)} profiles, {engine} "
           f"engine), medians of {args.rounds} rounds, CPU:")  # fmt: skip
-    print(f"  encode, blocks   {encode:6.2f} s  {encode / rows_count * 1e6:5.2f} µs a row")
+    print(f"  encode, from rows {encode:5.2f} s  {encode / rows_count * 1e6:5.2f} µs a row")
     for key, values in times.items():
         t = statistics.median(values)
         print(f"  {key:15}  {t:6.2f} s  {t / rows_count * 1e6:5.2f} µs a row")
