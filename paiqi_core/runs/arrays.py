@@ -2,17 +2,19 @@
 
 A report reads every row of a run several times over: rates by game, by seat and by player,
 differences paired with the base, the design measures. A run of the compiled engine holds
-400,000 rows per profile, and SQLite hands rows to Python one value at a time far more
-slowly than it scans them. Here one query reads each rule set's rows: SQLite joins each
-column into one text (``group_concat``), which NumPy parses at once, into arrays of one row
-per game and one column per seat. Every figure is then computed from those arrays.
+400,000 rows per profile. Here each rule set's rows are read once, into arrays of one row
+per game and one column per seat: from the blocks of columns its batches keep
+(``runs.block``), or, in a file of an earlier paiqi, with one query of its seats table
+(SQLite joins each column into one text, ``group_concat``, which NumPy parses at once).
+Every figure is then computed from those arrays.
 
 The figures are the same, to the last bit, as the SQL queries and Python loops of
 ``runs.stats`` and ``runs.design`` give: sums of integers are exact in any order, and sums
 of floats are made in the same order as there (games in order, seats in order within a
-game, one after another: ``np.cumsum``, never NumPy's pairwise ``sum``). Those modules use
-this one when NumPy is installed (it is with the compiled engine); without it they keep
-their own queries, which ``tests/test_arrays.py`` checks these figures against.
+game, one after another: ``np.cumsum``, never NumPy's pairwise ``sum``), or exactly rounded
+in both (``math.fsum``). Those modules compute their figures here; their own queries, over
+the rows ``Store.expand`` unpacks, stay as the reference that ``tests/test_arrays.py``
+checks these figures against (``available`` turned off).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ LATER = ("turn_order", "leads", "deficit", "cards_left", "events")  # may be mis
 
 
 def available() -> bool:
-    """Whether NumPy is installed, so that reports are computed here."""
+    """Whether reports are computed here: NumPy is installed (a dependency of paiqi; tests
+    turn this off to compute the same figures with the SQL queries)."""
     try:
         import numpy  # noqa: F401
     except ImportError:
