@@ -712,7 +712,13 @@ def cmd_sql(args: argparse.Namespace) -> int:
         missing = [r for r in chosen if r not in known]
         if missing:
             raise BadInput(f"no run '{missing[0]}' in {args.db} (runs: {', '.join(known)})")
-        store.expand(*chosen)
+        with Progress(1, "unpacking") as bar:
+
+            def shown(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done)
+
+            store.expand(*chosen, progress=shown)
         try:
             cursor = store.db.execute(args.query)
             head = [d[0] for d in cursor.description or ()]

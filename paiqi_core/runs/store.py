@@ -618,12 +618,13 @@ class Store:
                 "SELECT 1 FROM main.seats WHERE run = ? AND profile = ? LIMIT 1", (run, name)
             ).fetchone())  # fmt: skip
 
-    def expand(self, *runs: str) -> Store:
+    def expand(self, *runs: str, progress: Callable[[int, int], None] | None = None) -> Store:
         """Make the ``seats`` table that queries read hold every row of ``runs`` (default:
         of every run): the rows kept as blocks, unpacked into a table of this connection's
         own (in memory, never written to the file), beside the rows of the file's seats
         table. SQL then asks the same questions of any results file; unpacking costs a few
-        microseconds a row, so queries of a large run are better asked of its arrays."""
+        microseconds a row, so queries of a large run are better asked of its arrays.
+        ``progress(done, total)`` is told of each batch unpacked."""
         if not self._blocked():
             return self
         with self._sql():
@@ -637,23 +638,34 @@ class Store:
                 self.db.execute("DROP TABLE IF EXISTS temp.seats")
                 self.db.execute("CREATE TEMP TABLE seats AS SELECT * FROM main.seats WHERE 0")
             width = len(self.columns("seats"))
-            marks = ", ".join("?" * width)
+            insert = f"INSERT INTO temp.seats VALUES ({', '.join('?' * width)})"
+            batches = [
+                key
+                for run in todo
+                for key in self.db.execute(
+                    "SELECT run, profile, start FROM batches WHERE run = ? AND rows IS NOT NULL "
+                    "ORDER BY profile, start",
+                    (run,),
+                )
+            ]
             for run in todo:
                 self.db.execute(
                     "INSERT INTO temp.seats SELECT * FROM main.seats WHERE run = ?", (run,)
                 )
-                names = [n for (n,) in self.db.execute(
-                    "SELECT DISTINCT profile FROM batches WHERE run = ? AND rows IS NOT NULL",
-                    (run,),
-                )]  # fmt: skip
-                for name in names:
-                    for block in self.blocks(run, name):
-                        columns = [block.values(c) for c in COLUMNS[: width - 1]]
-                        self.db.executemany(
-                            f"INSERT INTO temp.seats VALUES ({marks})",
-                            zip(repeat(run), *columns),
-                        )
-                self._expanded.add(run)
+            for done, (run, name, start) in enumerate(batches, 1):
+                (blob,) = self.db.execute(
+                    "SELECT rows FROM batches WHERE run = ? AND profile = ? AND start = ?",
+                    (run, name, start),
+                ).fetchone()
+                try:
+                    block = decode(blob)
+                except BlockError as e:
+                    raise StoreError(f"{self.path}: run {run}, {name}: {e}") from None
+                columns = [block.values(c) for c in COLUMNS[: width - 1]]
+                self.db.executemany(insert, zip(repeat(run), *columns))
+                if progress:
+                    progress(done, len(batches))
+            self._expanded.update(todo)
         return self
 
     def _forget(self, run: str) -> None:
