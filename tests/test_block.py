@@ -156,6 +156,8 @@ def test_sql_reads_and_never_writes(tmp_path: Path, capsys: Capsys) -> None:
     assert "sql: no such column: nope" in capsys.readouterr().err
     assert Path(db).read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.db"]
+    assert main(["sql", "  ", "--db", db]) == 2
+    assert "sql: an empty query" in capsys.readouterr().err
     empty = tmp_path / "e.db"
     Store(empty).close()
     assert main(["sql", "SELECT 1", "--db", str(empty)]) == 2
@@ -171,3 +173,18 @@ def test_sql_prints_a_table(tmp_path: Path, capsys: Capsys) -> None:
     assert [line.split() for line in lines[2:]] == [
         [p, str(s), "30"] for p in ("doujue", "pagat") for s in range(4)
     ]
+
+
+def test_sql_unpacks_rows_only_for_a_query_of_them(
+    tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, run = _run(tmp_path, capsys)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rows unpacked")
+
+    monkeypatch.setattr(Store, "expand", refuse)
+    assert main(["sql", "SELECT id, command FROM runs", "--db", db, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"id": run, "command": "compare"}]
+    with pytest.raises(AssertionError, match="rows unpacked"):
+        main(["sql", "SELECT COUNT(*) FROM Seats", "--db", db])

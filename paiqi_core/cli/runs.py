@@ -704,6 +704,8 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
     from paiqi_core.runs.store import Store
 
+    if not args.query.strip():
+        raise BadInput('sql: an empty query (e.g. "SELECT COUNT(*) FROM seats")')
     with Store.reader(Path(args.db)) as store:
         known = [r.id for r in store.runs()]
         if not known:
@@ -712,13 +714,14 @@ def cmd_sql(args: argparse.Namespace) -> int:
         missing = [r for r in chosen if r not in known]
         if missing:
             raise BadInput(f"no run '{missing[0]}' in {args.db} (runs: {', '.join(known)})")
-        with Progress(1, "unpacking") as bar:
+        if "seats" in args.query.lower():  # else the rows need not be unpacked
+            with Progress(1, "unpacking") as bar:
 
-            def shown(done: int, total: int) -> None:
-                bar.total = total
-                bar.update(done)
+                def shown(done: int, total: int) -> None:
+                    bar.total = total
+                    bar.update(done)
 
-            store.expand(*chosen, progress=shown)
+                store.expand(*chosen, progress=shown)
         try:
             cursor = store.db.execute(args.query)
             head = [d[0] for d in cursor.description or ()]
