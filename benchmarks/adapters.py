@@ -255,23 +255,29 @@ def gymnasium(profile: str, engine: str) -> Loop:
     return run
 
 
-NOTHING_TYPE = pyspiel.GameType(
-    short_name="paiqi_benchmark_nothing",
-    long_name="a game that does nothing",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=4,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    provides_factored_observation_string=False,
-    parameter_specification={},
-)
+def bench_type(short_name: str, long_name: str, players: tuple[int, int], parameters: dict) -> Any:
+    """The type of a benchmark's own OpenSpiel game (no tensors or strings), dealt as
+    paiqi's games are and scored at the end, for ``players`` (fewest, most)."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1],
+        min_num_players=players[0],
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        provides_factored_observation_string=False,
+        parameter_specification=parameters,
+    )
+
+
+NOTHING_TYPE = bench_type("paiqi_benchmark_nothing", "a game that does nothing", (4, 4), {})
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -331,22 +337,8 @@ class NothingState(pyspiel.State):
         return [0.0] * 4
 
 
-KERNEL_TYPE = pyspiel.GameType(
-    short_name="paiqi_benchmark_kernel",
-    long_name="paiqi's kernel and nothing else",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=3,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    provides_factored_observation_string=False,
-    parameter_specification={"profile": "doujue"},
+KERNEL_TYPE = bench_type(
+    "paiqi_benchmark_kernel", "paiqi's kernel and nothing else", (3, 8), {"profile": "doujue"}
 )
 
 

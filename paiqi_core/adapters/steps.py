@@ -416,6 +416,13 @@ class KernelSteps(Steps):
         self.turn = (code >> 1) & 7
         self.count = (code >> 4) & 255
 
+    def _acted(self, code: int, index: int) -> None:
+        """The outcome of action ``index``: ``IllegalAction`` for a negative code (nothing
+        changed), else the game's new turn, end and count of legal actions."""
+        if code < 0:
+            raise illegal(index)
+        self._code(code)
+
     def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
         from paiqi_core.fast import layout as L
 
@@ -453,11 +460,7 @@ class KernelSteps(Steps):
             code = s.act(self.box, s.ext, s.beyond, self.log, self._mask, index)
         except OverflowError:
             code = -1
-        if code < 0:
-            raise illegal(index)
-        self.over = code & 1 == 1
-        self.turn = (code >> 1) & 7
-        self.count = (code >> 4) & 255
+        self._acted(code, index)
 
     def step_view(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         """A step and the view of the seat to move, in one compiled call (see
@@ -469,11 +472,7 @@ class KernelSteps(Steps):
             code = s.act_look(self.box, s.ext, s.beyond, self.log, self._mask, index, out, mask)
         except OverflowError:
             code = -1
-        if code < 0:
-            raise illegal(index)
-        self.over = code & 1 == 1
-        self.turn = (code >> 1) & 7
-        self.count = (code >> 4) & 255
+        self._acted(code, index)
         return out, mask
 
     def play_random_until(self, seat: int, limit: int) -> int:
@@ -505,9 +504,7 @@ class KernelSteps(Steps):
             )  # fmt: skip
         except OverflowError:
             code = -1
-        if code < 0:
-            raise illegal(index)
-        self._code(code & 4095)
+        self._acted(code & 4095 if code >= 0 else code, index)
         return code >> 12, out, mask
 
     def legal_indices(self) -> list[int]:

@@ -35,10 +35,7 @@ def money_values(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndar
         exact = [Fraction(n, d) * stake for row, d in zip(nums.tolist(), dens[:, 0].tolist(),
                  strict=True) for n in row]  # fmt: skip
         texts = [str(m) for m in exact]
-        words = list(dict.fromkeys(texts))
-        index = {w: i for i, w in enumerate(words)}
-        codes = np.fromiter(map(index.__getitem__, texts), np.int64, len(texts))
-        return Coded(codes, words), np.array([float(m) for m in exact], dtype=np.float64)
+        return Coded.of(texts), np.array([float(m) for m in exact], dtype=np.float64)
     scaled = nums * stake.numerator
     whole = (scaled % (dens * stake.denominator) == 0).ravel()
     ints = (scaled // (dens * stake.denominator)).ravel()
@@ -102,10 +99,7 @@ def _agents(agents: Sequence[Sequence[str]]) -> Coded:
         words = list(dict.fromkeys(seatings[0]))
         row = np.array([words.index(a) for a in seatings[0]], dtype=np.int64)
         return Coded(np.tile(row, len(agents)), words)
-    names = [name for names in agents for name in names]
-    words = list(dict.fromkeys(names))
-    index = {w: i for i, w in enumerate(words)}
-    return Coded(np.fromiter(map(index.__getitem__, names), np.int64, len(names)), words)
+    return Coded.of([name for names in agents for name in names])
 
 
 COURSE = ("turn_order", "leads", "deficit", "cards_left", "events")

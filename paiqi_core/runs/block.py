@@ -42,6 +42,13 @@ class Coded(NamedTuple):
     codes: np.ndarray
     words: list[Any]
 
+    @classmethod
+    def of(cls, values: Sequence[Any]) -> Coded:
+        """The column of ``values``, each distinct word listed once, in order of first use."""
+        words = list(dict.fromkeys(values))  # None too, if any: JSON keeps it
+        index = {w: i for i, w in enumerate(words)}
+        return cls(np.fromiter(map(index.__getitem__, values), np.int64, len(values)), words)
+
     def __len__(self) -> int:
         return len(self.codes)
 
@@ -94,9 +101,7 @@ def encode(profile: str, columns: Mapping[str, Any], count: int) -> bytes:
             raise ValueError(f"column {name}: {len(values)} values for {count} rows")
         if name in WORDS:
             if not isinstance(values, Coded):
-                words = list(dict.fromkeys(values))  # None too, if any: JSON keeps it
-                index = {w: i for i, w in enumerate(words)}
-                values = Coded(np.fromiter(map(index.__getitem__, values), np.int64, count), words)
+                values = Coded.of(values)
             data = _narrow(np.asarray(values.codes, dtype=np.int64))
             header["words"][name] = list(values.words)
             nulls = None

@@ -605,8 +605,12 @@ class Store:
                 "ORDER BY start",
                 (run, name),
             ).fetchall()
+        return [self._decoded(run, name, blob) for (blob,) in found]
+
+    def _decoded(self, run: str, name: str, blob: bytes) -> Block:
+        """A block of ``run``'s rule set ``name``; StoreError naming them if it is damaged."""
         try:
-            return [decode(blob) for (blob,) in found]
+            return decode(blob)
         except BlockError as e:
             raise StoreError(f"{self.path}: run {run}, {name}: {e}") from None
 
@@ -657,10 +661,7 @@ class Store:
                     "SELECT rows FROM batches WHERE run = ? AND profile = ? AND start = ?",
                     (run, name, start),
                 ).fetchone()
-                try:
-                    block = decode(blob)
-                except BlockError as e:
-                    raise StoreError(f"{self.path}: run {run}, {name}: {e}") from None
+                block = self._decoded(run, name, blob)
                 columns = [block.values(c) for c in COLUMNS[: width - 1]]
                 self.db.executemany(insert, zip(repeat(run), *columns))
                 if progress:
