@@ -168,6 +168,14 @@ READINGS: dict[str, Reading] = {
             "4: both are 小頭 and 中頭 is unused).",
         ),
         Reading(
+            "stall-ends-game",
+            "Where a game could go on for ever (passes by choice without limit), the stall rule "
+            "ends it: once every player still holding cards has passed ending.stall times in "
+            "a row (10 by default), the game ends where it stands and is scored as it stands, "
+            "the players still holding cards tied with one another after those who finished.",
+            lambda r: r.stall is not None,
+        ),
+        Reading(
             "all-covered-never-busts",
             "By default a 十三蓋 player's covered cards are not counted, so a 十三蓋 player who "
             "loses never busts; with scoring.all_covered_busts, one whose covered points after "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiqi_core import hooks
+from paiqi_core.actions import PASS
 from paiqi_core.cards import full_deck
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
 from paiqi_core.readings import Reading, applicable
@@ -57,6 +58,9 @@ class Rules:
     deck: tuple[int, ...]
     topology: Topology
     must_play: bool  # a player who can play must play
+    # the stall rule: rounds of passes in a row (every holder passing) that end the game;
+    # None: no stall rule (the game always ends by itself)
+    stall: int | None
     opening: OpeningRule
     stuck: StuckRule
     ending: EndingRule
@@ -134,11 +138,28 @@ def _slot_object(profile: Profile, slot: str) -> Any:
     return made
 
 
+AUTO_STALL = 10  # rounds of passes in a row that end a game that could go on for ever
+_EVERY_CARD = (1 << 53) - 1
+_MANY_PASSES = 1 << 30
+
+
+def stall_rounds(value: Any, must_play: bool, stuck: StuckRule) -> int | None:
+    """The stall rule in effect: ``value`` when a number; for ``auto``, ``AUTO_STALL``
+    where a player may pass by choice without limit (asked of the stuck rule itself, so a
+    plugin's counts too), the one way a game could otherwise never end; else None."""
+    if value != "auto":
+        return int(value)
+    endless = not must_play and PASS in stuck.voluntary(_EVERY_CARD, _MANY_PASSES)
+    return AUTO_STALL if endless else None
+
+
 def compile_rules(profile: Profile) -> Rules:
     """Compile a validated profile; a hook that fails or breaks its protocol is a
     ProfileError located at the rule that names it."""
     jokers = int(profile.get("deck.jokers"))
     bankroll = profile.get("session.bankroll")
+    must_play = bool(profile.get("turn.must_play"))
+    stuck = _slot_object(profile, "stuck")
     return Rules(
         profile=profile,
         players=int(profile.get("players")),
@@ -147,9 +168,10 @@ def compile_rules(profile: Profile) -> Rules:
         topology=compile_topology(
             profile.get("layout.ace"), profile.get("layout.ends"), profile.get("layout.ace_king")
         ),
-        must_play=bool(profile.get("turn.must_play")),
+        must_play=must_play,
+        stall=stall_rounds(profile.get("ending.stall"), must_play, stuck),
         opening=_slot_object(profile, "opening"),
-        stuck=_slot_object(profile, "stuck"),
+        stuck=stuck,
         ending=_slot_object(profile, "ending"),
         scoring=_slot_object(profile, "scoring"),
         session=SessionRules(

@@ -81,6 +81,10 @@ VARIANTS = [
     ("pagat", ("players=7",)),
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
     ("bicycle", ("players=5", "scoring.pass_cost=3")),
+    # the stall rule: a round of passes by choice ends the game (holders tied)
+    ("pagat", ("turn.must_play=false", "ending.stall=1")),
+    ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
+    ("doujue-passes", ("turn.pass_limit=null", "ending.stall=1", "deck.jokers=1")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

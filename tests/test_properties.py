@@ -90,6 +90,8 @@ class Rules:
     ending: str  # all_empty, first_out or one_left
     scoring: str
     params: dict[str, Any]
+    # RULES.md section 5: rounds of passes in a row (by every holder) that end the game
+    stall: int | None = None
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -126,6 +128,7 @@ class Rules:
             ending=ending,
             scoring=p.get("scoring.method"),
             params=dict(p.section("scoring")),
+            stall=stall_of(p.get("ending.stall"), p.get("turn.must_play"), stuck, limit),
         )
 
     @property
@@ -223,6 +226,14 @@ def holder_of(hands: list[set[int]], card: int) -> int:
     return seat
 
 
+def stall_of(value: Any, must_play: bool, stuck: str, limit: int | None) -> int | None:
+    """The stall rule as the schema states it: ``auto`` is 10 rounds exactly where a player
+    may pass by choice without limit, else none."""
+    if value != "auto":
+        return int(value)
+    return 10 if not must_play and stuck == "pass" and limit is None else None
+
+
 class Model:
     """A game played by the rules alone, action by action, beside the engine.
 
@@ -246,6 +257,7 @@ class Model:
         self.bursts: list[int] = []
         self.history: list[tuple[int, str]] = []
         self.over = False
+        self.idle = 0  # passes in a row
         self._legal: set[str] | None = None  # the legal actions, until the next change
         self.first = rules.first_card(door_card)
         if rules.opening == "sevens_out":
@@ -307,6 +319,7 @@ class Model:
         assert text in self.legal(), f"{text} is not legal for seat {seat} by the rules"
         self._legal = None
         self.history.append((seat, text))
+        self.idle = self.idle + 1 if text == "pass" else 0
         if text == "pass":
             self.passes[seat] += 1
         elif text.startswith("cover "):
@@ -330,7 +343,9 @@ class Model:
                 self.last_play[seat] = card
         if not self.hands[seat]:
             self.finished.append(seat)
-        if self.ended():
+        holders = sum(1 for h in self.hands if h)
+        stall = self.rules.stall
+        if self.ended() or (stall is not None and self.idle >= stall * holders):
             self.over = True
         else:
             self._advance()
@@ -347,6 +362,7 @@ class Model:
             if self.legal():
                 return
             self.history.append((seat, "burst"))
+            self.idle = 0
             self.table |= self.hands[seat]
             self.hands[seat] = set()
             self.bursts.append(seat)
@@ -600,12 +616,16 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
 
 def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> dict[str, Any]:
     winners = [s for s in range(4) if facts[s].out]
-    assert len(winners) == 1
+    # the first player out wins; a stalled game has nobody out, and the stall rule ties
+    # every player (all still hold cards): they share the win and the pot
+    assert len(winners) <= 1
+    winners = winners or list(range(4))
     money = [Fraction(0)] * 4
     if chips:
         paid = [Fraction(p["ante"] + f.passes * p["pass_cost"]) for f in facts]
         money = [-x for x in paid]
-        money[winners[0]] += sum(paid)
+        for w in winners:
+            money[w] += sum(paid) / len(winners)
     return {"winners": winners, "money": money}
 
 
@@ -805,11 +825,13 @@ def check_result(state: State, rules: Rules) -> None:
         assert rules.scoring in ("first_out", "chips")
         want = expected_first_out(facts, rules.params, chips=rules.scoring == "chips")
         assert list(result.money) == want["money"]
-        assert result.rank[want["winners"][0]] == 1
-        assert sorted(r for s, r in enumerate(result.rank) if s not in want["winners"])[0] > 1
+        assert all(result.rank[w] == 1 for w in want["winners"])
+        assert all(r > 1 for s, r in enumerate(result.rank) if s not in want["winners"])
     assert list(result.winners) == want["winners"]
-    # Winners never pay.
-    assert all(result.money[w] >= 0 for w in result.winners)
+    # Winners never pay; except that holders tied by a stall share a pot they paid into
+    # unequally (RULES.md section 5)
+    if not state.stalled:
+        assert all(result.money[w] >= 0 for w in result.winners)
 
 
 def dealt(state: State) -> list[set[int]]:
@@ -830,6 +852,38 @@ def test_every_step_follows_the_rules(profile: str, seed: int, rnd: random.Rando
     state = game(profile).new_state(seed=seed)
     assert [len(h) for h in dealt(state)] == [13] * 4
     play(state, by_rng(rnd), rules)
+    check_result(state, rules)
+
+
+# rule sets with the stall rule in effect: passes by choice, a round or two of them ends it
+STALLING = [
+    ("pagat", ("turn.must_play=false", "ending.stall=1")),
+    ("bicycle", ("turn.must_play=false", "ending.stall=1")),
+    ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
+    ("doujue-passes", ("turn.pass_limit=null", "ending.stall=1")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), STALLING)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_stalled_games_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game under a stall rule equals the model's, the game ends when the
+    model's stall rule says so, and the record and result follow the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.stall is not None
+    state = played.new_state(seed=seed)
+    model = model_of(state, rules)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[rnd.randrange(len(legal))]
+        state.apply(action)
+        model.apply(action_text(action))
+        check_state(state, model)
+    assert model.over
     check_result(state, rules)
 
 

@@ -44,6 +44,7 @@ class Game:
         self.stuck = rules.stuck
         self.may_burst = rules.stuck.may_burst
         self.must_play = rules.must_play
+        self.stall = rules.stall
         self.jokers = rules.jokers
         self.score = rules.scoring.score
         self.playout = compile_playout(self)

@@ -64,6 +64,7 @@ class State:
         "game",
         "hand_sizes",
         "hands",
+        "idle",
         "joker_at",
         "laid",
         "last_play",
@@ -128,6 +129,7 @@ class State:
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
         self._cover_order: list[list[int]] = [[] for _ in range(n)]  # covered cards, in order
         self.over = False
+        self.idle = 0  # passes in a row, with nothing else done in between (the stall rule)
         self.started = table != 0
         start = game.start(self.hands, door_card)
         self.first_card = start.first_card
@@ -154,7 +156,7 @@ class State:
     def clone(self) -> State:
         """An independent copy that shares the compiled game: play on from either."""
         other = State.__new__(State)
-        for name in ("game", "seed", "door_card", "dealt", "joker_at", "over", "started"):
+        for name in ("game", "seed", "door_card", "dealt", "joker_at", "over", "started", "idle"):
             setattr(other, name, getattr(self, name))
         for name in ("first_card", "table", "frontier", "turn"):
             setattr(other, name, getattr(self, name))
@@ -276,6 +278,7 @@ class State:
         seat = self.turn
         self.log.append((seat, action))
         self.actions[seat] += 1
+        self.idle = 0 if action != PASS else self.idle + 1
         if action == PASS:
             self.passes[seat] += 1
         elif action >= JOKER:
@@ -287,10 +290,17 @@ class State:
         else:
             self._play(seat, action)
         self._check_out(seat)
-        if self.game.is_over(self):
+        if self.game.is_over(self) or self.stalled:
             self.over = True
         else:
             self._advance()
+
+    @property
+    def stalled(self) -> bool:
+        """Whether the stall rule ends the game here: every player still holding cards has
+        passed ``rules.stall`` times in a row, with nothing else done in between."""
+        rounds = self.game.stall
+        return rounds is not None and self.idle >= rounds * sum(1 for h in self.hands if h)
 
     def _play(self, seat: int, card: int) -> None:
         bit = 1 << card
@@ -353,6 +363,7 @@ class State:
         """Out of passes and stuck: the hand goes face up to the table, each card in its
         place (joined to nothing until the gaps fill); a joker in it is removed."""
         self.log.append((seat, BURST))
+        self.idle = 0
         self.laid.append(self.hands[seat])
         laid = self.hands[seat] & SUITED
         self.hands[seat] = 0

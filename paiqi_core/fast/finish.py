@@ -79,6 +79,7 @@ def encode(state: State) -> np.ndarray:
     v[L.NBURSTS] = len(bursts)
     v[L.NLEFT] = len(left)
     v[L.DOOR] = -1 if state.door_card is None else state.door_card
+    v[L.IDLE] = state.idle
     for hand in state.laid:
         v[L.LAID] |= hand
     for seat, laid in zip(bursts, state.laid, strict=True):

@@ -32,6 +32,7 @@ from paiqi_core.fast.layout import (
     FRONTIER,
     FULL_ROW,
     HAND,
+    IDLE,
     JOKER,
     JOKER_AT,
     JOKER_BIT,
@@ -65,6 +66,7 @@ from paiqi_core.fast.layout import (
     R_OPENING_CARD,
     R_PASS_LIMIT,
     R_PLAYERS,
+    R_STALL,
     R_STUCK,
     SEVEN,
     SIZE,
@@ -153,6 +155,19 @@ def is_over(st: np.ndarray, R: np.ndarray) -> bool:
 
 
 @step
+def stalled(st: np.ndarray, R: np.ndarray) -> bool:
+    """The stall rule: every seat still holding cards passed ``R[R_STALL]`` times in a row."""
+    rounds = R[R_STALL]
+    if rounds < 0:
+        return False
+    holding = 0
+    for s in range(R[R_PLAYERS]):
+        if st[HAND + s]:
+            holding += 1
+    return st[IDLE] >= rounds * holding
+
+
+@step
 def plays(st: np.ndarray, seat: int) -> int:
     """Mask of the cards ``seat`` (to move) may play."""
     hand = st[HAND + seat]
@@ -218,6 +233,7 @@ def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
 def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     """The hand goes face up to the table, each card in its place; a joker is removed."""
     _log(st, log, seat, BURST)
+    st[IDLE] = 0
     st[LAID] |= st[HAND + seat]
     if st[HAND + seat] & JOKER_BIT:
         st[LOST] = seat + 1
@@ -290,6 +306,7 @@ def start(
     st[LOGLEN] = 0
     st[LAID] = 0
     st[LOST] = 0
+    st[IDLE] = 0
     kind = R[R_OPENING]
     first = -1
     table = 0
@@ -457,6 +474,7 @@ def apply(
     seat = st[TURN]
     _log(st, log, seat, action)
     st[ACTIONS + seat] += 1
+    st[IDLE] = st[IDLE] + 1 if action == PASS else 0
     if action == PASS:
         st[PASSES + seat] += 1
     elif action >= JOKER:
@@ -468,7 +486,7 @@ def apply(
     else:
         _play(st, ext, log, seat, action)
     _check_out(st, log, seat)
-    if is_over(st, R):
+    if is_over(st, R) or stalled(st, R):
         st[OVER] = 1
     else:
         advance(st, R, ext, beyond, log)

@@ -61,6 +61,7 @@ DRAWN = 152  # 32-bit words drawn from the game's random stream
 LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
 LAID = 154  # the cards laid face up by bursts (a joker removed with a hand included)
 LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
+IDLE = 156  # passes in a row, with nothing else done in between (the stall rule)
 STATE = 160
 
 # -- rules vector ---------------------------------------------------------------------------
@@ -80,6 +81,7 @@ R_ENDING = 12  # 0 all_empty, 1 first_out, 2 one_left
 R_SCORING = 13  # index in forms.KINDS["scoring"]
 R_EMPTY_FRONTIER = 14
 R_BEYOND = 15  # a joker can be played (the beyond table is filled)
+R_STALL = 16  # the stall rule: rounds of passes in a row that end the game, -1: none
 # scoring parameters
 R_BUST_ABOVE = 20
 R_LAST_SEVEN = 21

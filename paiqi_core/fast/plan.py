@@ -64,6 +64,7 @@ def rules_vector(rules: Rules) -> list[int]:
     R[L.R_DECK] = len(rules.deck)
     R[L.R_JOKERS] = rules.jokers
     R[L.R_MUST_PLAY] = int(rules.must_play)
+    R[L.R_STALL] = -1 if rules.stall is None else rules.stall
     R[L.R_OPENING] = L.OPENINGS.index(opening.kind)
     R[L.R_OPENING_CARD] = int(opening.get("card", -1))
     R[L.R_DOOR] = int(bool(rules.opening.uses_door_card))

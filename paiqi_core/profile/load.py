@@ -363,6 +363,10 @@ def schema_errors(
             )
             problems.append(Problem(where(path), path, message))
             continue
+        if error.validator in ("anyOf", "oneOf") and "x-expected" in error.schema:
+            expected = error.schema["x-expected"]
+            problems.append(Problem(where(path), path, f"{error.instance!r} is not {expected}"))
+            continue
         best = jsonschema.exceptions.best_match([error])
         message = best.message
         if best.validator == "pattern" and "x-expected" in best.schema:

@@ -6,7 +6,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -102,12 +102,41 @@ class Profile:
     @cached_property
     def fingerprint(self) -> str:
         """SHA-256 of the resolved rules: two profiles with equal fingerprints play alike."""
-        text = json.dumps(self.resolved(), sort_keys=True, ensure_ascii=False, default=str)
+        data = self.resolved()
+        for path, default in _unfingerprinted_defaults():
+            *sections, key = path
+            node = data
+            for part in sections:
+                node = node.get(part, {})
+            if key in node and node[key] == default:
+                del node[key]
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def __reduce__(self) -> tuple[Any, ...]:
         state = (self.id, self.resolved(), dict(self.origins), self.source, self.chain)
         return (_restore, (*state, thaw(self.overrides), self.described))
+
+
+@cache
+def _unfingerprinted_defaults() -> tuple[tuple[tuple[str, ...], Any], ...]:
+    """The rules that the fingerprint leaves out while they hold their default: keys
+    added to the rule language after rules were first stored, marked ``x-fingerprint:
+    omit-default`` in the schema because their default plays every earlier rule set as
+    before. Rules written before such a key existed keep their fingerprint (stored runs
+    resume, records replay)."""
+    from paiqi_core import resources
+
+    out = []
+
+    def walk(node: Mapping[str, Any], path: tuple[str, ...]) -> None:
+        for key, sub in node.get("properties", {}).items():
+            if sub.get("x-fingerprint") == "omit-default":
+                out.append(((*path, key), sub.get("default")))
+            walk(sub, (*path, key))
+
+    walk(resources.schema("profile"), ())
+    return tuple(out)
 
 
 def _restore(
