@@ -15,8 +15,8 @@ Against ``random`` (or ``easy``) opponents the game is played in paiqi's compile
 where it can play the profile: a learner's turn, the opponents' answers and the next
 observation are one compiled call, with the same draws as paiqi's random players
 (``env.compiled`` says so; ``engine="python"`` plays in the Python engine). Other opponents
-decide from observations of a Python ``State``. ``env.state`` is the game as a ``State``
-either way (rebuilt from the kernel's game when asked for, its random stream where the
+decide from observations of a Python ``State``. ``env.paiqi_state`` is the game as a
+``State`` either way (rebuilt from the kernel's game when asked for, its random stream where the
 opponents left it); read it, do not move it.
 
 An action that is not legal ends the episode as a loss by default (``illegal="lose"``): the
@@ -31,6 +31,7 @@ The environment is registered with Gymnasium as ``paiqi/Sevens-v0``:
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsInt
 
@@ -116,10 +117,19 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         self._turns = 0
 
     @property
-    def state(self) -> State | None:
+    def paiqi_state(self) -> State | None:
         """The game as a paiqi ``State`` (None before the first reset). Read it, clone it,
         but do not move it."""
         return None if self._steps is None else self._steps.state
+
+    @property
+    def state(self) -> State | None:
+        """The former name of ``paiqi_state`` (deprecated: the PettingZoo environment's
+        ``state()`` is PettingZoo's global state)."""
+        warnings.warn(
+            "env.state is deprecated: use env.paiqi_state", DeprecationWarning, stacklevel=2
+        )
+        return self.paiqi_state
 
     @property
     def compiled(self) -> bool:
@@ -231,9 +241,10 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
 
     def render(self) -> str | None:
         """The table as text, every hand shown: returned (``ansi``) or printed (``human``)."""
-        if self.state is None or self.render_mode is None:
+        state = self.paiqi_state
+        if state is None or self.render_mode is None:
             return None
-        text = table_text(self.state)
+        text = table_text(state)
         if self.render_mode == "ansi":
             return text
         print(text)
