@@ -5,6 +5,7 @@ and the OpenSpiel utility type each profile declares, checked against played gam
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import random
 import warnings
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from paiqi_core.cards import bits, parse_cards
-from paiqi_core.engine import State
+from paiqi_core.engine import Game, State
 from paiqi_core.resources import builtin_profiles
 
 from .adapters_support import need
@@ -256,3 +257,91 @@ def test_using_the_environment_before_reset_says_to_call_reset() -> None:
     observation, reward, done, cut, _ = env.last()
     assert observation is not None and observation["action_mask"].any()
     assert (reward, done, cut) == (0.0, False, False)
+
+
+# -- the utility type of each profile ---------------------------------------------------------
+def expected_sums() -> dict[str, float | None]:
+    """What the rules (rules/RULES and the profiles) say of the sum of the seats' utilities:
+    money only changes hands in 鬥雀 covering, the platform without a fee and the chips pot
+    (0); the first out takes the whole win in Pagat (1); the Japanese family ranks every
+    seat with 3/2/1/0 rank points and its games end with one holder at most (6)."""
+    money = ["doujue", "doujue-passes", "doujue-tunnel", "platform", "platform-zhanlong", "bicycle"]
+    ranks = ["shichinarabe", "shichinarabe-tunnel", "shichinarabe-wrap"]
+    sums: dict[str, float | None] = dict.fromkeys(money, 0.0)
+    sums.update(dict.fromkeys(ranks, 6.0))
+    sums["pagat"] = 1.0
+    return sums
+
+
+def random_returns(game: Any, games: int, seed: int) -> list[list[float]]:
+    """The returns of ``games`` OpenSpiel games dealt and played at random."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = [c for c, _ in state.chance_outcomes()]
+                state.apply_action(rng.choice(outcomes))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        out.append(state.returns())
+    return out
+
+
+@pytest.mark.parametrize("profile", sorted(builtin_profiles()))
+def test_each_builtin_profile_declares_its_utility_sum_and_games_keep_it(profile: str) -> None:
+    pyspiel = need("pyspiel")
+    from paiqi_core.adapters import openspiel as adapter
+
+    Utility = pyspiel.GameType.Utility
+    expected = expected_sums()
+    assert set(expected) == set(builtin_profiles())
+    total = expected[profile]
+    for game in (pyspiel.load_game(adapter.short_name(profile)), adapter.paiqi_game(profile)):
+        kind = game.get_type().utility
+        assert kind == (Utility.ZERO_SUM if total == 0 else Utility.CONSTANT_SUM)
+        assert game.utility_sum() == pytest.approx(total)
+        for returns in random_returns(game, 150, seed=len(profile)):
+            assert sum(returns) == pytest.approx(total, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [
+        ("platform", "scoring.fee:0.1"),  # the house keeps a fee: money leaves the table
+        # ended at the first out: the seats still holding cards share a rank, those who
+        # burst do not, so the rank points given out depend on how many burst
+        ("shichinarabe", "ending.method:first_out"),
+    ],
+)
+def test_options_that_break_the_constant_sum_make_the_game_general_sum(
+    profile: str, options: str
+) -> None:
+    pyspiel = need("pyspiel")
+    need("paiqi_core.adapters.openspiel")  # registers the games
+
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    sums = {round(sum(r), 9) for r in random_returns(game, 60, seed=3)}
+    assert len(sums) > 1  # the sum does vary: no constant could be declared
+
+
+def test_utility_sum_of_a_plugin_scoring_is_what_it_declares() -> None:
+    from paiqi_core.adapters.bounds import utility_sum
+
+    rules = Game("doujue").rules
+
+    class Declares:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+        def utility_sum(self, limits: Any) -> float:
+            assert limits.players == 4
+            return 2.5
+
+    plugin = dataclasses.replace(rules, scoring=Declares(rules.scoring))
+    assert utility_sum(plugin) == 2.5
