@@ -47,7 +47,7 @@ from paiqi_core.adapters.pettingzoo import (
     pass_bound,
     table_text,
 )
-from paiqi_core.adapters.steps import KernelSteps, Stepper, Steps
+from paiqi_core.adapters.steps import KernelSteps, Stepper, Steps, deepcopy_sharing_game
 from paiqi_core.agents import Agent, make_agent, resolve
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.rules import Rules
@@ -115,6 +115,11 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         self._steps: Steps | None = None
         self._players: dict[int, Agent] = {}
         self._turns = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PaiqiGymEnv:
+        """A copy that goes on with the same game (the compiled rules are shared)."""
+        other: PaiqiGymEnv = deepcopy_sharing_game(self, self.game, memo)
+        return other
 
     @property
     def paiqi_state(self) -> State | None:

@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 
 from paiqi_core.adapters.bounds import limits
 from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
-from paiqi_core.adapters.steps import Stepper, Steps
+from paiqi_core.adapters.steps import Stepper, Steps, deepcopy_sharing_game
 from paiqi_core.cards import JOKER, RANKS, SUITS, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
@@ -258,6 +258,11 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if name in SET_BY_RESET:
             raise AttributeError(f"call reset() before using the environment ({name} is set by it)")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PaiqiEnv:
+        """A copy that goes on with the same game (the compiled rules are shared)."""
+        other: PaiqiEnv = deepcopy_sharing_game(self, self.game, memo)
+        return other
 
     @property
     def paiqi_state(self) -> State | None:

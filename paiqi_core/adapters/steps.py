@@ -214,6 +214,18 @@ class EngineSteps(Steps):
         return EngineSteps(self._state.clone(), self.layout)
 
 
+def deepcopy_sharing_game(obj: object, game: Game, memo: dict[int, Any]) -> Any:
+    """A deep copy of ``obj`` (an environment) that shares ``game``: compiled rules never
+    change, and copying them would copy the whole profile."""
+    memo[id(game)] = game
+    cls: Any = type(obj)
+    other = cls.__new__(cls)
+    memo[id(obj)] = other
+    for name, value in obj.__dict__.items():
+        other.__dict__[name] = copy.deepcopy(value, memo)
+    return other
+
+
 def direct(function: Any, *examples: Any) -> Any:
     """The compiled code of ``function`` (one of the kernel's numba functions) for arguments
     of the types of ``examples``, to be called without numba's dispatch.
@@ -322,7 +334,8 @@ class Stepper:
     def __deepcopy__(self, memo: dict[int, Any]) -> Stepper:
         """A stepper of the same game and compiled code with arrays of its own for the
         deals (so that a copy is independent of the original, even in another thread)."""
-        other = copy.copy(self)
+        other = Stepper.__new__(Stepper)  # not copy.copy: that would build it anew
+        other.__dict__.update(self.__dict__)
         if self.fast:
             other.keys = self.keys.copy()
             other.lengths = self.lengths.copy()
