@@ -59,15 +59,18 @@ def test_the_training_example_learns(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_the_bounds_table_is_the_codes() -> None:
     need("numpy")
-    from paiqi_core.adapters.bounds import limits, utility_bounds
+    from paiqi_core.adapters.bounds import limits, utility_bounds, utility_sum
     from paiqi_core.adapters.encoding import Layout
 
     text = DOC.read_text(encoding="utf-8")
     rows = re.findall(
-        r"^\| `([a-z-]+)` \| (\w+) \| (-?\d+) \| (-?\d+) \| (\d+) \| (\d+) \| (\d+) \|", text, re.M
+        r"^\| `([a-z-]+)` \| (\w+) \| (-?\d+) \| (-?\d+) \| (\d+) \| (\d+) \| (\d+) \| "
+        r"(\d+) \((zero|constant)-sum\) \|",
+        text,
+        re.M,
     )
     assert sorted(r[0] for r in rows) == sorted(builtin_profiles())
-    for pid, objective, low, high, longest, chance, size in rows:
+    for pid, objective, low, high, longest, chance, size, total, kind in rows:
         rules = rules_of(pid)
         lim = limits(rules)
         assert (objective, float(low), float(high)) == (
@@ -77,3 +80,5 @@ def test_the_bounds_table_is_the_codes() -> None:
         assert int(longest) == lim.turns
         assert int(chance) == len(rules.deck) + rules.opening.uses_door_card
         assert int(size) == Layout(rules.players, lim.log).size
+        assert utility_sum(rules) == float(total)
+        assert kind == ("zero" if float(total) == 0 else "constant")

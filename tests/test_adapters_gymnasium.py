@@ -46,7 +46,7 @@ def test_the_learner_plays_the_game_paiqi_simulates(profile: str, seat: int) -> 
     game = env.game
     for seed in range(3):
         obs, _ = env.reset(seed=seed)
-        state = env.state
+        state = env.paiqi_state
         assert state is not None and state.rng is not None
         me = make_agent("heuristic", state.rng, game)
         total, terminated = 0.0, False

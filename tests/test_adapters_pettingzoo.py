@@ -129,8 +129,8 @@ def test_reset_with_a_seed_deals_paiqis_deal_and_replays_exactly() -> None:
     for seed in (0, 7, 123456789):
         env.reset(seed=seed)
         state = game.new_state(seed)
-        assert env.state is not None
-        assert env.state.hands == state.hands and env.state.door_card == state.door_card
+        assert env.paiqi_state is not None
+        assert env.paiqi_state.hands == state.hands and env.paiqi_state.door_card == state.door_card
         for seat, agent in enumerate(env.possible_agents):
             at = env.layout.at["door_card"]
             door = np.flatnonzero(env.observe(agent)["observation"][at : at + 53]).tolist()
@@ -205,7 +205,7 @@ def test_shichinarabe_rewards_are_rank_points_in_finishing_order() -> None:
     env = paiqi_env("shichinarabe")
     for seed in range(8):
         rewards, _ = play_random(env, seed)
-        state = env.state
+        state = env.paiqi_state
         assert state is not None
         order = [*state.finished]
         holders = [s for s in range(4) if s not in state.finished and s not in state.bursts]
@@ -239,7 +239,7 @@ def test_an_observation_shows_nothing_of_the_hidden_cards() -> None:
         rng = random.Random(seed)
         for _ in range(25):
             env.step(rng.choice(masked(env.observe(env.agent_selection))))
-        state = env.state
+        state = env.paiqi_state
         assert state is not None
         for seat, agent in enumerate(env.possible_agents):
             mine = env.observe(agent)["observation"]
@@ -281,7 +281,7 @@ def test_masks_after_a_reset_are_the_new_games() -> None:
         env.reset(seed=seed)
         masked(env.observe(env.agent_selection))
         env.reset(seed=seed + 1000)
-        state = env.state
+        state = env.paiqi_state
         assert state is not None
         expected = sorted(documented_index(a) for a in state.legal_actions())
         assert masked(env.observe(env.agent_selection)) == expected

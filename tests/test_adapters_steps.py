@@ -193,7 +193,7 @@ def test_pettingzoo_gives_the_same_under_both_engines(
             for env in envs:
                 env.step(action)
         assert envs[0].rewards == envs[1].rewards
-        assert envs[0].state.log == envs[1].state.log
+        assert envs[0].paiqi_state.log == envs[1].paiqi_state.log
         assert envs[0].render_mode is None
 
 
@@ -223,7 +223,7 @@ def test_gymnasium_against_random_players_is_the_same_under_both_engines(
                 assert rest == more
                 if rest[1] or rest[2]:
                     break
-            a, b = (env.state for env in envs)
+            a, b = (env.paiqi_state for env in envs)
             assert a is not None and b is not None
             assert a.log == b.log
             assert a.rng is not None and b.rng is not None
@@ -317,8 +317,8 @@ def test_a_profile_the_kernel_cannot_play_falls_back_to_the_engine(plugin_ending
             obs, _, terminated, truncated, _ = env.last()
             legal = np.flatnonzero(obs["action_mask"]).tolist()
             env.step(None if terminated or truncated else pick.choice(legal))
-        assert env.state is not None and env.state.over
-        finished += len(env.state.finished)
+        assert env.paiqi_state is not None and env.paiqi_state.over
+        finished += len(env.paiqi_state.finished)
     assert finished >= 10  # the plugin's ending: two players out, not one
     with pytest.raises(ValueError, match="no compiled form"):
         paiqi_env(str(plugin_ending), engine="fast")

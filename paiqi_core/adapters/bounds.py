@@ -21,6 +21,15 @@ parameters, loosely but safely: no payer pays more than its largest possible cov
 multipliers, and no winner collects more than all the others pay. A plugin scoring declares
 its bounds with a method ``utility_bounds(limits) -> (low, high)`` on its scoring object;
 without it, a money-scored plugin has no known bounds and the OpenSpiel adapter says so.
+
+Sum. ``utility_sum`` says what every finished game's utilities add up to, where that is the
+same in every game: 0 where money only changes hands (鬥雀 covering, the chips pot, the
+platform without a house fee), 1 for a share of the win (the first out), and the rank points
+of every rank for placement scoring whose games end with one seat at most still holding
+cards (ending ``all_empty`` or ``one_left``, in a game of bounded length), since only seats
+still holding cards share a rank. Elsewhere it is None: a house fee takes money off the
+table, and seats that share a rank share its points. A plugin scoring declares its sum with
+a method ``utility_sum(limits) -> float | None`` on its scoring object; without it, None.
 """
 
 from __future__ import annotations
@@ -183,3 +192,28 @@ def utility_bounds(rules: Rules) -> tuple[float, float]:
         )
     low, high = bound(rules, dict(rules.profile.section("scoring")), lim)
     return float(low), float(high)
+
+
+def utility_sum(rules: Rules) -> float | None:
+    """What the utilities of all seats add up to in every finished game of ``rules``, or
+    None where that varies or is not known (see the module's docstring)."""
+    declared = getattr(rules.scoring, "utility_sum", None)
+    if callable(declared):
+        value = declared(limits(rules))
+        return None if value is None else float(value)
+    name = str(rules.profile.get("scoring.method"))
+    if name not in _MONEY or _builtin_money(rules) is None:
+        return None  # a plugin registered under a built-in name may score otherwise
+    if name in ("covering", "chips"):
+        return 0.0
+    if name == "platform":
+        return 0.0 if Fraction(str(rules.profile.get("scoring.fee"))) == 0 else None
+    if name == "first_out":
+        return 1.0
+    from paiqi_core.hooks.flow import AllEmpty, OneLeft
+
+    if type(rules.ending) not in (AllEmpty, OneLeft) or limits(rules).turns is None:
+        return None
+    fixed = rules.facts.place_points
+    points = list(fixed) if fixed else list(range(rules.players - 1, -1, -1))
+    return float(sum(points[: rules.players]))

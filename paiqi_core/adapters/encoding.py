@@ -43,6 +43,20 @@ section            size        content
 ``passes``         n           passes used, by relative seat (a count)
 =================  ==========  ================================================================
 
+The global state (PettingZoo's ``state()``, ``float32``, one dimension) is the whole table,
+as a centralised critic may see it: ``observation_size + 2 * n * 53`` entries.
+
+=================  ==========  ================================================================
+section            size        content
+=================  ==========  ================================================================
+(public)           as above    the observation tensor of seat 0 without its own cards: its
+                               ``hand`` and ``covered`` sections are zeros, ``seat`` marks seat
+                               0, and the per-seat sections are by seat number (relative to
+                               seat 0)
+``hands``          n x 53      every seat's hand, by seat number (one row per seat)
+``covered``        n x 53      every seat's covered cards, by seat number
+=================  ==========  ================================================================
+
 The information-state tensor (OpenSpiel) adds what a seat remembers: ``dealt`` (53, its hand
 as dealt) and ``history`` (``rows x (n + 9 + 53 + 53)``): one row per move or automatic event
 in order, each a relative seat (one-hot), a kind (play, cover, pass, joker, place, swap, cut,
@@ -221,6 +235,7 @@ class Layout:
         self.sections: tuple[Section, ...] = tuple(sections)
         self.size = offset
         self.at = {s.name: s.offset for s in sections}
+        self.state_size = self.observation_size + 2 * n * CARD_SLOTS  # the global state
         self._flag_bytes = -(-self.flag_size // 8)
         self._pack = struct.Struct(f"={3 * n}f").pack
 
@@ -241,6 +256,23 @@ class Layout:
         high[self.at["covered_counts"] : self.at["covered_counts"] + n] = covers
         high[self.at["passes"] : self.at["passes"] + n] = passes
         return low, high
+
+    def state_bounds(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Lowest and highest value of every entry of the global state, from those of the
+        observation (``bounds``): 0..1 for the cards of every seat after them."""
+        cards = 2 * self.players * CARD_SLOTS
+        return (
+            np.concatenate([low, np.zeros(cards, np.float32)]),
+            np.concatenate([high, np.ones(cards, np.float32)]),
+        )
+
+    def __reduce__(self) -> tuple[type[Layout], tuple[int, int]]:
+        """Made again from its size (its packer of counts is not picklable)."""
+        return (Layout, (self.players, self.history_rows))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Layout:
+        """Shared: a layout never changes."""
+        return self
 
     # -- writing ------------------------------------------------------------------------------
     def observation(self, state: State, seat: int, private: bool = True) -> np.ndarray:

@@ -15,8 +15,8 @@ Against ``random`` (or ``easy``) opponents the game is played in paiqi's compile
 where it can play the profile: a learner's turn, the opponents' answers and the next
 observation are one compiled call, with the same draws as paiqi's random players
 (``env.compiled`` says so; ``engine="python"`` plays in the Python engine). Other opponents
-decide from observations of a Python ``State``. ``env.state`` is the game as a ``State``
-either way (rebuilt from the kernel's game when asked for, its random stream where the
+decide from observations of a Python ``State``. ``env.paiqi_state`` is the game as a
+``State`` either way (rebuilt from the kernel's game when asked for, its random stream where the
 opponents left it); read it, do not move it.
 
 An action that is not legal ends the episode as a loss by default (``illegal="lose"``): the
@@ -31,6 +31,7 @@ The environment is registered with Gymnasium as ``paiqi/Sevens-v0``:
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsInt
 
@@ -46,7 +47,7 @@ from paiqi_core.adapters.pettingzoo import (
     pass_bound,
     table_text,
 )
-from paiqi_core.adapters.steps import KernelSteps, Stepper, Steps
+from paiqi_core.adapters.steps import KernelSteps, Stepper, Steps, deepcopy_sharing_game
 from paiqi_core.agents import Agent, make_agent, resolve
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.rules import Rules
@@ -115,11 +116,25 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         self._players: dict[int, Agent] = {}
         self._turns = 0
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> PaiqiGymEnv:
+        """A copy that goes on with the same game (the compiled rules are shared)."""
+        other: PaiqiGymEnv = deepcopy_sharing_game(self, self.game, memo)
+        return other
+
     @property
-    def state(self) -> State | None:
+    def paiqi_state(self) -> State | None:
         """The game as a paiqi ``State`` (None before the first reset). Read it, clone it,
         but do not move it."""
         return None if self._steps is None else self._steps.state
+
+    @property
+    def state(self) -> State | None:
+        """The former name of ``paiqi_state`` (deprecated: the PettingZoo environment's
+        ``state()`` is PettingZoo's global state)."""
+        warnings.warn(
+            "env.state is deprecated: use env.paiqi_state", DeprecationWarning, stacklevel=2
+        )
+        return self.paiqi_state
 
     @property
     def compiled(self) -> bool:
@@ -231,9 +246,10 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
 
     def render(self) -> str | None:
         """The table as text, every hand shown: returned (``ansi``) or printed (``human``)."""
-        if self.state is None or self.render_mode is None:
+        state = self.paiqi_state
+        if state is None or self.render_mode is None:
             return None
-        text = table_text(self.state)
+        text = table_text(state)
         if self.render_mode == "ansi":
             return text
         print(text)

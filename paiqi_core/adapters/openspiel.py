@@ -48,7 +48,7 @@ import numpy as np
 import pyspiel
 
 from paiqi_core.actions import EVENT, JOKER, action_text
-from paiqi_core.adapters.bounds import limits, utility_bounds
+from paiqi_core.adapters.bounds import limits, utility_bounds, utility_sum
 from paiqi_core.adapters.encoding import (
     NUM_ACTIONS,
     Layout,
@@ -113,14 +113,25 @@ def _value_text(value: Any) -> str:
 
 
 # -- game types --------------------------------------------------------------------------------
-def _game_type(short_name: str, long_name: str, parameters: dict[str, Any]) -> Any:
+def utility_kind(total: float | None) -> Any:
+    """OpenSpiel's utility type of games whose utilities add up to ``total`` in every game
+    (None: not always the same)."""
+    Utility = pyspiel.GameType.Utility
+    if total is None:
+        return Utility.GENERAL_SUM
+    return Utility.ZERO_SUM if total == 0 else Utility.CONSTANT_SUM
+
+
+def _game_type(
+    short_name: str, long_name: str, parameters: dict[str, Any], total: float | None = None
+) -> Any:
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility_kind(total),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=8,
         min_num_players=3,
@@ -155,6 +166,7 @@ class PaiqiGame(pyspiel.Game):
                 "needs a bounded game; set turn.pass_limit"
             )
         low, high = utility_bounds(rules)
+        total = utility_sum(rules)
         self.players = rules.players
         self.cards = len(rules.deck)
         self.door = rules.opening.uses_door_card
@@ -167,13 +179,18 @@ class PaiqiGame(pyspiel.Game):
             num_players=rules.players,
             min_utility=low,
             max_utility=high,
-            utility_sum=None,
+            utility_sum=total,
             max_game_length=lim.turns,
         )
         if profile is None:
             game_type, given = _PAIQI, {"profile": ref, "options": options_text(options)}
         else:
             game_type, given = _TYPES[short_name(profile)], {"options": options_text(options)}
+        if game_type.utility != utility_kind(total):  # the sum of these rules' utilities
+            game_type = _game_type(
+                game_type.short_name, game_type.long_name, game_type.parameter_specification,
+                total,
+            )  # fmt: skip
         super().__init__(game_type, info, given)
 
     def max_chance_nodes_in_history(self) -> int:
@@ -494,6 +511,9 @@ def paiqi_game(profile: str = "doujue", overrides: Any = ()) -> PaiqiGame:
 
 
 # -- registration ----------------------------------------------------------------------------------
+# registered as general-sum: options can change the sum (a house fee, another ending), and
+# working it out for every profile here would compile them all at import; each game loaded
+# carries the utility type of its own rules (``PaiqiGame.__init__``)
 _PAIQI = _game_type(
     "paiqi", "paiqi (排七 / Sevens / Fan Tan)", {"profile": "doujue", "options": ""}
 )

@@ -19,8 +19,15 @@ starts from a copy of a position of the same game.
 Games are played in paiqi's compiled kernel where it can play the profile (numba installed,
 no plugin hook without a compiled form; ``env.compiled`` says which), in the Python engine
 otherwise; ``paiqi_env(..., engine="python")`` chooses the engine. Both give the same games.
-``env.state`` is the game as a paiqi ``State`` either way (rebuilt from the kernel's game
-when asked for): read it, but set up positions with ``reset(options={"state": ...})``.
+``env.paiqi_state`` is the game as a paiqi ``State`` either way (rebuilt from the kernel's
+game when asked for): read it, but set up positions with ``reset(options={"state": ...})``.
+``env.state()`` is PettingZoo's global state, an array in ``env.state_space``: what seat 0
+sees without its own cards, then every seat's hand and covered cards (laid out in
+``paiqi_core.adapters.encoding``).
+
+An environment deep-copies and pickles with either engine, mid-game too: the copy goes on
+with the same game, and deals the same games at its next resets. Used before ``reset()``,
+it says to call ``reset()`` first.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from pettingzoo import AECEnv
 
 from paiqi_core.adapters.bounds import limits
 from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
-from paiqi_core.adapters.steps import Stepper, Steps
+from paiqi_core.adapters.steps import Stepper, Steps, deepcopy_sharing_game
 from paiqi_core.cards import JOKER, RANKS, SUITS, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
@@ -43,6 +50,11 @@ from paiqi_core.rules import Rules
 from paiqi_core.search.objective import utilities
 
 UNBOUNDED_TURNS = 10_000  # a game of rules that may never end is cut (truncated) here
+# what ``reset()`` sets: asked for before it, they say to call it (``PaiqiEnv.__getattr__``)
+SET_BY_RESET = frozenset(
+    ("agents", "num_agents", "agent_selection", "rewards", "terminations", "truncations",
+     "infos", "_cumulative_rewards")
+)  # fmt: skip
 
 
 def load_game(
@@ -224,6 +236,8 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        low, high = self.layout.state_bounds(low, high)
+        self.state_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.action_spaces = {
             a: gymnasium.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents
         }
@@ -239,11 +253,31 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._ready: dict[str, np.ndarray] | None = None  # agent_selection's, not yet given
         self._skip_agent_selection: str | None = None  # as AECEnv._was_dead_step keeps it
 
+    def __getattr__(self, name: str) -> Any:
+        """Only called for an attribute not set: those that ``reset()`` sets say so."""
+        if name in SET_BY_RESET:
+            raise AttributeError(f"call reset() before using the environment ({name} is set by it)")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PaiqiEnv:
+        """A copy that goes on with the same game (the compiled rules are shared)."""
+        other: PaiqiEnv = deepcopy_sharing_game(self, self.game, memo)
+        return other
+
     @property
-    def state(self) -> State | None:
+    def paiqi_state(self) -> State | None:
         """The game as a paiqi ``State`` (None before the first reset). Read it, clone it,
         but do not move it: set up a position with ``reset(options={"state": ...})``."""
         return None if self._steps is None else self._steps.state
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: a new ``float32`` array in ``state_space``, what seat 0
+        sees without its own cards, then every seat's hand and covered cards (laid out in
+        ``paiqi_core.adapters.encoding``)."""
+        steps = self._steps
+        if steps is None:
+            raise RuntimeError("call reset() before state()")
+        return steps.global_state()
 
     @property
     def compiled(self) -> bool:
@@ -327,6 +361,8 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """The agent to act, until every agent is done or ``max_iter`` turns were given, as
         ``AECEnv.agent_iter`` (a generator in place of its iterator class: cheaper per
         turn)."""
+        if self._steps is None:
+            raise RuntimeError("call reset() before agent_iter()")
         return AgentTurns(self, max_iter)
 
     def _was_dead_step(self, action: int | None) -> None:
@@ -373,6 +409,8 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         """The agent to move takes ``action`` (an index of the action space); an illegal
         action raises ``IllegalAction`` and changes nothing. A finished agent steps None."""
         if not self._live:  # every agent is terminated or truncated (or no reset yet)
+            if self._steps is None:
+                raise RuntimeError("call reset() before step()")
             agent = self.agent_selection
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
@@ -426,9 +464,10 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
             return None
-        if self.state is None:
+        state = self.paiqi_state
+        if state is None:
             return None
-        text = table_text(self.state)
+        text = table_text(state)
         if self.render_mode == "ansi":
             return text
         print(text)

@@ -14,6 +14,8 @@ a seed, from given hands, or from a ``State``. A game is a ``Steps``:
 - ``observation(seat)``, ``write_observation(out, seat)``: the observation tensor;
 - ``view(seat, moving)``: new arrays of a seat's observation and mask, and
   ``step_view(index)``: a step, then the view of the seat to move next (one compiled call);
+- ``hidden()``, ``global_state()``: every seat's hand and covered cards, and the whole
+  table as one array (PettingZoo's ``state()``; laid out in ``encoding``);
 - ``result()``: the scored game, once it is over;
 - ``state``: the game as a Python ``State``, for everything else (text, beliefs, records,
   information states).
@@ -28,6 +30,7 @@ the kernel). The Python engine (``EngineSteps``) steps its ``State`` itself, as 
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,6 +42,7 @@ from paiqi_core.adapters.encoding import (
     engine_action,
     index_text,
     legal_mask,
+    unpack,
 )
 from paiqi_core.engine import IllegalAction, State
 from paiqi_core.playout import below
@@ -64,6 +68,7 @@ class Steps:
     """One game, stepped an action at a time (see the module's docstring)."""
 
     game: Game
+    layout: Layout
     fast: bool
     turn: int
     over: bool
@@ -102,6 +107,20 @@ class Steps:
         """``step(index)``, then ``view`` of the seat to move next (its mask zeros once
         the game is over): for a learner that looks after every step."""
         raise NotImplementedError
+
+    def hidden(self) -> tuple[list[int], list[int]]:
+        """Every seat's hand and its covered cards, as card masks by seat."""
+        raise NotImplementedError
+
+    def global_state(self) -> np.ndarray:
+        """A new array of the whole table (``encoding`` lays it out): what seat 0 sees without
+        its own cards, then every seat's hand and covered cards."""
+        layout = self.layout
+        out = np.empty(layout.state_size, np.float32)
+        self.write_observation(out, 0, False)
+        hands, covered = self.hidden()
+        out[layout.observation_size :] = unpack([*hands, *covered]).ravel()
+        return out
 
     def result(self) -> Result:
         """The scored game (it must be over)."""
@@ -182,6 +201,10 @@ class EngineSteps(Steps):
         self.step(index)
         return self.view(self._state.turn, not self._state.over)
 
+    def hidden(self) -> tuple[list[int], list[int]]:
+        """Every seat's hand and covered cards (see ``Steps.hidden``)."""
+        return list(self._state.hands), list(self._state.covered)
+
     def result(self) -> Result:
         """The scored game."""
         return self._state.result()
@@ -189,6 +212,18 @@ class EngineSteps(Steps):
     def clone(self) -> EngineSteps:
         """A copy with a clone of the state."""
         return EngineSteps(self._state.clone(), self.layout)
+
+
+def deepcopy_sharing_game(obj: object, game: Game, memo: dict[int, Any]) -> Any:
+    """A deep copy of ``obj`` (an environment) that shares ``game``: compiled rules never
+    change, and copying them would copy the whole profile."""
+    memo[id(game)] = game
+    cls: Any = type(obj)
+    other = cls.__new__(cls)
+    memo[id(obj)] = other
+    for name, value in obj.__dict__.items():
+        other.__dict__[name] = copy.deepcopy(value, memo)
+    return other
 
 
 def direct(function: Any, *examples: Any) -> Any:
@@ -223,6 +258,7 @@ class Stepper:
         from paiqi_core import fast
 
         self.game = game
+        self.engine = engine
         self.layout = Layout(game.players)
         if engine not in (None, *fast.ENGINES):
             raise ValueError(f"unknown engine '{engine}' (known: {', '.join(fast.ENGINES)})")
@@ -289,6 +325,25 @@ class Stepper:
             self.seed_stream = direct(
                 seed_stream, box, self.keys, self.lengths, mt, words, prepared
             )
+
+    # -- copies ----------------------------------------------------------------------------
+    def __reduce__(self) -> tuple[type[Stepper], tuple[Game, str, int]]:
+        """Pickled as the game, its engine and room (the compiled code is found again)."""
+        return (Stepper, (self.game, "fast" if self.fast else "python", self.room))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Stepper:
+        """A stepper of the same game and compiled code with arrays of its own for the
+        deals (so that a copy is independent of the original, even in another thread)."""
+        other = Stepper.__new__(Stepper)  # not copy.copy: that would build it anew
+        other.__dict__.update(self.__dict__)
+        if self.fast:
+            other.keys = self.keys.copy()
+            other.lengths = self.lengths.copy()
+            other.scratch = _new_stream()
+            other.deck = self.deck.copy()
+            other._deal_scratch = None
+        memo[id(self)] = other
+        return other
 
     # -- new games -------------------------------------------------------------------------
     def from_seed(self, seed: int, stream: bool = False) -> Steps:
@@ -396,6 +451,7 @@ class KernelSteps(Steps):
     def __init__(self, stepper: Stepper, origin: tuple[Any, ...]) -> None:
         self.stepper = stepper
         self.game = stepper.game
+        self.layout = stepper.layout
         self.origin = origin  # how the game started: ("seed", s), ("hands", h, d), ("state", s)
         self.box = stepper.box.copy()
         self._legal = self.box[stepper.legal_at :]  # the legal actions' part of the box
@@ -534,6 +590,18 @@ class KernelSteps(Steps):
         s.look(self.box, seat, True, self._mask, out, mask, bool(moving))
         return out, mask
 
+    def hidden(self) -> tuple[list[int], list[int]]:
+        """Every seat's hand and covered cards, from the kernel's state (see
+        ``Steps.hidden``)."""
+        from paiqi_core.fast import layout as L
+
+        n = self.game.players
+        st = self.stepper.state_at
+        box = self.box
+        return box[st + L.HAND : st + L.HAND + n].tolist(), box[
+            st + L.COVERED : st + L.COVERED + n
+        ].tolist()
+
     def result(self) -> Result:
         """The scored game, from the kernel's end-of-game facts and the rules' scoring."""
         if self._result is None:
@@ -596,8 +664,23 @@ class KernelSteps(Steps):
         self._synced = length
         return shadow
 
+    # -- copies ----------------------------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> KernelSteps:
+        """``clone()``, with the stepper as the copy being made has it."""
+        other = self.clone()
+        other.stepper = copy.deepcopy(self.stepper, memo)
+        memo[id(self)] = other
+        return other
+
     def __getstate__(self) -> dict[str, Any]:
-        raise TypeError("pickle the game's State (steps.state), not the kernel's steps")
+        """The kernel's game as arrays (the view of the legal actions is made again)."""
+        data = dict(self.__dict__)
+        del data["_legal"]
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._legal = self.box[self.stepper.legal_at :]
 
 
 def _new_stream() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
