@@ -127,8 +127,16 @@ def test_utility_bounds_and_length_follow_from_the_rules() -> None:
     # a seat passes at most once between two cards and once before the first: 53 passes,
     # 54 chips with the ante
     assert (bicycle.min_utility(), bicycle.max_utility()) == (-54, 3 * 54)
-    with pytest.raises(Exception, match="may never end"):
-        pyspiel.load_game("paiqi", {"profile": "pagat", "options": "turn.must_play:false"})
+    # passes by choice without a limit: the stall rule (10 rounds) bounds the game, fewer
+    # than 10 * 4 passes in a row before the first card and after each of the 52
+    endless = pyspiel.load_game("paiqi", {"profile": "pagat", "options": "turn.must_play:false"})
+    assert endless.max_game_length() == 52 + (10 * 4 - 1) * 53
+    stalling = pyspiel.load_game(
+        "paiqi", {"profile": "shichinarabe", "options": "turn.pass_limit:null; ending.stall:2"}
+    )
+    assert stalling.max_game_length() == 52 + (2 * 4 - 1) * 53
+    # seats tied by a stall share a rank's points: no constant sum
+    assert stalling.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
 
 
 def test_options_and_names() -> None:

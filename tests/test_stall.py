@@ -165,3 +165,23 @@ def test_the_compiled_engine_ends_a_stalled_game_where_python_does() -> None:
     assert values.tolist() == [[0.25, 0.25, 0.25, 0.25]]
     state.apply("pass")
     assert state.stalled and state.result().winners == (0, 1, 2, 3)
+
+
+def test_an_environment_of_endless_passes_terminates_by_the_stall_rule() -> None:
+    pytest.importorskip("pettingzoo")
+    from paiqi_core.adapters.encoding import PASS_ACTION
+    from paiqi_core.adapters.pettingzoo import paiqi_env
+
+    for engine in ("python", "fast"):
+        env = paiqi_env("shichinarabe", ["turn.pass_limit=null"], engine=engine)
+        env.reset(seed=0)
+        steps = 0
+        for _agent in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                assert terminated and not truncated  # the game ended; nothing cut it
+                env.step(None)
+                continue
+            env.step(PASS_ACTION)  # every seat passes whenever it may, as in the case that hung
+            steps += 1
+        assert steps == 40  # four holders, ten rounds

@@ -9,9 +9,11 @@ many of them as there are cards. Passes are bounded by the pass limit of each se
 a limit, where a player may pass only when stuck and every row can grow to its ends, at most
 ``players - 1`` passes come between two cards (a whole round of passes would leave the
 table as it was, so everybody would be stuck for ever, which cannot happen while the
-frontier of the rows is held by somebody). Rules that let players pass by choice without a
-limit, or cut rows at their ends while a stuck player only passes, can make a game last for
-ever: their length is unbounded (None).
+frontier of the rows is held by somebody). Where players may pass by choice without a limit,
+the stall rule (``rules.stall``, ``ending.stall``) bounds a game: fewer than ``stall *
+players`` passes come between two other moves, and each seat passes at most ``stall`` times
+among them. Rules that no bound is known for (a plugin's stuck rule) have an unbounded
+length (None).
 
 Utilities are the profile's own objective (``paiqi_core.search.objective.utilities``):
 ``win`` (a share of the win) lies in 0..1; ``points`` are rank points, between the least
@@ -26,8 +28,9 @@ Sum. ``utility_sum`` says what every finished game's utilities add up to, where 
 same in every game: 0 where money only changes hands (鬥雀 covering, the chips pot, the
 platform without a house fee), 1 for a share of the win (the first out), and the rank points
 of every rank for placement scoring whose games end with one seat at most still holding
-cards (ending ``all_empty`` or ``one_left``, in a game of bounded length), since only seats
-still holding cards share a rank. Elsewhere it is None: a house fee takes money off the
+cards (ending ``all_empty`` or ``one_left``, in a game of bounded length and without a
+stall rule, which ends a game with several seats holding cards), since only seats still
+holding cards share a rank. Elsewhere it is None: a house fee takes money off the
 table, and seats that share a rank share its points. A plugin scoring declares its sum with
 a method ``utility_sum(limits) -> float | None`` on its scoring object; without it, None.
 """
@@ -79,6 +82,10 @@ def limits(rules: Rules) -> Limits:
         # between two passes of one seat some card moved: at most one pass per card, and
         # one before the first; at most players - 1 passes between two cards
         per_seat, passes = cards + 1, (n - 1) * (cards + 1)
+    elif rules.stall is not None:
+        # the stall rule: fewer than stall * holders passes in a row, before the first
+        # other move and after each of at most ``cards`` others
+        per_seat, passes = rules.stall * (cards + 1), (rules.stall * n - 1) * (cards + 1)
     else:
         per_seat = passes = None
     turns = None if passes is None else cards + passes
@@ -213,6 +220,8 @@ def utility_sum(rules: Rules) -> float | None:
     from paiqi_core.hooks.flow import AllEmpty, OneLeft
 
     if type(rules.ending) not in (AllEmpty, OneLeft) or limits(rules).turns is None:
+        return None
+    if rules.stall is not None:  # a stalled game ends with several seats tied
         return None
     fixed = rules.facts.place_points
     points = list(fixed) if fixed else list(range(rules.players - 1, -1, -1))
