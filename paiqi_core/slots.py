@@ -12,7 +12,7 @@ name of a hook, so a plugin hook is as good as a built-in one.
 Every declaration has a safe default in the base classes below (``Opening``, ``Stuck``,
 ``Ending``, ``Scoring``): a plugin that declares nothing gets the general, exact path.
 
-A slot object may also declare ``compiled``: the ``paiqi_core.fast.forms.Form`` of a
+A slot object may also declare ``compiled``: the ``paiqi_core.forms.Form`` of a
 behaviour the compiled fast path (``paiqi_core.fast``) implements. The built-in hooks
 declare theirs; anything that declares none is played by the Python engine.
 """
@@ -63,7 +63,7 @@ class Opening:
 
     start: Callable[[Sequence[int], int | None], Start]
     uses_door_card: bool = False
-    compiled: Any = None  # the Form of a built-in opening (paiqi_core.fast.forms)
+    compiled: Any = None  # the Form of a built-in opening (paiqi_core.forms)
 
 
 # -- stuck -----------------------------------------------------------------------------------
@@ -224,7 +224,7 @@ class Scoring:
 
     score: Callable[[Sequence[PlayerOutcome]], Result]
     facts: ScoringFacts = field(default_factory=ScoringFacts)
-    compiled: Any = None  # the Form of a built-in scoring (paiqi_core.fast.forms)
+    compiled: Any = None  # the Form of a built-in scoring (paiqi_core.forms)
 
 
 PROTOCOLS: dict[str, type] = {

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from paiqi_core.fast import layout as L
-from paiqi_core.fast.forms import Form, form_of
+from paiqi_core.forms import Form, form_of
 
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from paiqi_core.actions import COVER, PASS
 from paiqi_core.cards import SEVEN, bits, parse_card
-from paiqi_core.fast.forms import Form, form
+from paiqi_core.forms import Form, form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.slots import EndingLoop, Opening, Progress, Start, StuckLoop
 

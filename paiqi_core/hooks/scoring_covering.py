@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from paiqi_core.cards import CARD_POINTS, JOKER
-from paiqi_core.fast.forms import form
+from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 from paiqi_core.slots import Scoring, ScoringFacts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiqi_core.fast.forms import form
+from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.slots import Scoring, ScoringFacts

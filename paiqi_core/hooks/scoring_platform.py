@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from paiqi_core.fast.forms import form
+from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.hooks.scoring_covering import winner_multipliers
 from paiqi_core.melds import exempt_points

@@ -6,8 +6,9 @@ behaviour (``kind``) and its parameters, in the terms of the compiled kernel
 object whose ``compiled`` is missing or None (every plugin hook unless its author declares
 one of these forms) has no compiled form, and its games are played by the Python engine.
 
-This module imports nothing beyond the standard library: hooks declare their forms whether
-or not numba is installed.
+This module imports nothing beyond the standard library and belongs to the rule core, below
+the compiled engine: hooks declare their forms whether or not numba is installed, and
+without importing the engine that reads them.
 """
 
 from __future__ import annotations
