@@ -139,6 +139,7 @@ class PaiqiServer:
             limit_concurrency=MAX_CONNECTIONS,
             backlog=BACKLOG,
             server_header=False,
+            proxy_headers=False,  # no proxy in front: the client is who connected
             log_level="info" if self.verbose else "error",
             access_log=self.verbose,
         )
