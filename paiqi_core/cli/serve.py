@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import threading
 import webbrowser
 from pathlib import Path
 
 from paiqi_core.cli.common import EXIT_OK, BadInput
+
+SWITCH_SECONDS = 0.0005
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -21,6 +24,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server = make_server(args.host, args.port, db=db, verbose=args.verbose)
     except OSError as e:
         raise BadInput(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    # the event loop gets the interpreter back from the worker threads within half a
+    # millisecond (not five), so a game being worked on delays the other requests little
+    sys.setswitchinterval(SWITCH_SECONDS)
+    server.api.warm()  # the profiles and their engines: ready when the address is shown
     print(f"paiqi serve: {server.url}  (Ctrl-C stops it)", flush=True)
     if args.open:
         threading.Timer(0.3, webbrowser.open, (server.url,)).start()

@@ -1,10 +1,11 @@
 """``paiqi serve``: the browser table. Play a profile against computer players, edit a
 profile with live checks and its explanation beside it, and replay recorded games.
 
-The server is the standard library's threading HTTP server (``server``); the JSON API is
-in ``api``; live games in ``tables``, drawn from the person's own observation by ``view``;
-profiles from the browser in ``profiles``; replays in ``replays``; the settlement broken
-down in ``settlement``. The page is plain HTML, CSS and JavaScript in ``static/``.
+The server is uvicorn (``server``) running a Starlette application (``app``): the page's
+files and the JSON API, whose routes are in ``api``; live games in ``tables``, drawn from
+the person's own observation by ``view``; profiles from the browser in ``profiles``;
+replays in ``replays``; the settlement broken down in ``settlement``. The page is plain
+HTML, CSS and JavaScript in ``static/``.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ Routes (all answers are JSON objects; an error is ``{"error": "..."}`` with a 4x
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,12 +30,14 @@ from typing import Any
 
 from paiqi_core.agents import LEVELS
 from paiqi_core.engine import Game
+from paiqi_core.engine.game import game_of
 from paiqi_core.profile import ProfileError
 from paiqi_core.rules import rules_of
 from paiqi_core.serve import profiles, replays
-from paiqi_core.serve.tables import LEVEL_WORDS, Table, TableError, Tables
+from paiqi_core.serve.tables import LEVEL_WORDS, Table, TableError, Tables, TablesFull
 
 MAX_SEED = 2**63
+GAME_CACHE = 32  # compiled rule sets kept for new deals
 
 
 class ApiError(Exception):
@@ -52,14 +56,65 @@ class Api:
 
     db: Path | None = None
     tables: Tables = field(default_factory=Tables)
+    _builtins: list[dict[str, Any]] | None = field(default=None, init=False, repr=False)
+    _games: OrderedDict[tuple[Any, ...], Game] = field(
+        default_factory=OrderedDict, init=False, repr=False
+    )
+    _loading: dict[tuple[Any, ...], threading.Lock] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     # -- profiles ------------------------------------------------------------------------
     def profiles(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """The built-in profiles and the levels of the computer players."""
         return {
-            "profiles": profiles.builtins(),
+            "profiles": self.builtins(),
             "levels": [{"id": k, "text": LEVEL_WORDS.get(k, k)} for k in LEVELS],
         }
+
+    def builtins(self) -> list[dict[str, Any]]:
+        """The list of built-in profiles, read once (they are files of the package, which
+        do not change while the server runs); many first requests at once wait for one
+        reading instead of each reading every profile."""
+        with self._lock:
+            if self._builtins is None:
+                self._builtins = profiles.builtins()
+            return self._builtins
+
+    def _game_of(self, args: Mapping[str, Any]) -> Game:
+        """The compiled game of a request's profile and options. The last ``GAME_CACHE``
+        asked for are kept, so a new deal of the same rules does not load them again, and
+        many deals of new rules at once load them once (the others wait for it)."""
+        key = (args["profile"], args["text"], args["name"], tuple(args["options"]))
+        with self._lock:
+            game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
+                return game
+            loading = self._loading.setdefault(key, threading.Lock())
+        with loading:
+            with self._lock:
+                game = self._games.get(key)
+            if game is not None:
+                return game
+            try:
+                profile, _ = profiles.load(**args)
+                game = game_of(rules_of(profile))
+            finally:
+                with self._lock:
+                    self._loading.pop(key, None)
+            with self._lock:
+                self._games[key] = game
+                while len(self._games) > GAME_CACHE:
+                    self._games.popitem(last=False)
+        return game
+
+    def warm(self) -> None:
+        """Read what visitors ask first: the list of built-in profiles, and the compiled
+        game of each (a fraction of a second in all; the first deals otherwise pay it)."""
+        for p in self.builtins():
+            self._game_of({"profile": p["id"], "text": None, "name": "", "options": []})
 
     def source(self, pid: str) -> dict[str, Any]:
         """A built-in profile's YAML text."""
@@ -76,8 +131,7 @@ class Api:
     def new_game(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """Deal a new game for the person at ``seat`` against ``levels``."""
         try:
-            profile, _ = profiles.load(**_profile_args(body))
-            game = Game(rules_of(profile))
+            game = self._game_of(_profile_args(body))
         except ProfileError as e:
             raise ApiError(
                 400,
@@ -92,6 +146,8 @@ class Api:
         seed = random.randrange(1 << 31) if seed in (None, "") else _int(seed, "seed", 0, MAX_SEED)
         try:
             table = self.tables.add(Table(game, seat, levels, seed))
+        except TablesFull as e:
+            raise ApiError(503, str(e)) from None
         except TableError as e:
             raise ApiError(400, str(e)) from None
         with table.lock:

@@ -1,203 +1,104 @@
-"""The HTTP server: the standard library's threading server, the JSON API and the page.
+"""The HTTP server: uvicorn serving the application of ``app`` on a socket bound at once.
 
-- Static files come from ``static/`` beside this module only: a path is resolved and must
-  stay inside that folder, and only known file types are served.
-- A request body is at most ``MAX_BODY`` bytes; a JSON request must say it is JSON (a page
-  of another site cannot post one to this server without the browser asking first).
-- Bound to a loopback address, the server answers only requests addressed to that address
-  or to ``localhost`` (another site's name pointed at 127.0.0.1 gets nothing).
-- Every request is handled on its own thread; an error in one game answers that request
-  with a 500 and the message, and the server goes on.
+- The listening socket is bound when the server is made (so a port in use is reported
+  before anything else) and listens with a queue of ``BACKLOG`` connections, so a crowd of
+  players connecting at once is queued rather than reset.
+- One event loop reads and writes every connection; the game work runs on worker threads
+  (see ``app``). A connection must send a request's head within ``HEAD_SECONDS`` of
+  connecting or of its previous answer, however slowly it trickles in; a request's body
+  must arrive within ``app.BODY_SECONDS`` (plus a second per MiB). A silent or slow client
+  is cut off then, and holds no thread meanwhile.
+- At most ``MAX_CONNECTIONS`` connections are served at once; a request beyond that is
+  answered 503 at once.
+- ``shutdown`` (or Ctrl-C in ``paiqi serve``) stops taking connections, lets the requests
+  under way finish (for at most ``SHUTDOWN_SECONDS``) and returns.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import json
-import sys
-import traceback
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import asyncio
+import contextlib
+import socket
+import threading
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
-from paiqi_core.serve.api import Api, ApiError
+import anyio
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 8 << 20  # a record file of a few hundred games; a profile is at most 1 MiB
-TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".json": "application/json",
-}
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-}
+from paiqi_core.serve.api import Api
+from paiqi_core.serve.app import (
+    MAX_BODY,
+    STATIC,
+    Settings,
+    allowed_hosts,
+    build_app,
+    is_loopback,
+    static_file,
+)
 
-
-def static_file(url_path: str, root: Path = STATIC) -> Path | None:
-    """The file of ``root`` that ``url_path`` names, or None: nothing outside ``root``,
-    no hidden files, only the types of ``TYPES``."""
-    path = unquote(url_path)
-    if path in ("", "/"):
-        path = "/index.html"
-    if "\x00" in path or "\\" in path:
-        return None
-    parts = [p for p in path.split("/") if p]
-    if any(p.startswith(".") for p in parts):
-        return None
-    base = root.resolve()
-    try:
-        candidate = base.joinpath(*parts).resolve()
-    except (OSError, ValueError):
-        return None
-    if not candidate.is_relative_to(base) or not candidate.is_file():
-        return None
-    if candidate.suffix not in TYPES:
-        return None
-    return candidate
+BACKLOG = 1024  # connections waiting to be accepted (the system may allow fewer)
+HEAD_SECONDS = 5.0  # a request's head must arrive within this (also the keep-alive wait)
+WORKERS = 8  # threads doing game work at once (few: they share one interpreter lock)
+MAX_CONNECTIONS = 1000  # connections served at once; a request beyond gets a 503
+SHUTDOWN_SECONDS = 5.0  # requests under way may finish within this when the server stops
 
 
-class Handler(BaseHTTPRequestHandler):
-    """One request: a static file, or an API route answered with JSON."""
+class HeadDeadline(H11Protocol):
+    """uvicorn's HTTP/1.1 connection with one more rule: the head of each request must
+    arrive within ``timeout_keep_alive`` seconds of connecting or of the previous answer.
+    (uvicorn alone waits for a first request for ever, and a byte now and then keeps an
+    idle connection open for ever.)"""
 
-    server: PaiqiServer
-    server_version = "paiqi"
-    sys_version = ""
-    protocol_version = "HTTP/1.1"
-    timeout = 60  # seconds a connection may stay silent (a stalled client frees its thread)
+    _deadline: asyncio.TimerHandle | None = None
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet unless the server was asked to log."""
-        if self.server.verbose:
-            super().log_message(format, *args)
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Start waiting for the first request's head."""
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm()
 
-    # -- answers --------------------------------------------------------------------------
-    def _send(self, status: int, body: bytes, content_type: str, cache: bool = False) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-cache" if cache else "no-store")
-        for k, v in SECURITY_HEADERS.items():
-            self.send_header(k, v)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+    def handle_events(self) -> None:
+        """Read what came; a new request's head stops the clock (the application bounds
+        the time its body may take)."""
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle:
+            self._disarm()
 
-    def _json(self, status: int, data: Any) -> None:
-        body = json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
-        self._send(status, body, "application/json; charset=utf-8")
+    def on_response_complete(self) -> None:
+        """After an answer, the next request's head (or the end of a body left unread,
+        such as one refused as too large) must come within the deadline too."""
+        self._arm()
+        super().on_response_complete()
 
-    def _error(self, status: int, message: str, **extra: Any) -> None:
-        self._json(status, {"error": message, **extra})
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the clock."""
+        self._disarm()
+        super().connection_lost(exc)
 
-    # -- checks ---------------------------------------------------------------------------
-    def _host_ok(self) -> bool:
-        allowed = self.server.allowed_hosts
-        if allowed is None:
-            return True
-        host = (self.headers.get("Host") or "").strip().lower()
-        return host in allowed
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.timeout_keep_alive, self._too_slow)
 
-    def _body(self) -> dict[str, Any] | None:
-        """The request's JSON object, or None after answering with the error."""
-        length_text = self.headers.get("Content-Length")
-        if self.headers.get("Transfer-Encoding"):
-            self._error(411, "send a Content-Length, not a chunked body")
-            return None
-        try:
-            length = int(length_text or 0)
-        except ValueError:
-            self._error(400, "bad Content-Length")
-            return None
-        if length < 0 or length > MAX_BODY:
-            self.close_connection = True
-            self._error(413, f"request body over {MAX_BODY:,} bytes")
-            return None
-        kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        raw = self.rfile.read(length) if length else b""
-        if length and kind != "application/json":
-            self._error(415, "send JSON (Content-Type: application/json)")
-            return None
-        if not raw:
-            return {}
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError) as e:  # not UTF-8, not JSON, a 5,000-digit number
-            self._error(400, f"not JSON: {e}")
-            return None
-        if not isinstance(data, dict):
-            self._error(400, "send a JSON object")
-            return None
-        return data
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
-    # -- methods --------------------------------------------------------------------------
-    def do_GET(self) -> None:
-        """A static file or an API route."""
-        self._handle("GET")
-
-    def do_HEAD(self) -> None:
-        """As GET, without the body."""
-        self._handle("GET")
-
-    def do_POST(self) -> None:
-        """An API route."""
-        self._handle("POST")
-
-    def _handle(self, method: str) -> None:
-        if not self._host_ok():
-            self._error(421, "this server answers only requests addressed to it by its address")
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing():
             return
-        path = urlsplit(self.path).path
-        if path.startswith("/api/"):
-            self._api(method, path)
-            return
-        if method != "GET":
-            self._error(405, "method not allowed")
-            return
-        found = static_file(path, self.server.static)
-        if found is None:
-            self._error(404, "not found")
-            return
-        self._send(200, found.read_bytes(), TYPES[found.suffix], cache=True)
-
-    def _api(self, method: str, path: str) -> None:
-        route = self.server.api.route(method, path)
-        body: dict[str, Any] | None = {}
-        if method == "POST":
-            body = self._body()
-            if body is None:
-                return
-        if route is None:
-            self._error(404, f"no route {method} {path}")
-            return
-        try:
-            result = route(body or {})
-        except ApiError as e:
-            self._error(e.status, e.message, **e.extra)
-            return
-        except Exception as e:  # one game's failure answers this request only
-            if self.server.verbose:
-                traceback.print_exc(file=sys.stderr)
-            self._error(500, f"internal error: {type(e).__name__}: {e}")
-            return
-        self._json(200, result)
+        with contextlib.suppress(h11.LocalProtocolError):
+            self.conn.send(h11.ConnectionClosed())
+        self.transport.close()
 
 
-class PaiqiServer(ThreadingHTTPServer):
-    """The server of ``paiqi serve``: the API's state and the folder of the page."""
-
-    daemon_threads = True
-    allow_reuse_address = True
+class PaiqiServer:
+    """The server of ``paiqi serve``: the API's state, the folder of the page, and the
+    socket it listens on (bound when made; port 0 picks a free port)."""
 
     def __init__(
         self,
@@ -211,14 +112,55 @@ class PaiqiServer(ThreadingHTTPServer):
         self.api = Api(db=db)
         self.static = static
         self.verbose = verbose
-        self.allowed_hosts: set[str] | None = None
-        super().__init__((host, port), Handler)
-        port = self.server_address[1]
-        if _is_loopback(host):
-            names = {host.strip("[]").lower(), "localhost", "127.0.0.1", "[::1]", "::1"}
-            self.allowed_hosts = {f"{n}:{port}" for n in names} | {
-                f"[{n}]:{port}" for n in names if ":" in n
-            }
+        self.socket = _listen(host, port)
+        self.server_address: tuple[Any, ...] = self.socket.getsockname()
+        self.allowed_hosts = allowed_hosts(host, int(self.server_address[1]))
+        self._uvicorn: uvicorn.Server | None = None
+        self._stop = threading.Event()
+        self._serving = threading.Lock()
+        self._workers = anyio.CapacityLimiter(WORKERS)
+
+    def settings(self) -> Settings:
+        """What the application reads on each request (a test may change the server's
+        ``api`` or ``allowed_hosts`` while it runs)."""
+        return Settings(self.api, self.static, self.verbose, self.allowed_hosts, self._workers)
+
+    def serve_forever(self) -> None:
+        """Answer requests until ``shutdown`` (or Ctrl-C, when run on the main thread:
+        then KeyboardInterrupt is raised once the server has stopped)."""
+        config = uvicorn.Config(
+            build_app(self.settings),
+            http=HeadDeadline,
+            loop="auto",  # uvloop where it is installed
+            ws="none",
+            lifespan="off",
+            timeout_keep_alive=int(HEAD_SECONDS),
+            timeout_graceful_shutdown=int(SHUTDOWN_SECONDS),
+            limit_concurrency=MAX_CONNECTIONS,
+            backlog=BACKLOG,
+            server_header=False,
+            proxy_headers=False,  # no proxy in front: the client is who connected
+            log_level="info" if self.verbose else "error",
+            access_log=self.verbose,
+        )
+        with self._serving:
+            if self._stop.is_set():
+                return
+            self.api.warm()  # (if not yet) before the first requests, which wait meanwhile
+            self._uvicorn = uvicorn.Server(config)
+            self._uvicorn.run(sockets=[self.socket])
+
+    def shutdown(self) -> None:
+        """Stop ``serve_forever`` (from another thread) and wait until it has returned."""
+        self._stop.set()
+        if self._uvicorn is not None:
+            self._uvicorn.should_exit = True
+        with self._serving:
+            pass
+
+    def server_close(self) -> None:
+        """Close the listening socket."""
+        self.socket.close()
 
     @property
     def url(self) -> str:
@@ -230,13 +172,31 @@ class PaiqiServer(ThreadingHTTPServer):
         return f"http://{shown}:{port}/"
 
 
-def _is_loopback(host: str) -> bool:
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (OSError if it cannot be), listening."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    name = host.strip("[]")
     if host.lower() == "localhost":
-        return True
+        family, name = socket.AF_INET, "127.0.0.1"
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((name, port))
+        sock.listen(BACKLOG)
+    except BaseException:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
 
 
-__all__ = ["MAX_BODY", "STATIC", "HTTPStatus", "Handler", "PaiqiServer", "static_file"]
+__all__ = [
+    "BACKLOG",
+    "HEAD_SECONDS",
+    "MAX_BODY",
+    "STATIC",
+    "HeadDeadline",
+    "PaiqiServer",
+    "is_loopback",
+    "static_file",
+]

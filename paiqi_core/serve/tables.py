@@ -5,6 +5,11 @@ answer to the browser is drawn from the person's own observation (``view``); the
 hands never leave the engine. Computer players move in ``advance``, a bounded number of
 moves per request, so a slow player never holds a request for long. Each table has its
 own lock; an error inside one game marks that table broken and leaves the others alone.
+
+A table is kept while its player is at it: it goes only after ``IDLE_SECONDS`` without
+any request for it (the page asks for its game every few minutes while its tab is open).
+At most ``MAX_TABLES`` are kept; beyond that a new game is refused with a clear message
+rather than dropping a game someone is playing.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paiqi_core.agents import LEVELS, Agent, make_agent
@@ -22,7 +27,8 @@ from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.serve.settlement import settlement
 from paiqi_core.serve.view import rules_summary, seat_view
 
-MAX_TABLES = 64  # tables kept at once; the least recently used goes first
+MAX_TABLES = 5000  # games kept at once (some 40 KB each); beyond, a new game is refused
+IDLE_SECONDS = 2 * 3600.0  # a game with no request for this long is let go
 ADVANCE_SECONDS = 0.5  # computer moves stop after this long in one request
 LEVEL_WORDS = {
     "easy": "easy (random legal moves)",
@@ -33,6 +39,10 @@ LEVEL_WORDS = {
 
 class TableError(ValueError):
     """A request a table cannot take: no such table, a bad seat or level."""
+
+
+class TablesFull(TableError):
+    """No room for another game: every kept game was used recently."""
 
 
 class Table:
@@ -135,30 +145,67 @@ class Table:
 
 
 class Tables:
-    """The live tables of a server, the least recently used dropped beyond ``limit``."""
+    """The live tables of a server: a table goes after ``idle`` seconds without a request
+    for it; at most ``limit`` are kept, and a new one beyond that is refused."""
 
-    def __init__(self, limit: int = MAX_TABLES) -> None:
+    def __init__(
+        self,
+        limit: int = MAX_TABLES,
+        idle: float = IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.limit = limit
-        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self.idle = idle
+        self.clock = clock
+        self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
     def add(self, table: Table) -> Table:
-        """Keep a new table (dropping the least recently used beyond the limit)."""
+        """Keep a new table, after letting idle ones go; TablesFull when none is idle and
+        ``limit`` are kept."""
         with self._lock:
+            now = self.clock()
+            self._expire(now)
+            if len(self._tables) >= self.limit:
+                raise TablesFull(
+                    f"this server already keeps {self.limit:,} games, each played in the last "
+                    f"{_duration(self.idle)}: finish one, or try again later"
+                )
+            table.used = now
             self._tables[table.id] = table
-            while len(self._tables) > self.limit:
-                self._tables.popitem(last=False)
         return table
 
     def get(self, table_id: str) -> Table:
-        """The table of ``table_id``; TableError if there is none (or it was dropped)."""
+        """The table of ``table_id``; TableError if there is none (or it was let go)."""
         with self._lock:
+            now = self.clock()
+            self._expire(now)
             table = self._tables.get(table_id)
             if table is None:
-                raise TableError("no such game (it may have ended long ago): deal a new one")
+                raise TableError(
+                    "no such game (a game is let go after "
+                    f"{_duration(self.idle)} without a move): deal a new one"
+                )
             self._tables.move_to_end(table_id)
-            table.used = time.monotonic()
+            table.used = now
             return table
+
+    def _expire(self, now: float) -> None:
+        """Let go of the tables unused for ``idle`` seconds (the oldest are first)."""
+        while self._tables:
+            table = next(iter(self._tables.values()))
+            if now - table.used < self.idle:
+                break
+            self._tables.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._tables)
+
+
+def _duration(seconds: float) -> str:
+    """``2 hours``, ``30 minutes``, ``45 seconds``."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds:g} seconds"

@@ -362,3 +362,10 @@ export function playKey(e) {
 }
 
 export { ApiError };
+
+// The server lets a game go after a long time without any request for it: while this tab
+// is open, ask for the game now and then, so a player who steps away finds it still there.
+const KEEP_ALIVE_MS = 300_000;
+setInterval(() => {
+  if (view) api.game(view.table).catch(() => {});
+}, KEEP_ALIVE_MS);

@@ -1,0 +1,293 @@
+"""The web application: the page's files and the JSON API, as a Starlette application.
+
+- Static files come from ``static/`` beside this module only: a path is resolved and must
+  stay inside that folder, and only known file types are served.
+- A request body is at most ``MAX_BODY`` bytes, and must arrive in time (``body_seconds``
+  plus a second for each MiB); a JSON request must say it is JSON (a page of another site
+  cannot post one to this server without the browser asking first).
+- Bound to a loopback address, the server answers only requests addressed to that address
+  or to ``localhost`` (another site's name pointed at 127.0.0.1 gets nothing).
+- The game work runs on worker threads, never on the event loop, so a slow request (a
+  search player thinking, a large profile being checked) holds up no other request; an
+  error in one game answers that request with a 500 and the message, and the server goes on.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from paiqi_core.serve.api import Api, ApiError
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 8 << 20  # a record file of a few hundred games; a profile is at most 1 MiB
+BODY_SECONDS = 5.0  # a request body must arrive within this, plus a second per MiB
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+}
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+}
+MISDIRECTED = "this server answers only requests addressed to it by its address"
+
+
+def static_file(url_path: str, root: Path = STATIC) -> Path | None:
+    """The file of ``root`` that ``url_path`` names, or None: nothing outside ``root``,
+    no hidden files, only the types of ``TYPES``."""
+    path = unquote(url_path)
+    if path in ("", "/"):
+        path = "/index.html"
+    if "\x00" in path or "\\" in path:
+        return None
+    parts = [p for p in path.split("/") if p]
+    if any(p.startswith(".") for p in parts):
+        return None
+    base = root.resolve()
+    try:
+        candidate = base.joinpath(*parts).resolve()
+    except (OSError, ValueError):
+        return None
+    if not candidate.is_relative_to(base) or not candidate.is_file():
+        return None
+    if candidate.suffix not in TYPES:
+        return None
+    return candidate
+
+
+def _static(url_path: str, root: Path) -> tuple[Path, bytes] | None:
+    found = static_file(url_path, root)
+    return None if found is None else (found, found.read_bytes())
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 in brackets or not) is this machine
+    only: ``localhost`` or a loopback address."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The Host headers a server bound to ``host:port`` answers: None (any) unless it is
+    bound to a loopback address; then the loopback names with the port, and also without
+    it on port 80, since browsers leave the default port out of the Host header."""
+    if not is_loopback(host):
+        return None
+    names = {host.strip("[]").lower(), "localhost", "127.0.0.1", "::1"}
+    shown = {f"[{n}]" if ":" in n else n for n in names}
+    allowed = {f"{n}:{port}" for n in shown}
+    if port == 80:
+        allowed |= shown
+    return frozenset(allowed)
+
+
+def host_allowed(header: str | None, allowed: frozenset[str] | None) -> bool:
+    """Whether a request with this Host header is answered (``allowed`` as given by
+    ``allowed_hosts``)."""
+    if allowed is None:
+        return True
+    return (header or "").strip().lower() in allowed
+
+
+def _json_response(status: int, data: Any, headers: Mapping[str, str] | None = None) -> Response:
+    body = json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
+    return _response(status, body, "application/json; charset=utf-8", headers=headers)
+
+
+def _error(status: int, message: str, **extra: Any) -> Response:
+    return _json_response(status, {"error": message, **extra})
+
+
+def _response(
+    status: int,
+    body: bytes,
+    content_type: str,
+    cache: bool = False,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    head = {"Cache-Control": "no-cache" if cache else "no-store", **(headers or {})}
+    return Response(body, status_code=status, media_type=content_type, headers=head)
+
+
+@dataclass
+class Settings:
+    """What the application needs from its server."""
+
+    api: Api
+    static: Path
+    verbose: bool
+    allowed_hosts: frozenset[str] | None
+    workers: anyio.CapacityLimiter
+    body_seconds: float = BODY_SECONDS
+
+
+class Guard:
+    """The checks every request passes first, whatever answers it: the Host check on a
+    loopback address (421 otherwise), and the security headers on every answer."""
+
+    def __init__(self, app: ASGIApp, settings: Callable[[], Settings]) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a misdirected request, or pass it on with the headers added."""
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                for k, v in SECURITY_HEADERS.items():
+                    if k.lower().encode() not in present:
+                        headers.append((k.lower().encode(), v.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        host = None
+        for name, value in scope["headers"]:
+            if name == b"host":
+                host = value.decode("latin-1")
+                break
+        if not host_allowed(host, self.settings().allowed_hosts):
+            if scope["type"] == "http":
+                await _error(421, MISDIRECTED)(scope, receive, with_headers)
+            else:
+                await send({"type": "websocket.close", "code": 1008})
+            return
+        await self.app(scope, receive, with_headers)
+
+
+def build_app(settings: Callable[[], Settings]) -> ASGIApp:
+    """The application: the API under ``/api/``, the page's files everywhere else.
+    ``settings`` is asked on each request (a test may change the server's state)."""
+
+    async def endpoint(request: Request) -> Response:
+        s = settings()
+        method = "GET" if request.method == "HEAD" else request.method
+        path = urlsplit(request.scope.get("raw_path", b"").decode("latin-1")).path
+        path = path or request.url.path
+        if path.startswith("/api/"):
+            return await _api(request, s, method, path)
+        if method != "GET":
+            return _error(405, "method not allowed")
+        found = await anyio.to_thread.run_sync(_static, path, s.static, limiter=s.workers)
+        if found is None:
+            return _error(404, "not found")
+        return _response(200, found[1], TYPES[found[0].suffix], cache=True)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        return _error(status, str(detail).lower())
+
+    app = Starlette(
+        routes=[Route("/{path:path}", endpoint, methods=["GET", "HEAD", "POST"])],
+        exception_handlers={HTTPException: http_error},
+    )
+    app.router.redirect_slashes = False
+    return Guard(app, settings)
+
+
+async def _api(request: Request, s: Settings, method: str, path: str) -> Response:
+    raw = b""
+    if method == "POST":
+        body = await _read_body(request, s.body_seconds)
+        if isinstance(body, Response):
+            return body
+        raw = body
+    kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+    status, data = await anyio.to_thread.run_sync(
+        _answer, s, method, path, raw, kind, limiter=s.workers
+    )
+    return _response(status, data, "application/json; charset=utf-8")
+
+
+async def _read_body(request: Request, base_seconds: float) -> bytes | Response:
+    """The request's body, or the error answer: chunked (411), over ``MAX_BODY`` (413,
+    without reading it), or not all there in time (408, and the connection is closed)."""
+    if request.headers.get("transfer-encoding"):
+        return _error(411, "send a Content-Length, not a chunked body")
+    try:
+        length = int(request.headers.get("content-length") or 0)
+    except ValueError:
+        return _error(400, "bad Content-Length")
+    if length < 0 or length > MAX_BODY:
+        return _error(413, f"request body over {MAX_BODY:,} bytes")
+    chunks: list[bytes] = []
+    try:
+        with anyio.fail_after(base_seconds + length / (1 << 20)):
+            async for chunk in request.stream():
+                chunks.append(chunk)
+    except TimeoutError:
+        return _json_response(
+            408,
+            {"error": f"the request body did not arrive within {base_seconds:g} seconds"},
+            headers={"Connection": "close"},
+        )
+    except ClientDisconnect:
+        return _error(400, "the request body was cut off")
+    return b"".join(chunks)
+
+
+def _answer(s: Settings, method: str, path: str, raw: bytes, kind: str) -> tuple[int, bytes]:
+    """The status and JSON text of an API request, on a worker thread."""
+    status, data = _route(s, method, path, raw, kind)
+    return status, json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
+
+
+def _route(s: Settings, method: str, path: str, raw: bytes, kind: str) -> tuple[int, Any]:
+    """The status and JSON of an API request: the body's checks, the route, and the
+    route's answer or error."""
+    route = s.api.route(method, path)
+    body: dict[str, Any] = {}
+    if method == "POST":
+        if raw and kind != "application/json":
+            return 415, {"error": "send JSON (Content-Type: application/json)"}
+        if raw:
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError) as e:  # not UTF-8, not JSON, 5,000 digits
+                return 400, {"error": f"not JSON: {e}"}
+            if not isinstance(data, dict):
+                return 400, {"error": "send a JSON object"}
+            body = data
+    if route is None:
+        return 404, {"error": f"no route {method} {path}"}
+    try:
+        return 200, route(body)
+    except ApiError as e:
+        return e.status, {"error": e.message, **e.extra}
+    except Exception as e:  # one game's failure answers this request only
+        if s.verbose:
+            traceback.print_exc(file=sys.stderr)
+        return 500, {"error": f"internal error: {type(e).__name__}: {e}"}
