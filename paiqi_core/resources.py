@@ -38,3 +38,28 @@ def schema(name: str) -> dict[str, Any]:
     with open(data_dir("rules") / f"{name}.schema.json", encoding="utf-8") as f:
         result: dict[str, Any] = json.load(f)
     return result
+
+
+def source_checkout() -> Path | None:
+    """The source checkout this paiqi runs from (its folder holds paiqi's pyproject.toml),
+    or None when paiqi is an installed package."""
+    root = _PACKAGE.parent
+    try:
+        text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return root if 'name = "paiqi"' in text else None
+
+
+def install_hint(extra: str) -> str:
+    """How to install one of paiqi's optional extras (``plots``, ``dask``) here: from the
+    package index, or from the source checkout paiqi runs from."""
+    root = source_checkout()
+    if root is None:
+        return f"pip install 'paiqi[{extra}]'"
+    try:
+        here = Path.cwd().resolve() == root
+    except OSError:
+        here = False
+    where = "." if here else str(root)
+    return f"pip install -e '{where}[{extra}]' (from the source checkout)"

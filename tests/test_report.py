@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from paiqi_core import runs as runs_package
+from paiqi_core import resources as runs_package
 from paiqi_core.cli import main
+from paiqi_core.resources import source_checkout
 from paiqi_core.runs import report as report_module
-from paiqi_core.runs import source_checkout
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -59,7 +59,7 @@ def why_not(rules: Rules, agents: Sequence[str] = ()) -> str | None:
     """Why the kernel cannot play games of ``rules`` with ``agents`` by seat (empty: all
     random); None when it can."""
     if not installed():
-        from paiqi_core.runs import install_hint
+        from paiqi_core.resources import install_hint
 
         return f"numba is not installed ({install_hint('fast')})"
     from paiqi_core.fast.plan import why_not as rules_problem
