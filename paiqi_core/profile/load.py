@@ -18,7 +18,13 @@ from paiqi_core import resources
 from paiqi_core.hooks import registry
 from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
 from paiqi_core.profile.model import Described, Origin, Profile, freeze
-from paiqi_core.profile.yamlsrc import Located, MalformedYAML, load_located
+from paiqi_core.profile.yamlsrc import (
+    Located,
+    MalformedYAML,
+    load_located,
+    not_text,
+    surrogate_at,
+)
 
 SET_FILE = "--set"
 META = ("id", "name", "description", "extends")  # about a profile, not rules of play
@@ -199,6 +205,9 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
 def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[Location]]:
     """A ``--set KEY=VALUE``: the rule path, the value read as YAML (text that is not YAML
     is taken as a string), the value's location and the location of each part of the key."""
+    bad = surrogate_at(text)
+    if bad is not None:  # a byte of the command line that is not UTF-8, or "\ud800"
+        raise ProfileError([Problem(Location(SET_FILE, index, bad + 1), (), not_text(text))])
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise ProfileError(
@@ -327,6 +336,7 @@ def schema_errors(
         Problem(where(path), path, f"{value!r} is not a finite number")
         for path, value in _non_finite(data)
     ]
+    problems += [Problem(where(path), path, not_text(text)) for path, text in _not_text(data)]
     seen = {p.path for p in problems}
     cls = _FILLER.cls if fill_defaults else _STRICT
     validator = cls(schema)
@@ -380,6 +390,22 @@ def schema_errors(
 
 def _types(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _not_text(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
+    """Every string (value or key) of ``value`` holding half of a surrogate pair, with its
+    path (a key's at the mapping that holds it: the key itself cannot be shown)."""
+    if isinstance(value, str) and surrogate_at(value) is not None:
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and surrogate_at(k) is not None:
+                yield path, k
+            else:
+                yield from _not_text(v, (*path, k))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _not_text(v, (*path, i))
 
 
 def _non_finite(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, float]]:

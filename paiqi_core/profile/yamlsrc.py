@@ -93,6 +93,25 @@ class _Mark:
                 self.column += 1
 
 
+def surrogate_at(text: str) -> int | None:
+    """The index of the first half of a surrogate pair (U+D800-U+DFFF) in ``text``, if any:
+    such a character is not Unicode text (no file can hold it, nothing can print it)."""
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            return i
+    return None
+
+
+def not_text(text: str) -> str:
+    """The message for text holding a lone surrogate: which one, and why it is refused."""
+    i = surrogate_at(text)
+    code = ord(text[i]) if i is not None else 0xD800
+    return (
+        f"U+{code:04X} is half of a surrogate pair, not a character: "
+        "a profile's text must be Unicode text"
+    )
+
+
 def _character(code: int) -> str:
     """A character for messages: its code and, for a control character, its name."""
     names = {0: "NUL", 0x1B: "ESC", 0x7F: "DEL"}
@@ -150,7 +169,7 @@ def load_located(text: str, file: str, *, line_offset: int = 0, col_offset: int 
             """A scalar (or a key) built by its tag; a value the tag cannot build (the
             31st of February, an integer of thousands of digits) is located."""
             try:
-                return loader.construct_object(n, deep=True)
+                value = loader.construct_object(n, deep=True)
             except yaml.YAMLError:
                 raise
             except Exception as e:  # PyYAML's constructors fail in many ways on odd text
@@ -160,6 +179,11 @@ def load_located(text: str, file: str, *, line_offset: int = 0, col_offset: int 
                 raise ProfileError(
                     [Problem(at(n.start_mark), path, f"malformed YAML: not a valid {tag}{why}")]
                 ) from None
+            if isinstance(value, str) and surrogate_at(value) is not None:
+                # "\ud800" in a double-quoted scalar: the escape makes what text cannot hold
+                problems.append(Problem(at(n.start_mark), path, not_text(value)))
+                return ""
+            return value
 
         def walk(n: yaml.Node, path: Path_) -> Any:
             count[0] += 1

@@ -1,0 +1,109 @@
+"""Bad input, interruption and full disks at the command line: every case ends in located
+one-line messages (or one line and exit 130 for Ctrl-C, exit 1 for a full disk), never a
+traceback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from paiqi_core.cli import main
+from paiqi_core.serve.api import Api
+
+Capsys = pytest.CaptureFixture[str]
+LOCATED = re.compile(r"^[^\s:][^:]*:\d+:\d+: \S+: .+$")
+SURROGATE = "half of a surrogate pair"
+
+
+def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def only_located(err: str) -> None:
+    lines = err.splitlines()
+    assert lines
+    for line in lines:
+        assert LOCATED.match(line), line
+
+
+# -- a lone surrogate in a profile's text -------------------------------------------------
+@pytest.fixture
+def surrogate_file(tmp_path: Path) -> Path:
+    path = tmp_path / "odd.yaml"
+    path.write_text('id: odd\nextends: doujue\nname: "seven \\ud800"\n', encoding="utf-8")
+    return path
+
+
+def test_a_lone_surrogate_set_on_the_command_line_is_located(capsys: Capsys) -> None:
+    for text in ('name="\\ud800"', 'description="x \\udfff"', "name=\udcff"):
+        status, _, err = run(capsys, "explain", "doujue", "--set", text)
+        assert status == 2
+        only_located(err)
+        assert err.startswith("--set:1:") and SURROGATE in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", "FILE"],
+        ["explain", "FILE"],
+        ["simulate", "FILE", "--games", "1", "--engine", "python", "--workers", "1", "-q"],
+        ["sweep", "FILE", "--vary", "scoring.stake=1,2", "--games", "2", "-q", "--db", "DB"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_a_lone_surrogate_in_a_profile_file_is_located(
+    command: list[str], surrogate_file: Path, tmp_path: Path, capsys: Capsys
+) -> None:
+    argv = [
+        str(surrogate_file) if a == "FILE" else str(tmp_path / "r.db") if a == "DB" else a
+        for a in command
+    ]
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    only_located(err)
+    assert f"{surrogate_file}:3:7: name: U+D800 is {SURROGATE}" in err
+
+
+def test_a_lone_surrogate_in_an_example_is_an_error_of_its_block(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    page = tmp_path / "page.md"
+    fence = "```"
+    page.write_text(
+        f'# t\n\n{fence}paiqi\nname: odd\nprofile: doujue\nset: {{name: "\\ud800"}}\n'
+        "position:\n  table: [S6-S8]\n  hand: [S5, S9, SK]\nexpect:\n  legal: [S5, S9]\n"
+        f"{fence}\n\n{fence}paiqi\nname: fine\nprofile: doujue\nposition:\n  table: [S6-S8]\n"
+        f"  hand: [S5, S9, SK]\nexpect:\n  legal: [S5, S9]\n{fence}\n",
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "verify", str(page))
+    assert status == 2
+    assert SURROGATE in err and ":6:" in err
+    assert "1 passed, 0 failed, 1 malformed" in out
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"yaml": 'id: x\nextends: doujue\nname: "\\ud800"\n'},
+        {"yaml": "id: x\nextends: doujue\nname: a\ud800\n"},
+        {"profile": "doujue", "options": ['name="\\ud800"']},
+        {"profile": "doujue", "options": ["description=\udfff"]},
+    ],
+)
+def test_the_browsers_profile_check_refuses_a_lone_surrogate_located(
+    body: dict[str, object],
+) -> None:
+    answer = Api().check(body)
+    assert answer["ok"] is False
+    problems = answer["problems"]
+    assert isinstance(problems, list) and problems
+    for p in problems:
+        assert p["col"] >= 1
+        assert "U+D" in p["message"]
