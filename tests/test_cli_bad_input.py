@@ -40,11 +40,17 @@ def surrogate_file(tmp_path: Path) -> Path:
 
 
 def test_a_lone_surrogate_set_on_the_command_line_is_located(capsys: Capsys) -> None:
-    for text in ('name="\\ud800"', 'description="x \\udfff"', "name=\udcff"):
+    for text, code in (('name="\\ud800"', "D800"), ('description="x \\udfff"', "DFFF")):
         status, _, err = run(capsys, "explain", "doujue", "--set", text)
         assert status == 2
         only_located(err)
-        assert err.startswith("--set:1:") and SURROGATE in err
+        assert err.startswith("--set:1:") and f"U+{code} is {SURROGATE}" in err
+    # a byte of the command line that is not UTF-8 (Python holds it as a lone surrogate)
+    for text in ("name=\udcff", "na\udcffme=1"):
+        status, _, err = run(capsys, "explain", "doujue", "--set", text)
+        assert status == 2
+        only_located(err)
+        assert "U+DCFF" in err
 
 
 @pytest.mark.parametrize(

@@ -205,10 +205,10 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
 def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[Location]]:
     """A ``--set KEY=VALUE``: the rule path, the value read as YAML (text that is not YAML
     is taken as a string), the value's location and the location of each part of the key."""
-    bad = surrogate_at(text)
-    if bad is not None:  # a byte of the command line that is not UTF-8, or "\ud800"
-        raise ProfileError([Problem(Location(SET_FILE, index, bad + 1), (), not_text(text))])
     key, sep, raw = text.partition("=")
+    bad = surrogate_at(key)  # a byte of the command line that is not UTF-8 (the value is
+    if bad is not None:  # read as YAML, which refuses it at its place in the rule)
+        raise ProfileError([Problem(Location(SET_FILE, index, bad + 1), (), not_text(key))])
     if not sep or not key.strip():
         raise ProfileError(
             [
