@@ -4,7 +4,13 @@ traceback."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -113,3 +119,91 @@ def test_the_browsers_profile_check_refuses_a_lone_surrogate_located(
     for p in problems:
         assert p["col"] >= 1
         assert "U+D" in p["message"]
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+LONG_RUN = ["simulate", "doujue", "--games", "1000000", "--engine", "python", "--workers", "1"]
+
+
+def entry_point() -> tuple[str, str]:
+    """The module and function of pyproject's ``paiqi`` console script."""
+    target = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["paiqi"]
+    module, func = target.split(":")
+    return module, func
+
+
+def test_the_entry_point_imports_nothing_heavy_before_it_handles_ctrl_c() -> None:
+    """Python imports the entry point's module before any of its code runs: that module
+    (and its package) must be quick to import, the commands imported by its function."""
+    module, _ = entry_point()
+    code = (
+        "import sys\nbefore = set(sys.modules)\n"
+        f"import {module}\nprint(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    imported = done.stdout.split()
+    assert not [m for m in imported if m.startswith(("paiqi_core.cli", "yaml", "numpy"))]
+    assert len(imported) <= 5, imported
+
+
+def console_script(folder: Path) -> Path:
+    """The ``paiqi`` script as pip writes it for pyproject's entry point; once it has
+    imported the entry point's module, it touches the file named by its first argument."""
+    module, func = entry_point()
+    script = folder / "paiqi"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nfrom {module} import {func}\n"
+        f"open(sys.argv.pop(1), 'w').close()\nsys.exit({func}())\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return script
+
+
+def start(script: Path, marker: Path, *args: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [str(script), str(marker), *args, "-q"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
+    )
+    deadline = time.monotonic() + 30
+    while not marker.exists():
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.001)
+    return proc
+
+
+def interrupt(proc: subprocess.Popen[str], *delays: float) -> str:
+    for delay in delays:
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return err
+
+
+def test_ctrl_c_while_the_commands_import_exits_130_with_one_line(tmp_path: Path) -> None:
+    script = console_script(tmp_path)
+    for i, delay in enumerate((0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4)):
+        proc = start(script, tmp_path / f"started{i}", *LONG_RUN)
+        err = interrupt(proc, delay)
+        assert proc.returncode == 130, (delay, err)
+        assert err == "interrupted\n", (delay, err)
+
+
+def test_a_second_ctrl_c_while_the_command_ends_changes_nothing(tmp_path: Path) -> None:
+    script = console_script(tmp_path)
+    for i, second in enumerate((0.0, 0.005, 0.02, 0.1, 0.3)):
+        proc = start(script, tmp_path / f"started{i}", *LONG_RUN, "--workers", "2")
+        err = interrupt(proc, 2.5, second)
+        assert proc.returncode == 130, (second, err)
+        assert err == "interrupted\n", (second, err)
