@@ -4,6 +4,9 @@ traceback."""
 
 from __future__ import annotations
 
+import errno
+import io
+import json
 import os
 import re
 import signal
@@ -12,10 +15,12 @@ import sys
 import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from paiqi_core.cli import main
+from paiqi_core.records import RecordWriter, WriteFailed
 from paiqi_core.serve.api import Api
 
 Capsys = pytest.CaptureFixture[str]
@@ -207,3 +212,82 @@ def test_a_second_ctrl_c_while_the_command_ends_changes_nothing(tmp_path: Path) 
         err = interrupt(proc, 2.5, second)
         assert proc.returncode == 130, (second, err)
         assert err == "interrupted\n", (second, err)
+
+
+# -- a full disk ---------------------------------------------------------------------------
+FULL = Path("/dev/full")
+needs_dev_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+
+
+def paiqi(*args: str, stdout: Any = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "paiqi_core.cli", *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+    )
+
+
+@needs_dev_full
+@pytest.mark.parametrize(
+    "args", [["explain", "doujue"], ["list", "--json"], ["validate", "doujue"]], ids=" ".join
+)
+def test_output_to_a_full_disk_is_one_line_and_exit_1(args: list[str]) -> None:
+    with FULL.open("w") as full:
+        done = paiqi(*args, stdout=full)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "cannot write the output: No space left on device\n"
+
+
+@needs_dev_full
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_records_to_a_full_disk_are_one_line_and_exit_1(engine: str) -> None:
+    done = paiqi(
+        "simulate", "doujue", "--games", "300", "--engine", engine, "--workers", "1", "-q",
+        "--records", str(FULL),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines()[-1] == "cannot write /dev/full: No space left on device"
+    assert "Traceback" not in done.stderr
+
+
+class FillsUp(io.FileIO):
+    """A file on a disk that fills up after ``room`` bytes: the write that reaches it
+    writes part of its bytes, the next fails with ENOSPC."""
+
+    def __init__(self, path: Path, room: int) -> None:
+        super().__init__(path, "w")
+        self.room = room
+
+    def write(self, data: Any) -> int:
+        if self.room <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        part = bytes(data)[: self.room]
+        self.room -= len(part)
+        return super().write(part)
+
+
+@pytest.mark.parametrize("room", [0, 1, 99, 4096, 70_000, 150_001])
+def test_a_records_file_on_a_full_disk_keeps_only_whole_lines(tmp_path: Path, room: int) -> None:
+    path = tmp_path / "games.jsonl"
+    line = json.dumps({"game": 0, "actions": ["H7"] * 40}) + "\n"
+    writer = RecordWriter(path, raw=FillsUp(path, room))
+    with pytest.raises(WriteFailed) as failed:
+        for _ in range(10_000):
+            writer.write(line)
+        writer.close()
+    writer.close()
+    assert str(failed.value) == f"cannot write {path}: No space left on device"
+    text = path.read_text(encoding="utf-8")
+    assert text == line * (len(text) // len(line))  # whole lines, none cut
+    assert len(text) <= room
+
+
+def test_records_are_written_whole(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    with RecordWriter(path) as writer:
+        writer.write('{"a": 1}\n{"b"')
+        writer.write(": 2}")
+    assert path.read_text(encoding="utf-8") == '{"a": 1}\n{"b": 2}\n'

@@ -1,6 +1,7 @@
 """The ``paiqi`` command line.
 
-Exit status: 0 success, 1 a check failed (verify, replay), 2 bad input (with the located
+Exit status: 0 success, 1 a check failed (verify, replay) or a file or the output could
+not be written (a full disk), 130 interrupted (Ctrl-C), 2 bad input (with the located
 error on stderr, never a traceback). Each command lives in a module of this package; this
 one builds the parser and runs a command.
 """
@@ -8,9 +9,18 @@ one builds the parser and runs a command.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Sequence
 
-from paiqi_core.cli.common import EXIT_BAD_INPUT, EXIT_OK, FAMILIES, BadInput, err
+from paiqi_core.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    FAMILIES,
+    BadInput,
+    err,
+)
 from paiqi_core.cli.profiles import cmd_explain, cmd_list, cmd_validate
 from paiqi_core.cli.replay import cmd_replay
 from paiqi_core.cli.runs import (
@@ -25,7 +35,7 @@ from paiqi_core.cli.runs import (
 from paiqi_core.cli.serve import cmd_serve
 from paiqi_core.cli.verify import cmd_verify
 from paiqi_core.profile import ProfileError
-from paiqi_core.records import MAX_LINE_BYTES
+from paiqi_core.records import MAX_LINE_BYTES, WRITE_ERRNOS, WriteFailed, write_failed
 from paiqi_core.runs.execute import ExecutorError
 
 
@@ -325,11 +335,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; the exit status (0 ok, 1 a failed check, 2 bad input)."""
+    """Run the command line; the exit status (0 ok, 1 a failed check or a file that could
+    not be written, 2 bad input, 130 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         result: int = args.func(args)
+        sys.stdout.flush()  # a full disk under the output shows here, not at exit
         return result
     except (ProfileError, BadInput, ExecutorError) as e:
         err(str(e))
@@ -338,4 +350,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         err("interrupted")
         return 130
     except BrokenPipeError:
+        _discard_output()
         return EXIT_OK
+    except WriteFailed as e:
+        err(str(e))
+        return EXIT_FAILED
+    except OSError as e:
+        if e.errno not in WRITE_ERRNOS or e.filename is not None:
+            raise
+        _discard_output()  # a print() that failed: what it held cannot be written either
+        err(str(write_failed(e, "the output")))
+        return EXIT_FAILED
+
+
+def _discard_output() -> None:
+    """Send what is left of stdout's buffer nowhere: Python's last flush at exit would
+    otherwise fail again and print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (stdout replaced, as tests do)
+        pass
