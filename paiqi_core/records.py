@@ -38,7 +38,7 @@ from paiqi_core.games import game_for, overrides_key
 from paiqi_core.hooks import registry
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
 from paiqi_core.profile.errors import Path_
-from paiqi_core.profile.load import SET_FILE, find_profile, load_resolved
+from paiqi_core.profile.load import SET_FILE, load_resolved
 from paiqi_core.profile.model import freeze
 from paiqi_core.rules import rules_of
 
@@ -596,9 +596,10 @@ _STORED_LIMIT = 64
 
 
 def record_game(record: Mapping[str, Any], where: Location | None = None) -> Game:
-    """The compiled game a record was played under: its stored rules, else its built-in
-    profile (or, for records that store no rules, a profile file of that id in the working
-    directory) with its options. ProfileError, located at ``where``, if it cannot be had."""
+    """The compiled game a record was played under: its stored rules, else the built-in
+    profile it names, with its options. A record that names anything else is refused (its
+    ``profile`` is never opened as a file). ProfileError, located at ``where``, if it cannot
+    be had."""
     where = where or Location("<record>", 1, 1)
     options = dict(record.get("options") or {})
     rules = record.get("rules")
@@ -614,22 +615,19 @@ def record_game(record: Mapping[str, Any], where: Location | None = None) -> Gam
             return game
         ref = str(record["profile"])
         builtin = resources.builtin_profiles().get(ref)
-        if builtin is not None:
-            return game_for(str(builtin), options)
-        if find_profile(ref) is None:
-            named = ref if Path(ref).suffix in (".yaml", ".yml") else f"{ref}.yaml"
+        if builtin is None:  # never a file: a record is data, not a path to open
             raise ProfileError(
                 [
                     Problem(
                         where,
                         ("profile",),
-                        f"no built-in profile '{ref}' (built-ins: "
-                        f"{', '.join(resources.builtin_profiles())}), nor a profile file "
-                        f"{named} in the working directory",
+                        f"{_brief(ref)} is not a built-in profile (built-ins: "
+                        f"{', '.join(resources.builtin_profiles())}), and the record carries "
+                        "no rules (records of other profiles store them)",
                     )
                 ]
             )
-        return game_for(ref, options)
+        return game_for(str(builtin), options)
     except ProfileError as e:
         raise _relocated(e, where, options, stored=rules is not None) from None
 
@@ -807,8 +805,10 @@ def _replay(record: Mapping[str, Any], game: Game) -> list[str]:
         problems.append("the actions end before the game is over")
         return problems
     expected = record.get("result")
-    if expected is not None:
-        actual = state.result().as_record()
+    actual = state.result().as_record()
+    if expected is None:
+        problems.append(f"result: the record has none; the game is over and gives {actual}")
+    else:
         for key, want in expected.items():
             got = actual.get(key)
             if key == "money":

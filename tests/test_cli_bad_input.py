@@ -21,6 +21,7 @@ import pytest
 
 from paiqi_core.cli import main
 from paiqi_core.records import RecordWriter, WriteFailed
+from paiqi_core.resources import builtin_profiles
 from paiqi_core.serve.api import Api
 
 Capsys = pytest.CaptureFixture[str]
@@ -291,3 +292,53 @@ def test_records_are_written_whole(tmp_path: Path) -> None:
         writer.write('{"a": 1}\n{"b"')
         writer.write(": 2}")
     assert path.read_text(encoding="utf-8") == '{"a": 1}\n{"b": 2}\n'
+
+
+# -- replay --------------------------------------------------------------------------------
+@pytest.fixture
+def record_file(tmp_path: Path, capsys: Capsys) -> Path:
+    path = tmp_path / "games.jsonl"
+    status, _, err = run(
+        capsys, "simulate", "doujue", "--games", "2", "--engine", "python", "--workers", "1",
+        "--records", str(path), "-q",
+    )  # fmt: skip
+    assert status == 0, err
+    return path
+
+
+def rewrite(path: Path, change: Any) -> Path:
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for r in records:
+        change(r)
+    edited = path.with_name("edited.jsonl")
+    edited.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return edited
+
+
+def test_a_finished_game_recorded_without_its_result_disagrees(
+    record_file: Path, capsys: Capsys
+) -> None:
+    edited = rewrite(record_file, lambda r: r.update(result=None))
+    status, out, err = run(capsys, "replay", str(edited))
+    assert status == 1, err
+    assert out.count("result: the record has none; the game is over and gives {") == 2
+    assert out.splitlines()[-1] == "0 replayed exactly, 2 disagreed, 0 malformed"
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../games.yaml", "doujue.yaml", "nope"])
+def test_a_records_profile_is_never_opened_as_a_file(
+    record_file: Path, capsys: Capsys, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(record_file.parent)
+    (record_file.parent / "nope.yaml").write_text("extends: doujue\n", encoding="utf-8")
+    edited = rewrite(record_file, lambda r: r.update(profile=name))
+    status, out, err = run(capsys, "replay", str(edited))
+    assert status == 2
+    only_located(err)
+    assert err.splitlines() == [
+        f"{edited}:{n}:1: profile: {name!r} is not a built-in profile (built-ins: "
+        f"{', '.join(builtin_profiles())}), and the record carries no rules (records of "
+        "other profiles store them)"
+        for n in (1, 2)
+    ]
+    assert out.splitlines()[-1] == "0 replayed exactly, 0 disagreed, 2 malformed"
