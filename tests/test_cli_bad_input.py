@@ -342,3 +342,44 @@ def test_a_records_profile_is_never_opened_as_a_file(
         for n in (1, 2)
     ]
     assert out.splitlines()[-1] == "0 replayed exactly, 0 disagreed, 2 malformed"
+
+
+# -- verify --------------------------------------------------------------------------------
+FENCE = "```"
+JOKER_DOOR = f"""# Blocks
+
+{FENCE}paiqi
+name: the joker cut as the door card
+profile: platform
+set: {{deck.jokers: 1}}
+game:
+  door_card: JOKER
+expect:
+  terminal: false
+{FENCE}
+
+{FENCE}paiqi
+name: spades 6..8 on the table
+profile: doujue
+position:
+  table: [S6-S8]
+  hand: [S5, S9, SK]
+expect:
+  legal: [S5, S9]
+{FENCE}
+"""
+
+
+def test_a_block_the_engine_cannot_start_is_located_and_the_file_goes_on(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(JOKER_DOOR, encoding="utf-8")
+    status, out, err = run(capsys, "verify", str(page))
+    assert status == 2
+    assert err.splitlines() == [
+        f"ERROR {page}:4:1: game: the engine cannot play this game: this opening needs a door "
+        "card (a suited card)"
+    ]
+    assert f"PASS {page}:14  spades 6..8 on the table  [doujue]" in out
+    assert out.splitlines()[-1] == "1 passed, 0 failed, 1 malformed"

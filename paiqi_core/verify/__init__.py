@@ -61,13 +61,17 @@ def verify_paths(
     report = Report()
     for path in find_files(list(paths)):
         for item in load_examples(path):
+            if not isinstance(item, ProfileError):
+                try:
+                    outcome = run_example(item)
+                except ProfileError as e:  # a setup the engine refuses: an error of its own
+                    item = e
             if isinstance(item, ProfileError):
                 report.errors.append(item)
                 if err:
                     for problem in item.problems:
                         err.write(f"ERROR {problem}\n")
                 continue
-            outcome = run_example(item)
             report.outcomes.append(outcome)
             if out and (not quiet or not outcome.passed):
                 status = "PASS" if outcome.passed else "FAIL"
