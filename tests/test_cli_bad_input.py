@@ -383,3 +383,19 @@ def test_a_block_the_engine_cannot_start_is_located_and_the_file_goes_on(
     ]
     assert f"PASS {page}:14  spades 6..8 on the table  [doujue]" in out
     assert out.splitlines()[-1] == "1 passed, 0 failed, 1 malformed"
+
+
+# -- built-in profiles are named, not their files -------------------------------------------
+def test_an_error_in_a_built_in_parent_names_the_built_in(tmp_path: Path, capsys: Capsys) -> None:
+    kid = tmp_path / "kid.yaml"
+    kid.write_text("id: kid\nextends: shichinarabe-tunnel\nlayout:\n  ace: high\n", "utf-8")
+    status, _, err = run(capsys, "validate", str(kid))
+    assert status == 2
+    assert err == (
+        "shichinarabe-tunnel (built-in):8:13: layout.ace_king: tunnel needs layout.ace: low "
+        f"(this profile has high) (extends chain: {kid} -> shichinarabe-tunnel (built-in) -> "
+        "shichinarabe (built-in))\n"
+    )
+    status, out, _ = run(capsys, "explain", "bicycle")
+    assert "from: parent profile pagat (pagat (built-in):" in out
+    assert str(builtin_profiles()["pagat"].parent) not in out

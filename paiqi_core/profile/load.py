@@ -27,6 +27,7 @@ from paiqi_core.profile.yamlsrc import (
 )
 
 SET_FILE = "--set"
+BUILT_IN = "(built-in)"  # after a built-in profile's id, where a file name would be
 META = ("id", "name", "description", "extends")  # about a profile, not rules of play
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
 RULE_NEEDS = (("layout.ace_king", ("none",), "layout.ace", "low"),)
@@ -34,11 +35,13 @@ Locator = Callable[..., Location]
 
 
 def _display(path: Path) -> str:
-    """How a profile file is named in messages: built-ins as ``variants/ID.yaml`` wherever
-    they are installed, other files relative to the working directory when inside it."""
+    """How a profile file is named in messages: a built-in by its id, ``doujue (built-in)``
+    (its file lies wherever paiqi is installed, often deep inside site-packages: the name
+    says what it is, and ``paiqi serve`` or the documentation shows its text), other files
+    relative to the working directory when inside it."""
     resolved = path.resolve()
     if resolved.parent == resources.variants_dir().resolve():
-        return f"variants/{resolved.name}"
+        return f"{resolved.stem} {BUILT_IN}"
     try:
         return str(resolved.relative_to(Path.cwd().resolve()))
     except ValueError:
