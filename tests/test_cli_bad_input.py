@@ -399,3 +399,36 @@ def test_an_error_in_a_built_in_parent_names_the_built_in(tmp_path: Path, capsys
     status, out, _ = run(capsys, "explain", "bicycle")
     assert "from: parent profile pagat (pagat (built-in):" in out
     assert str(builtin_profiles()["pagat"].parent) not in out
+
+
+# -- YAML 1.1 surprises --------------------------------------------------------------------
+def test_values_yaml_reads_unlike_they_look_are_warned_of_where_written(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    path = tmp_path / "sixty.yaml"
+    path.write_text(
+        "id: sixty\nextends: doujue\nname: 1e5\nsession:\n  hands: 1:00\n"
+        "turn:\n  must_play: no\nscoring:\n  stake: 010\n",
+        encoding="utf-8",
+    )
+    hands = (
+        f"{path}:5:10: warning: session.hands: 1:00 is read as the number 60 (YAML 1.1 reads "
+        'numbers joined by colons in base 60): write 60, or quote it for the text ("1:00")'
+    )
+    stake = (
+        f"{path}:9:10: warning: scoring.stake: 010 is read as 8 (YAML 1.1 reads a leading 0 as "
+        "octal): write 10 for the decimal number, or quote it for the text"
+    )
+    for command in ("validate", "explain"):
+        status, _, err = run(capsys, command, str(path))
+        assert status == 0
+        assert err.splitlines() == [hands, stake]  # once each; no word on no, nor on 1e5
+    status, _, err = run(capsys, "explain", str(path), "--set", "scoring.stake=1e2")
+    assert status == 2
+    assert err.splitlines() == [
+        hands,
+        stake,
+        "--set:1:15: warning: scoring.stake: 1e2 is read as text, not a number (YAML 1.1 "
+        "needs a dot and a signed exponent): write 1.0e+2 for the number",
+        "--set:1:15: scoring.stake: '1e2' is not of type 'number'",
+    ]

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from paiqi_core.cli.common import (
     EXIT_BAD_INPUT,
@@ -35,6 +37,7 @@ from paiqi_core.cli.runs import (
 from paiqi_core.cli.serve import cmd_serve
 from paiqi_core.cli.verify import cmd_verify
 from paiqi_core.profile import ProfileError
+from paiqi_core.profile.yamlsrc import YAMLWarning
 from paiqi_core.records import MAX_LINE_BYTES, WRITE_ERRNOS, WriteFailed, write_failed
 from paiqi_core.runs.execute import ExecutorError
 
@@ -340,7 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        result: int = args.func(args)
+        with warnings.catch_warnings():
+            _show_yaml_warnings()
+            result: int = args.func(args)
         sys.stdout.flush()  # a full disk under the output shows here, not at exit
         return result
     except (ProfileError, BadInput, ExecutorError) as e:
@@ -361,6 +366,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_output()  # a print() that failed: what it held cannot be written either
         err(str(write_failed(e, "the output")))
         return EXIT_FAILED
+
+
+def _show_yaml_warnings() -> None:
+    """Show each YAMLWarning (a value YAML 1.1 reads unlike it looks) as its located line on
+    stderr, once, however often its profile is loaded."""
+    shown: set[str] = set()
+    others = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], *rest: Any, **more: Any) -> None:
+        if not issubclass(category, YAMLWarning):
+            others(message, category, *rest, **more)
+            return
+        text = str(message)
+        if text not in shown:
+            shown.add(text)
+            err(text)
+
+    warnings.simplefilter("always", YAMLWarning)
+    warnings.showwarning = show
 
 
 def _discard_output() -> None:

@@ -8,6 +8,7 @@ import copy
 import difflib
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from paiqi_core.profile.model import Described, Origin, Profile, freeze
 from paiqi_core.profile.yamlsrc import (
     Located,
     MalformedYAML,
+    Surprise,
+    YAMLWarning,
     load_located,
     not_text,
     surrogate_at,
@@ -205,7 +208,9 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
     return _parse_override(text, index)[:3]
 
 
-def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[Location]]:
+def _parse_override(
+    text: str, index: int, surprises: list[Surprise] | None = None
+) -> tuple[Path_, Any, Location, list[Location]]:
     """A ``--set KEY=VALUE``: the rule path, the value read as YAML (text that is not YAML
     is taken as a string), the value's location and the location of each part of the key."""
     key, sep, raw = text.partition("=")
@@ -225,7 +230,15 @@ def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[L
     path, parts = _override_key(key, index)
     where = Location(SET_FILE, index, len(key) + 2)
     try:
-        value = load_located(raw, SET_FILE, line_offset=index - 1, col_offset=len(key) + 1).data
+        read = load_located(raw, SET_FILE, line_offset=index - 1, col_offset=len(key) + 1)
+        value = read.data
+        if surprises is not None:
+            surprises += [
+                Surprise(
+                    x.kind, Problem(x.problem.location, (*path, *x.problem.path), x.problem.message)
+                )
+                for x in read.surprises
+            ]
     except MalformedYAML:
         value = raw
     except ProfileError as e:  # a value that cannot be read at all: located in the rule
@@ -532,11 +545,13 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
         origins[("id",)] = Origin("profile", Location(display, 1, 1), top_id)
     data.pop("extends", None)
     applied: dict[str, Any] = {}
-    for opath, value, where, parts in _overrides(overrides):
+    surprises = [x for _, doc in chain for x in doc.surprises]
+    for opath, value, where, parts in _overrides(overrides, surprises):
         _apply_override(data, opath, value, where, origins, keys, parts)
         applied[".".join(map(str, opath))] = value
     fallback = Location(display, 1, 1)
     schema = registry.extend_schema(resources.schema("profile"))
+    _warn_of(surprises, schema)
     problems = schema_errors(data, schema, _origin_locator(origins, keys, fallback))
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
@@ -571,6 +586,31 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
         overrides=freeze(applied),
         described=_described(described, data, schema, bool(applied)),
     )
+
+
+def _warn_of(surprises: Sequence[Surprise], schema: Mapping[str, Any]) -> None:
+    """Warn (YAMLWarning) of each value read unlike it looks, unless the rule takes what
+    it was read as: yes/no for a rule that is true or false, text for a rule of text."""
+    for x in surprises:
+        types = _types_at(schema, x.problem.path)
+        if x.kind == "boolean" and "boolean" in types:
+            continue
+        if x.kind == "text" and types == {"string"}:
+            continue
+        warnings.warn(YAMLWarning(x.problem), stacklevel=3)
+
+
+def _types_at(schema: Mapping[str, Any], path: Path_) -> set[str]:
+    """The JSON types the schema allows at ``path`` (empty when it names no rule)."""
+    sub: Any = schema
+    for part in path:
+        if not isinstance(sub, Mapping):
+            return set()
+        sub = sub.get("items") if isinstance(part, int) else sub.get("properties", {}).get(part)
+    if not isinstance(sub, Mapping):
+        return set()
+    kind = sub.get("type", [])
+    return {kind} if isinstance(kind, str) else set(kind)
 
 
 def _described(
@@ -644,7 +684,7 @@ def load_resolved(
 
 
 def _overrides(
-    overrides: Sequence[str] | Mapping[str, Any],
+    overrides: Sequence[str] | Mapping[str, Any], surprises: list[Surprise] | None = None
 ) -> Iterable[tuple[Path_, Any, Location, list[Location]]]:
     if isinstance(overrides, Mapping):
         for i, (k, v) in enumerate(overrides.items(), start=1):
@@ -652,7 +692,7 @@ def _overrides(
             yield path, v, Location(SET_FILE, i, len(str(k)) + 2), parts
     else:
         for i, text in enumerate(overrides, start=1):
-            yield _parse_override(text, i)
+            yield _parse_override(text, i, surprises)
 
 
 def _all_paths(value: Any, path: Path_ = ()) -> Iterator[Path_]:
