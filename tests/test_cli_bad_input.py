@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from paiqi_core import fast
 from paiqi_core.cli import main
 from paiqi_core.records import RecordWriter, WriteFailed
 from paiqi_core.resources import builtin_profiles
@@ -432,3 +433,84 @@ def test_values_yaml_reads_unlike_they_look_are_warned_of_where_written(
         "needs a dot and a signed exponent): write 1.0e+2 for the number",
         "--set:1:15: scoring.stake: '1e2' is not of type 'number'",
     ]
+
+
+# -- compiling the fast engine -------------------------------------------------------------
+COMPILING = (
+    "compiling the fast engine, once (usually 20 s to a minute; later runs load it in a second)\n"
+)
+
+
+@pytest.fixture
+def uncompiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process as one that finds nothing in numba's cache."""
+    if not fast.available():
+        pytest.skip("numba is not installed")
+    from paiqi_core.fast import compiled
+
+    monkeypatch.setattr(compiled, "_UNCOMPILED", [True])
+    monkeypatch.delenv("PAIQI_QUIET", raising=False)
+
+
+@pytest.mark.usefixtures("uncompiled")
+def test_the_first_use_of_the_compiled_engine_says_it_compiles_once(capsys: Capsys) -> None:
+    status, _, err = run(
+        capsys, "simulate", "doujue", "doujue-tunnel", "--games", "5", "--engine", "fast",
+        "--workers", "1",
+    )  # fmt: skip
+    assert status == 0
+    assert err == COMPILING  # not a terminal: one line, and only the first time
+    status, _, err = run(capsys, "simulate", "doujue", "--games", "5", "--engine", "fast")
+    assert (status, err) == (0, "")
+
+
+@pytest.mark.usefixtures("uncompiled")
+def test_compiling_is_quiet_with_q(capsys: Capsys) -> None:
+    status, _, err = run(
+        capsys, "simulate", "doujue", "--games", "5", "--engine", "fast", "--workers", "1", "-q",
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    assert "PAIQI_QUIET" not in os.environ
+
+
+# -- progress ------------------------------------------------------------------------------
+def as_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """stderr (captured) as a terminal, where progress bars are drawn."""
+    monkeypatch.setattr(sys, "stderr", _Terminal(sys.stderr))
+
+
+class _Terminal:
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def isatty(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def test_replay_shows_progress_on_a_terminal_and_not_with_q(
+    record_file: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    as_terminal(monkeypatch)
+    status, out, err = run(capsys, "replay", str(record_file))
+    assert status == 0
+    assert "replay [" in err and "2/2" in err and err.endswith("\n")
+    assert out == "2 replayed exactly, 0 disagreed, 0 malformed\n"
+    status, out, err = run(capsys, "replay", str(record_file), "-q")
+    assert (status, err) == (0, "")
+
+
+def test_verify_shows_progress_on_a_terminal_and_not_with_q(
+    tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    as_terminal(monkeypatch)
+    page = tmp_path / "page.md"
+    page.write_text(JOKER_DOOR, encoding="utf-8")
+    status, _, err = run(capsys, "verify", str(page))
+    assert status == 2
+    assert "verify [" in err and "2/2" in err
+    assert "\r\x1b[KERROR " in err  # the bar's line is cleared before the error is written
+    status, _, err = run(capsys, "verify", str(page), "-q")
+    assert err.startswith("ERROR ") and "verify [" not in err

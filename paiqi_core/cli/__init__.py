@@ -36,6 +36,7 @@ from paiqi_core.cli.runs import (
 )
 from paiqi_core.cli.serve import cmd_serve
 from paiqi_core.cli.verify import cmd_verify
+from paiqi_core.fast.cache import QUIET
 from paiqi_core.profile import ProfileError
 from paiqi_core.profile.yamlsrc import YAMLWarning
 from paiqi_core.records import MAX_LINE_BYTES, WRITE_ERRNOS, WriteFailed, write_failed
@@ -307,6 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"refuse record lines longer than N bytes (default {MAX_LINE_BYTES:,}; "
         "a game's record is far smaller)",
     )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add("bench", cmd_bench, "games per second of random play, per profile")
     p.add_argument("profiles", nargs="*", metavar="PROFILE")
     p.add_argument("--games", type=int, default=5000, help="games per repeat (default 5000)")
@@ -342,7 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     not be written, 2 bad input, 130 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    quiet = os.environ.get(QUIET)
     try:
+        if getattr(args, "quiet", False):
+            os.environ[QUIET] = "1"  # no word on compiling the fast engine (nor in workers)
         with warnings.catch_warnings():
             _show_yaml_warnings()
             result: int = args.func(args)
@@ -366,6 +371,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_output()  # a print() that failed: what it held cannot be written either
         err(str(write_failed(e, "the output")))
         return EXIT_FAILED
+    finally:
+        if quiet is None:
+            os.environ.pop(QUIET, None)
+        else:
+            os.environ[QUIET] = quiet
 
 
 def _show_yaml_warnings() -> None:
