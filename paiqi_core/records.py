@@ -13,16 +13,19 @@ line and column while the other lines are still read.
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import math
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate, islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 import jsonschema
 
@@ -35,7 +38,7 @@ from paiqi_core.games import game_for, overrides_key
 from paiqi_core.hooks import registry
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
 from paiqi_core.profile.errors import Path_
-from paiqi_core.profile.load import SET_FILE, find_profile, load_resolved
+from paiqi_core.profile.load import SET_FILE, load_resolved
 from paiqi_core.profile.model import freeze
 from paiqi_core.rules import rules_of
 
@@ -94,6 +97,114 @@ def rules_fingerprint(rules: Mapping[str, Any]) -> str:
     return Profile(
         str(rules.get("id", "")), freeze(dict(rules)), {}, "", (), freeze({})
     ).fingerprint
+
+
+class WriteFailed(OSError):
+    """A file (or the output) that could not be written: the disk is full, the file is too
+    large for its file system, a device failed. The message names it and says why."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+# errors of a write that are about the disk or device, not about the program
+WRITE_ERRNOS = frozenset(
+    e
+    for e in (
+        errno.ENOSPC,
+        errno.EIO,
+        errno.EFBIG,
+        getattr(errno, "EDQUOT", None),
+        errno.EROFS,
+        errno.EPERM,
+        errno.EACCES,
+    )
+    if e is not None
+)
+
+
+def write_failed(error: OSError, what: str) -> WriteFailed:
+    """``error`` of writing ``what`` as a WriteFailed: "cannot write WHAT: REASON"."""
+    reason = error.strerror or str(error)
+    failed = WriteFailed(error.errno, f"cannot write {what}: {reason}")
+    failed.filename = what
+    return failed
+
+
+class RecordWriter(io.TextIOBase):
+    """A records file written whole lines at a time.
+
+    Text is gathered and written up to its last complete line, in chunks of about 64 KB
+    (and on ``flush`` and ``close``). If a write fails (a full disk), the file is cut back
+    to the end of its last whole line, so that every line in it is a whole record, and
+    WriteFailed is raised, naming the file."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, path: Path | str, raw: io.RawIOBase | None = None) -> None:
+        self.path = str(path)
+        self._raw = raw if raw is not None else io.FileIO(self.path, "w")
+        self._pending = bytearray()
+        self._written = 0  # bytes in the file: whole lines only
+
+    def write(self, text: str) -> int:
+        """Take ``text``; write the whole lines gathered once they reach a chunk."""
+        self._pending += text.encode("utf-8")
+        if len(self._pending) >= self.CHUNK:
+            self._write_lines()
+        return len(text)
+
+    def _write_lines(self) -> None:
+        end = self._pending.rfind(b"\n") + 1
+        if not end:
+            return
+        data = bytes(self._pending[:end])
+        done = 0
+        try:
+            while done < end:
+                n = self._raw.write(data[done:])
+                if not n:
+                    raise OSError(errno.EIO, "the file took no more bytes")
+                done += n
+        except OSError as e:
+            # the last whole line ends the file (/dev/full, not a regular file, kept nothing)
+            with suppress(OSError):
+                self._raw.truncate(self._written)
+                self._raw.seek(self._written)
+            self._pending.clear()
+            raise write_failed(e, self.path) from None
+        self._written += end
+        del self._pending[:end]
+
+    def flush(self) -> None:
+        """Write every whole line gathered so far."""
+        self._write_lines()
+
+    def close(self) -> None:
+        """Write what is gathered (a last line without its newline ends it) and close."""
+        if self.closed:
+            return
+        try:
+            if self._pending and not self._pending.endswith(b"\n"):
+                self._pending += b"\n"
+            self._write_lines()
+        finally:
+            self._raw.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the file is closed."""
+        raw = getattr(self, "_raw", None)  # None: the file could not be opened
+        return raw is None or bool(raw.closed)
+
+    def writable(self) -> bool:
+        """A records file is written."""
+        return True
+
+
+def open_records(path: Path | str) -> IO[str]:
+    """A records file to write, whole lines at a time (OSError if it cannot be opened)."""
+    return cast(IO[str], RecordWriter(path))
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -485,9 +596,10 @@ _STORED_LIMIT = 64
 
 
 def record_game(record: Mapping[str, Any], where: Location | None = None) -> Game:
-    """The compiled game a record was played under: its stored rules, else its built-in
-    profile (or, for records that store no rules, a profile file of that id in the working
-    directory) with its options. ProfileError, located at ``where``, if it cannot be had."""
+    """The compiled game a record was played under: its stored rules, else the built-in
+    profile it names, with its options. A record that names anything else is refused (its
+    ``profile`` is never opened as a file). ProfileError, located at ``where``, if it cannot
+    be had."""
     where = where or Location("<record>", 1, 1)
     options = dict(record.get("options") or {})
     rules = record.get("rules")
@@ -503,22 +615,19 @@ def record_game(record: Mapping[str, Any], where: Location | None = None) -> Gam
             return game
         ref = str(record["profile"])
         builtin = resources.builtin_profiles().get(ref)
-        if builtin is not None:
-            return game_for(str(builtin), options)
-        if find_profile(ref) is None:
-            named = ref if Path(ref).suffix in (".yaml", ".yml") else f"{ref}.yaml"
+        if builtin is None:  # never a file: a record is data, not a path to open
             raise ProfileError(
                 [
                     Problem(
                         where,
                         ("profile",),
-                        f"no built-in profile '{ref}' (built-ins: "
-                        f"{', '.join(resources.builtin_profiles())}), nor a profile file "
-                        f"{named} in the working directory",
+                        f"{_brief(ref)} is not a built-in profile (built-ins: "
+                        f"{', '.join(resources.builtin_profiles())}), and the record carries "
+                        "no rules (records of other profiles store them)",
                     )
                 ]
             )
-        return game_for(ref, options)
+        return game_for(str(builtin), options)
     except ProfileError as e:
         raise _relocated(e, where, options, stored=rules is not None) from None
 
@@ -696,8 +805,10 @@ def _replay(record: Mapping[str, Any], game: Game) -> list[str]:
         problems.append("the actions end before the game is over")
         return problems
     expected = record.get("result")
-    if expected is not None:
-        actual = state.result().as_record()
+    actual = state.result().as_record()
+    if expected is None:
+        problems.append(f"result: the record has none; the game is over and gives {actual}")
+    else:
         for key, want in expected.items():
             got = actual.get(key)
             if key == "money":

@@ -22,6 +22,7 @@ import copy
 import itertools
 import math
 import os
+import re
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
@@ -36,6 +37,7 @@ from hypothesis.control import currently_in_test_context
 
 from paiqi_core import resources
 from paiqi_core.cards import card_text
+from paiqi_core.cli import main
 from paiqi_core.engine import Game
 from paiqi_core.hooks import registry
 from paiqi_core.profile import Profile, ProfileError, load_profile
@@ -469,3 +471,116 @@ def test_a_profile_at_every_bound_plays(folder: Path) -> None:
         loaded = load(folder / "bounds.yaml")
         assert loaded is not None, pid
         play(loaded[1], 11)
+
+
+# -- unicode edge cases and huge integers, everywhere -------------------------------------
+UNICODE_EDGES = {
+    "lone high surrogate": "\ud800",
+    "lone low surrogate": "seven \udfff",
+    "a byte that is not UTF-8 (surrogate escape)": "\udcff",
+    "bidi override": "\u202eexe.txt",
+    "bidi isolates": "\u2067七並べ\u2069 \u2066x\u2069",
+    "combining marks alone": "\u0301\u0308\u20dd",
+    "combining marks on letters": "e\u0301 a\u0308 \u1100\u1161",
+    "NUL": "a\x00b",
+    "zero width and BOM": "\u200b\u200d\ufeff",
+    "line and paragraph separators": "a\u2028b\u2029c",
+    "astral": "\U0001f0a1\U0001f0ae",
+    "long": "7" * 100_000,
+    "long CJK": "七" * 30_000,
+    "over the size bound": "a" * (1 << 20),
+}
+TEXT_RULES = [("name",), ("description",), ("id",), ("opening", "card")]
+HUGE = [2**63, 2**64, 10**30, -(10**30)]
+
+
+def numeric(sub: Mapping[str, Any]) -> bool:
+    types = sub.get("type", [])
+    types = {types} if isinstance(types, str) else set(types)
+    items = sub.get("items", {}).get("type")
+    return bool(types & {"integer", "number"}) or items in ("integer", "number")
+
+
+NUMERIC_RULES = [path for path, sub in LEAVES.items() if numeric(sub)]
+
+
+def reads(path: tuple[str, ...]) -> str:
+    """A built-in profile whose rules read ``path`` (doujue if none does)."""
+    for pid in sorted(BUILTINS):
+        if _get(RESOLVED[pid], path) is not None:
+            return pid
+    return "doujue"
+
+
+def played_or_located(folder: Path, pid: str, path: tuple[str, ...], value: Any) -> None:
+    """``value`` at ``path`` of a profile extending ``pid``, written in a file, given with
+    --set as text and as a mapping, and given to the command line: each is a profile that
+    plays or a located ProfileError; a valid one's text is Unicode (it can be written)."""
+    doc: dict[str, Any] = {"id": "edge", "extends": pid}
+    _set(doc, path, value)
+    (folder / "edge.yaml").write_text(dump(doc), encoding="utf-8")
+    dotted = ".".join(path)
+    raw = f"{dotted}={value}" if isinstance(value, str) else None
+    for how in ("file", "set", "raw set", "mapping"):
+        if how == "file":
+            loaded = load(folder / "edge.yaml")
+        elif how == "set":
+            loaded = load(pid, [override(path, value)])
+        elif how == "raw set" and raw is not None:
+            loaded = load(pid, [raw])
+        elif how == "mapping":
+            loaded = load(pid, {dotted: value})
+        else:
+            continue
+        if loaded is not None:
+            profile, game = loaded
+            explain_text(profile).encode("utf-8")
+            assert profile.fingerprint
+            play(game, 5)
+
+
+@pytest.mark.parametrize("name", sorted(UNICODE_EDGES))
+def test_unicode_edge_cases_in_every_text_rule_play_or_are_located(folder: Path, name: str) -> None:
+    for path in TEXT_RULES:
+        pid = "platform" if path == ("opening", "card") else "doujue"
+        played_or_located(folder, pid, path, UNICODE_EDGES[name])
+
+
+@pytest.mark.parametrize("path", NUMERIC_RULES, ids=".".join)
+def test_huge_integers_in_every_numeric_rule_play_or_are_located(
+    folder: Path, path: tuple[str, ...]
+) -> None:
+    pid = reads(path)
+    current = _get(RESOLVED[pid], path)
+    for huge in HUGE:
+        for value in (
+            ([huge], [huge] * max(len(current), 1)) if isinstance(current, list) else [huge]
+        ):
+            played_or_located(folder, pid, path, value)
+
+
+CLI_LOCATED = re.compile(r"^[^\s:][^:]*:\d+:\d+: \S+: .+$")
+
+
+@pytest.mark.parametrize("command", ["validate", "explain"])
+def test_every_numeric_rule_and_text_edge_on_the_command_line(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``paiqi validate|explain PROFILE --set RULE=VALUE`` with a huge integer in every
+    numeric rule, and every text edge in every text rule: exit 0 with Unicode output, or
+    exit 2 with located lines only."""
+    cases = [(reads(p), f"{'.'.join(p)}={v}") for p in NUMERIC_RULES for v in HUGE]
+    cases += [
+        ("platform" if p == ("opening", "card") else "doujue", override(p, t))
+        for p in TEXT_RULES
+        for t in UNICODE_EDGES.values()
+        if len(t) < 1000
+    ]
+    for pid, text in cases:
+        status = main([command, pid, "--set", text])
+        out, err = capsys.readouterr()
+        assert status in (0, 2), text
+        assert "Traceback" not in err
+        out.encode("utf-8")
+        if status:
+            assert err and all(CLI_LOCATED.match(line) for line in err.splitlines()), err

@@ -1,6 +1,7 @@
 """The ``paiqi`` command line.
 
-Exit status: 0 success, 1 a check failed (verify, replay), 2 bad input (with the located
+Exit status: 0 success, 1 a check failed (verify, replay) or a file or the output could
+not be written (a full disk), 130 interrupted (Ctrl-C), 2 bad input (with the located
 error on stderr, never a traceback). Each command lives in a module of this package; this
 one builds the parser and runs a command.
 """
@@ -8,9 +9,20 @@ one builds the parser and runs a command.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import warnings
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from paiqi_core.cli.common import EXIT_BAD_INPUT, EXIT_OK, FAMILIES, BadInput, err
+from paiqi_core.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    FAMILIES,
+    BadInput,
+    err,
+)
 from paiqi_core.cli.profiles import cmd_explain, cmd_list, cmd_validate
 from paiqi_core.cli.replay import cmd_replay
 from paiqi_core.cli.runs import (
@@ -24,8 +36,10 @@ from paiqi_core.cli.runs import (
 )
 from paiqi_core.cli.serve import cmd_serve
 from paiqi_core.cli.verify import cmd_verify
+from paiqi_core.fast.cache import QUIET
 from paiqi_core.profile import ProfileError
-from paiqi_core.records import MAX_LINE_BYTES
+from paiqi_core.profile.yamlsrc import YAMLWarning
+from paiqi_core.records import MAX_LINE_BYTES, WRITE_ERRNOS, WriteFailed, write_failed
 from paiqi_core.runs.execute import ExecutorError
 
 
@@ -294,6 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"refuse record lines longer than N bytes (default {MAX_LINE_BYTES:,}; "
         "a game's record is far smaller)",
     )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p = add("bench", cmd_bench, "games per second of random play, per profile")
     p.add_argument("profiles", nargs="*", metavar="PROFILE")
     p.add_argument("--games", type=int, default=5000, help="games per repeat (default 5000)")
@@ -325,11 +340,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; the exit status (0 ok, 1 a failed check, 2 bad input)."""
+    """Run the command line; the exit status (0 ok, 1 a failed check or a file that could
+    not be written, 2 bad input, 130 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    quiet = os.environ.get(QUIET)
     try:
-        result: int = args.func(args)
+        if getattr(args, "quiet", False):
+            os.environ[QUIET] = "1"  # no word on compiling the fast engine (nor in workers)
+        with warnings.catch_warnings():
+            _show_yaml_warnings()
+            result: int = args.func(args)
+        sys.stdout.flush()  # a full disk under the output shows here, not at exit
         return result
     except (ProfileError, BadInput, ExecutorError) as e:
         err(str(e))
@@ -338,4 +360,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         err("interrupted")
         return 130
     except BrokenPipeError:
+        _discard_output()
         return EXIT_OK
+    except WriteFailed as e:
+        err(str(e))
+        return EXIT_FAILED
+    except OSError as e:
+        if e.errno not in WRITE_ERRNOS or e.filename is not None:
+            raise
+        _discard_output()  # a print() that failed: what it held cannot be written either
+        err(str(write_failed(e, "the output")))
+        return EXIT_FAILED
+    finally:
+        if quiet is None:
+            os.environ.pop(QUIET, None)
+        else:
+            os.environ[QUIET] = quiet
+
+
+def _show_yaml_warnings() -> None:
+    """Show each YAMLWarning (a value YAML 1.1 reads unlike it looks) as its located line on
+    stderr, once, however often its profile is loaded."""
+    shown: set[str] = set()
+    others = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], *rest: Any, **more: Any) -> None:
+        if not issubclass(category, YAMLWarning):
+            others(message, category, *rest, **more)
+            return
+        text = str(message)
+        if text not in shown:
+            shown.add(text)
+            err(text)
+
+    warnings.simplefilter("always", YAMLWarning)
+    warnings.showwarning = show
+
+
+def _discard_output() -> None:
+    """Send what is left of stdout's buffer nowhere: Python's last flush at exit would
+    otherwise fail again and print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (stdout replaced, as tests do)
+        pass

@@ -2,6 +2,6 @@
 
 import sys
 
-from paiqi_core.cli import main
+from paiqi_core.entry import main
 
 sys.exit(main())

@@ -10,6 +10,7 @@ from typing import Any
 from paiqi_core import resources
 from paiqi_core.engine import Game
 from paiqi_core.profile import load_profile
+from paiqi_core.textui import Progress
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")  # one built-in profile a family
@@ -32,3 +33,24 @@ def print_json(data: Any) -> None:
 def load_games(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
     """Compiled games of the named profiles (default: every built-in profile)."""
     return [Game(load_profile(n, overrides)) for n in (names or list(resources.builtin_profiles()))]
+
+
+class AboveProgress:
+    """A text stream written to while a progress bar shows on stderr (both often the same
+    terminal): each write first clears the bar's line; the bar is drawn again at its next
+    update."""
+
+    def __init__(self, stream: Any, bar: Progress) -> None:
+        self.stream, self.bar = stream, bar
+
+    def write(self, text: str) -> int:
+        """Clear the bar's line, then write ``text``."""
+        if self.bar.enabled:
+            sys.stderr.write("\r\x1b[K")
+            self.bar.last = 0.0
+        written: int = self.stream.write(text)
+        return written
+
+    def flush(self) -> None:
+        """Flush the stream."""
+        self.stream.flush()

@@ -150,8 +150,10 @@ def _check_records(path: str) -> Path:
 
 
 def _open_records(path: Path) -> IO[str]:
+    from paiqi_core.records import open_records  # whole lines, cut back on a full disk
+
     try:
-        return open(path, "w", encoding="utf-8")
+        return open_records(path)
     except OSError as e:
         raise BadInput(f"--records {path}: cannot write: {e.strerror}") from None
 

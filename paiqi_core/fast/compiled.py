@@ -21,7 +21,7 @@ from paiqi_core.fast import (
     tables,
 )
 from paiqi_core.fast import layout as L
-from paiqi_core.fast.cache import ensure_fresh
+from paiqi_core.fast.cache import compile_notice, ensure_fresh, uncompiled
 from paiqi_core.fast.kernel import EAGER, RANDOM
 from paiqi_core.fast.plan import rules_vector, stake, why_not
 from paiqi_core.fast.play import HEURISTIC, play_deals, play_states
@@ -31,7 +31,9 @@ from paiqi_core.fast.tables import beyond_table, extensions
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
-ensure_fresh([bits, rng, kernel, heuristic, inference, scoring, course, tables, play, steps])
+MODULES = [bits, rng, kernel, heuristic, inference, scoring, course, tables, play, steps]
+ensure_fresh(MODULES)
+_UNCOMPILED = [uncompiled([play_deals, play_states])]  # the kernel still to compile here
 
 POLICIES = {"random": RANDOM, "eager": EAGER, "heuristic": HEURISTIC}
 # log entries kept per game; a longer game's course and record are made by the Python engine
@@ -133,4 +135,17 @@ def compiled_game(rules: Rules) -> CompiledGame:
     entry = _COMPILED.get(id(rules))
     if entry is None or entry[0] is not rules:
         entry = _COMPILED[id(rules)] = (rules, CompiledGame(rules))
+        if _UNCOMPILED[0]:
+            _UNCOMPILED[0] = False
+            with compile_notice(MODULES):
+                _compile(entry[1])
     return entry[1]
+
+
+def _compile(compiled: CompiledGame) -> None:
+    """Compile the kernel's entry points (numba compiles on a first call): one game dealt
+    and played, and one played on from a finished state."""
+    compiled.play_seeds([0])
+    over = np.zeros((1, L.STATE), dtype=np.int64)
+    over[0, L.OVER] = 1
+    compiled.play_on(over, [0])

@@ -8,6 +8,7 @@ import copy
 import difflib
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,18 @@ from paiqi_core import resources
 from paiqi_core.hooks import registry
 from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
 from paiqi_core.profile.model import Described, Origin, Profile, freeze
-from paiqi_core.profile.yamlsrc import Located, MalformedYAML, load_located
+from paiqi_core.profile.yamlsrc import (
+    Located,
+    MalformedYAML,
+    Surprise,
+    YAMLWarning,
+    load_located,
+    not_text,
+    surrogate_at,
+)
 
 SET_FILE = "--set"
+BUILT_IN = "(built-in)"  # after a built-in profile's id, where a file name would be
 META = ("id", "name", "description", "extends")  # about a profile, not rules of play
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
 RULE_NEEDS = (("layout.ace_king", ("none",), "layout.ace", "low"),)
@@ -28,11 +38,13 @@ Locator = Callable[..., Location]
 
 
 def _display(path: Path) -> str:
-    """How a profile file is named in messages: built-ins as ``variants/ID.yaml`` wherever
-    they are installed, other files relative to the working directory when inside it."""
+    """How a profile file is named in messages: a built-in by its id, ``doujue (built-in)``
+    (its file lies wherever paiqi is installed, often deep inside site-packages: the name
+    says what it is, and ``paiqi serve`` or the documentation shows its text), other files
+    relative to the working directory when inside it."""
     resolved = path.resolve()
     if resolved.parent == resources.variants_dir().resolve():
-        return f"variants/{resolved.name}"
+        return f"{resolved.stem} {BUILT_IN}"
     try:
         return str(resolved.relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -196,10 +208,15 @@ def parse_override(text: str, index: int) -> tuple[Path_, Any, Location]:
     return _parse_override(text, index)[:3]
 
 
-def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[Location]]:
+def _parse_override(
+    text: str, index: int, surprises: list[Surprise] | None = None
+) -> tuple[Path_, Any, Location, list[Location]]:
     """A ``--set KEY=VALUE``: the rule path, the value read as YAML (text that is not YAML
     is taken as a string), the value's location and the location of each part of the key."""
     key, sep, raw = text.partition("=")
+    bad = surrogate_at(key)  # a byte of the command line that is not UTF-8 (the value is
+    if bad is not None:  # read as YAML, which refuses it at its place in the rule)
+        raise ProfileError([Problem(Location(SET_FILE, index, bad + 1), (), not_text(key))])
     if not sep or not key.strip():
         raise ProfileError(
             [
@@ -213,7 +230,15 @@ def _parse_override(text: str, index: int) -> tuple[Path_, Any, Location, list[L
     path, parts = _override_key(key, index)
     where = Location(SET_FILE, index, len(key) + 2)
     try:
-        value = load_located(raw, SET_FILE, line_offset=index - 1, col_offset=len(key) + 1).data
+        read = load_located(raw, SET_FILE, line_offset=index - 1, col_offset=len(key) + 1)
+        value = read.data
+        if surprises is not None:
+            surprises += [
+                Surprise(
+                    x.kind, Problem(x.problem.location, (*path, *x.problem.path), x.problem.message)
+                )
+                for x in read.surprises
+            ]
     except MalformedYAML:
         value = raw
     except ProfileError as e:  # a value that cannot be read at all: located in the rule
@@ -327,6 +352,7 @@ def schema_errors(
         Problem(where(path), path, f"{value!r} is not a finite number")
         for path, value in _non_finite(data)
     ]
+    problems += [Problem(where(path), path, not_text(text)) for path, text in _not_text(data)]
     seen = {p.path for p in problems}
     cls = _FILLER.cls if fill_defaults else _STRICT
     validator = cls(schema)
@@ -384,6 +410,22 @@ def schema_errors(
 
 def _types(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _not_text(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
+    """Every string (value or key) of ``value`` holding half of a surrogate pair, with its
+    path (a key's at the mapping that holds it: the key itself cannot be shown)."""
+    if isinstance(value, str) and surrogate_at(value) is not None:
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and surrogate_at(k) is not None:
+                yield path, k
+            else:
+                yield from _not_text(v, (*path, k))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _not_text(v, (*path, i))
 
 
 def _non_finite(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, float]]:
@@ -507,11 +549,13 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
         origins[("id",)] = Origin("profile", Location(display, 1, 1), top_id)
     data.pop("extends", None)
     applied: dict[str, Any] = {}
-    for opath, value, where, parts in _overrides(overrides):
+    surprises = [x for _, doc in chain for x in doc.surprises]
+    for opath, value, where, parts in _overrides(overrides, surprises):
         _apply_override(data, opath, value, where, origins, keys, parts)
         applied[".".join(map(str, opath))] = value
     fallback = Location(display, 1, 1)
     schema = registry.extend_schema(resources.schema("profile"))
+    _warn_of(surprises, schema)
     problems = schema_errors(data, schema, _origin_locator(origins, keys, fallback))
     if not problems:
         problems = _semantic_errors(data, origins, keys, fallback)
@@ -546,6 +590,31 @@ def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] =
         overrides=freeze(applied),
         described=_described(described, data, schema, bool(applied)),
     )
+
+
+def _warn_of(surprises: Sequence[Surprise], schema: Mapping[str, Any]) -> None:
+    """Warn (YAMLWarning) of each value read unlike it looks, unless the rule takes what
+    it was read as: yes/no for a rule that is true or false, text for a rule of text."""
+    for x in surprises:
+        types = _types_at(schema, x.problem.path)
+        if x.kind == "boolean" and "boolean" in types:
+            continue
+        if x.kind == "text" and types == {"string"}:
+            continue
+        warnings.warn(YAMLWarning(x.problem), stacklevel=3)
+
+
+def _types_at(schema: Mapping[str, Any], path: Path_) -> set[str]:
+    """The JSON types the schema allows at ``path`` (empty when it names no rule)."""
+    sub: Any = schema
+    for part in path:
+        if not isinstance(sub, Mapping):
+            return set()
+        sub = sub.get("items") if isinstance(part, int) else sub.get("properties", {}).get(part)
+    if not isinstance(sub, Mapping):
+        return set()
+    kind = sub.get("type", [])
+    return {kind} if isinstance(kind, str) else set(kind)
 
 
 def _described(
@@ -619,7 +688,7 @@ def load_resolved(
 
 
 def _overrides(
-    overrides: Sequence[str] | Mapping[str, Any],
+    overrides: Sequence[str] | Mapping[str, Any], surprises: list[Surprise] | None = None
 ) -> Iterable[tuple[Path_, Any, Location, list[Location]]]:
     if isinstance(overrides, Mapping):
         for i, (k, v) in enumerate(overrides.items(), start=1):
@@ -627,7 +696,7 @@ def _overrides(
             yield path, v, Location(SET_FILE, i, len(str(k)) + 2), parts
     else:
         for i, text in enumerate(overrides, start=1):
-            yield _parse_override(text, i)
+            yield _parse_override(text, i, surprises)
 
 
 def _all_paths(value: Any, path: Path_ = ()) -> Iterator[Path_]:

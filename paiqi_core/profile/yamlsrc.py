@@ -5,21 +5,99 @@ aliases are refused (they are never needed in a profile and are the usual way to
 memory); duplicate keys are errors instead of a silent "last one wins". Whatever the text,
 reading it gives data or a located ``ProfileError``: control characters, values a tag
 cannot build (``2001-02-30``, a 5,000-digit integer) and syntax errors are all located.
+A value YAML 1.1 reads as something its author likely did not mean (``players: 1:00`` is
+60, ``stake: 1e-320`` is text, ``no`` is false) is noted in ``Located.surprises``; the
+profile loader warns of them (``YAMLWarning``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
-from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError
+from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
 
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000
 MAX_DEPTH = 32  # nested mappings and lists; a profile needs 3, an example about 8
+
+
+class YAMLWarning(UserWarning):
+    """A value YAML 1.1 read as something its author likely did not mean (``1:00`` as 60,
+    ``1e5`` as text, ``no`` as false); carries the located problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(warning_text(problem))
+        self.problem = problem
+
+
+def warning_text(problem: Problem) -> str:
+    """A located warning: ``FILE:LINE:COL: warning: rule.path: message``."""
+    return f"{problem.location}: warning: {format_path(problem.path)}: {problem.message}"
+
+
+@dataclass(frozen=True)
+class Surprise:
+    """A plain scalar read as something else than it looks: ``kind`` is ``boolean``
+    (yes/no/on/off), ``base 60``, ``octal`` or ``text`` (a number YAML 1.1 does not read)."""
+
+    kind: str
+    problem: Problem
+
+
+_EXPONENT = re.compile(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+")
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+
+
+def _as_yaml_number(text: str) -> str:
+    """A number in exponent notation as YAML 1.1 reads it: a dot and a signed exponent."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    elif mantissa.endswith("."):
+        mantissa += "0"
+    if exponent[:1] not in "+-":
+        exponent = "+" + exponent
+    return f"{mantissa}e{exponent}"
+
+
+def surprise(node: yaml.Node, value: Any) -> tuple[str, str] | None:
+    """Why a plain scalar is likely not read as its author meant (its kind and the
+    message), or None: YAML 1.1 reads
+    digits joined by colons in base 60, a leading 0 as octal, yes/no/on/off as true/false,
+    and a number in exponent notation without a dot or a signed exponent as text."""
+    if not isinstance(node, yaml.ScalarNode) or node.style is not None:
+        return None  # quoted, or a block of text: read as written
+    text = str(node.value)
+    if isinstance(value, bool):
+        if text.lower() in ("true", "false"):
+            return None
+        word = "true" if value else "false"
+        return "boolean", (
+            f"{text} is read as {word} (YAML 1.1 reads yes/no/on/off/y/n as true/false): "
+            f"write {word}, or quote it for the text"
+        )
+    if isinstance(value, int | float) and ":" in text:
+        return "base 60", (
+            f"{text} is read as the number {value} (YAML 1.1 reads numbers joined by colons "
+            f'in base 60): write {value}, or quote it for the text ("{text}")'
+        )
+    if isinstance(value, int) and _OCTAL.fullmatch(text):
+        decimal = int(text.replace("_", ""), 10)
+        return "octal", (
+            f"{text} is read as {value} (YAML 1.1 reads a leading 0 as octal): write "
+            f"{decimal} for the decimal number, or quote it for the text"
+        )
+    if isinstance(value, str) and _EXPONENT.fullmatch(text) and any(c.isdigit() for c in text):
+        return "text", (
+            f"{text} is read as text, not a number (YAML 1.1 needs a dot and a signed "
+            f"exponent): write {_as_yaml_number(text)} for the number"
+        )
+    return None
 
 
 class MalformedYAML(ProfileError):
@@ -63,6 +141,7 @@ class Located:
     file: str
     values: dict[Path_, Location] = field(default_factory=dict)
     keys: dict[Path_, Location] = field(default_factory=dict)
+    surprises: list[Surprise] = field(default_factory=list)  # values read unlike they look
 
     def where(self, path: Path_, *, key: bool = False) -> Location:
         """The position of ``path``, or of its nearest written ancestor."""
@@ -91,6 +170,25 @@ class _Mark:
                 self.column = 0
             elif ch != "\ufeff":
                 self.column += 1
+
+
+def surrogate_at(text: str) -> int | None:
+    """The index of the first half of a surrogate pair (U+D800-U+DFFF) in ``text``, if any:
+    such a character is not Unicode text (no file can hold it, nothing can print it)."""
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            return i
+    return None
+
+
+def not_text(text: str) -> str:
+    """The message for text holding a lone surrogate: which one, and why it is refused."""
+    i = surrogate_at(text)
+    code = ord(text[i]) if i is not None else 0xD800
+    return (
+        f"U+{code:04X} is half of a surrogate pair, not a character: "
+        "a profile's text must be Unicode text"
+    )
 
 
 def _character(code: int) -> str:
@@ -150,7 +248,7 @@ def load_located(text: str, file: str, *, line_offset: int = 0, col_offset: int 
             """A scalar (or a key) built by its tag; a value the tag cannot build (the
             31st of February, an integer of thousands of digits) is located."""
             try:
-                return loader.construct_object(n, deep=True)
+                value = loader.construct_object(n, deep=True)
             except yaml.YAMLError:
                 raise
             except Exception as e:  # PyYAML's constructors fail in many ways on odd text
@@ -160,6 +258,14 @@ def load_located(text: str, file: str, *, line_offset: int = 0, col_offset: int 
                 raise ProfileError(
                     [Problem(at(n.start_mark), path, f"malformed YAML: not a valid {tag}{why}")]
                 ) from None
+            found = surprise(n, value)
+            if found is not None:
+                out.surprises.append(Surprise(found[0], Problem(at(n.start_mark), path, found[1])))
+            if isinstance(value, str) and surrogate_at(value) is not None:
+                # "\ud800" in a double-quoted scalar: the escape makes what text cannot hold
+                problems.append(Problem(at(n.start_mark), path, not_text(value)))
+                return ""
+            return value
 
         def walk(n: yaml.Node, path: Path_) -> Any:
             count[0] += 1

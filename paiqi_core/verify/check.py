@@ -14,11 +14,12 @@ from paiqi_core.games import game_for
 from paiqi_core.hooks.scoring_placement import rank_points
 from paiqi_core.match import run_match
 from paiqi_core.outcome import Result
-from paiqi_core.profile import ProfileError
+from paiqi_core.profile import Problem, ProfileError
 from paiqi_core.session import run_session
 from paiqi_core.verify.extract import Example
 from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
 
+SETUPS = ("game", "position", "settlement", "session", "match")  # an example's one setup
 RESULT_KEYS = ("total", "rank", "labels", "money", "winners", "house", "exempt")
 
 
@@ -212,7 +213,9 @@ def _run_moves(
 
 
 def run_example(example: Example) -> Outcome:
-    """Run one example against the engine, under each profile it names."""
+    """Run one example against the engine, under each profile it names; a located
+    ProfileError for a setup the engine refuses to start from (a joker as the door card),
+    so that the other examples of its file still run."""
     data = example.data
     names = [data["profile"]] if "profile" in data else list(data["profiles"])
     outcome = Outcome(example, names)
@@ -221,6 +224,7 @@ def run_example(example: Example) -> Outcome:
     unknown = set(by_profile) - set(names)
     if unknown:
         outcome.failures.append(f"by_profile names profiles not in this example: {sorted(unknown)}")
+    refused: list[Problem] = []
     for name in names:
         where = f"{name}: " if len(names) > 1 else ""
         expect = {**data.get("expect", {}), **by_profile.get(name, {})}
@@ -232,6 +236,12 @@ def run_example(example: Example) -> Outcome:
             outcome.failures.append(f"{where}profile: {e}")
         except (SetupError, CardError, ActionError) as e:
             outcome.failures.append(f"{where}setup: {e}")
+        except (ValueError, ArithmeticError) as e:  # the engine cannot start from this setup
+            key = next((k for k in SETUPS if k in data), "game")
+            message = f"{where}the engine cannot play this {key}: {e}"
+            refused.append(Problem(example.location, (key,), message))
+    if refused:
+        raise ProfileError(refused)
     return outcome
 
 

@@ -1,0 +1,64 @@
+"""The ``paiqi`` command's entry point: Ctrl-C ends it with one line and exit status 130,
+whenever it comes.
+
+Importing the commands takes a noticeable time (a few tenths of a second, more on a busy
+machine). Python imports an entry point's module before any of its code runs, so this
+module (and the package above it) imports almost nothing: its function installs the
+Ctrl-C handling first, then imports the commands. The first Ctrl-C stops the command;
+from then on the process is only ending (saving what is finished, stopping its workers,
+exiting with the status it has), and a further Ctrl-C is ignored.
+
+(``contextlib`` and ``signal`` are not imported: each takes longer to import than all the
+rest of this module.)
+"""
+
+# the C module under ``signal`` (which imports ``enum``)
+import _signal as signal  # type: ignore[import-not-found]
+import sys
+
+INTERRUPTED = 130  # 128 + SIGINT, as shells report a process stopped by Ctrl-C
+
+
+def ignore_interrupts() -> None:
+    """From here on the process exits with the status it has: a Ctrl-C changes nothing."""
+    try:  # noqa: SIM105 (see the module's docstring)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals never arrive there
+        pass
+
+
+def interrupted(message: str = "interrupted") -> int:
+    """Say once that the command was interrupted; the exit status 130. Further Ctrl-C are
+    ignored from here on (the command is only ending)."""
+    ignore_interrupts()
+    try:  # noqa: SIM105
+        print(message, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+    return INTERRUPTED
+
+
+def _first_interrupt(signum: int, frame: object) -> None:
+    """The first Ctrl-C stops the command; the command then only ends, and ignores more."""
+    ignore_interrupts()
+    raise KeyboardInterrupt
+
+
+def main() -> int:
+    """Run the ``paiqi`` command line; its exit status (130 for Ctrl-C)."""
+    try:  # noqa: SIM105
+        signal.signal(signal.SIGINT, _first_interrupt)
+    except ValueError:  # not the main thread: signals never arrive there
+        pass
+    try:
+        from paiqi_core.cli import main as command
+
+        return command()
+    except KeyboardInterrupt:
+        return interrupted()
+    finally:
+        ignore_interrupts()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
