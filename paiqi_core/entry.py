@@ -44,12 +44,40 @@ def _first_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+_pending = [False]  # a Ctrl-C came between this module's import and ``main``
+
+
+def _early_interrupt(signum: int, frame: object) -> None:
+    """A Ctrl-C before ``main`` runs: remembered, and ``main`` ends at once."""
+    ignore_interrupts()
+    _pending[0] = True
+
+
+def _arm_early() -> None:
+    """In the ``paiqi`` console script, hold a Ctrl-C that comes after this module is
+    imported and before the script calls ``main`` (a library importing this module keeps
+    Python's own Ctrl-C)."""
+    script = sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] if sys.argv else ""
+    if script in ("paiqi", "paiqi.exe", "paiqi-script.py"):
+        try:  # noqa: SIM105
+            signal.signal(signal.SIGINT, _early_interrupt)
+        except ValueError:
+            pass
+
+
+_arm_early()
+
+
 def main() -> int:
     """Run the ``paiqi`` command line; its exit status (130 for Ctrl-C)."""
+    if _pending[0]:
+        return interrupted()
     try:  # noqa: SIM105
         signal.signal(signal.SIGINT, _first_interrupt)
     except ValueError:  # not the main thread: signals never arrive there
         pass
+    if _pending[0]:  # it came just before the handler above took over
+        return interrupted()
     try:
         from paiqi_core.cli import main as command
 

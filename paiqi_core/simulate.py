@@ -109,7 +109,7 @@ def _results(
     from paiqi_core import fast
 
     if fast.plays(game.rules, agents, engine):
-        from paiqi_core.fast.batch import results
+        from paiqi_core.runs.kernel_batch import results
 
         for result, data in results(game, seed, indices, records=records is not None):
             if records is not None:

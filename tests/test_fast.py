@@ -42,7 +42,6 @@ from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import fast_finish, fast_finish_after
 from paiqi_core.fast.rng import seed_keys
-from paiqi_core.fast.rows import game_rows, log_of, record
 from paiqi_core.fast.scoring import WORK, exempt_points, score
 from paiqi_core.fast.tables import beyond_table
 from paiqi_core.games import game_for
@@ -53,6 +52,7 @@ from paiqi_core.records import replay
 from paiqi_core.resources import builtin_profiles
 from paiqi_core.runs.batch import COLUMNS, parse_events
 from paiqi_core.runs.batch import game_rows as python_rows
+from paiqi_core.runs.kernel_rows import game_rows, log_of, record
 from paiqi_core.search.objective import finish, utilities
 from paiqi_core.seeds import game_seed
 from paiqi_core.simulate import play_game
@@ -215,8 +215,8 @@ def test_a_game_too_long_for_the_log_gets_its_rows_and_record_from_the_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from paiqi_core.fast import compiled
-    from paiqi_core.fast.batch import play_batch
     from paiqi_core.runs.batch import BatchSpec, run_batch
+    from paiqi_core.runs.kernel_batch import play_batch
 
     monkeypatch.setattr(compiled, "LOG_ROOM", 60)  # pagat games log 52 to 100 or so
     spec = BatchSpec("pagat", (), (), False, 3, 0, 40, True)

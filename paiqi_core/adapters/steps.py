@@ -608,7 +608,7 @@ class KernelSteps(Steps):
             if not self.over:
                 raise ValueError("the game is not over")
             from paiqi_core.fast import layout as L
-            from paiqi_core.fast.rows import outcomes
+            from paiqi_core.fast.outcomes import outcomes
 
             st = self.box[L.B_STATE : L.B_STATE + L.STATE]
             self._result = self.game.score(outcomes(st, self.game.players))

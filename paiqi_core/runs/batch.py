@@ -145,7 +145,7 @@ def run_batch(spec: BatchSpec) -> Batch:
     game = batch_game(spec)
     fast.use(spec.engine)
     if not spec.replays and fast.plays(game.rules, spec.agents):
-        from paiqi_core.fast.batch import play_batch as play_in_kernel
+        from paiqi_core.runs.kernel_batch import play_batch as play_in_kernel
 
         return play_in_kernel(spec, game)
     rows: list[Row] = []

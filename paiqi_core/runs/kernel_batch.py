@@ -16,8 +16,8 @@ import numpy as np
 
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
-from paiqi_core.fast.rows import game_columns, log_of, outcomes, record
 from paiqi_core.runs.block import Coded
+from paiqi_core.runs.kernel_rows import game_columns, log_of, outcomes, record
 from paiqi_core.seeds import game_seed
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
-"""Kernel results in the Python path's forms: the rows a run stores (``runs.batch``), each
-seat's end-of-game facts (``PlayerOutcome``), game records, and utilities for search."""
+"""Kernel results in the forms a run stores: the rows (``runs.batch``) and game records.
+Storage reads the compiled engine here; the compiled engine imports no storage."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 from paiqi_core.actions import record_action
 from paiqi_core.cards import bits, card_text
 from paiqi_core.fast import layout as L
-from paiqi_core.outcome import PlayerOutcome
+from paiqi_core.fast.outcomes import outcomes
 from paiqi_core.records import is_builtin
 from paiqi_core.runs.block import Coded
 
@@ -64,7 +64,7 @@ def game_columns(
     ``runs.batch.COLUMNS``, without ``profile``): NumPy arrays of numbers, lists of words.
     A game whose log outgrew the kernel's room (``played.game[:, G_LOG_FULL]``) has its
     course columns (``turn_order``, ``leads``, ``deficit``, ``cards_left``, ``events``)
-    unread: ``fast.batch`` replaces its rows by the Python engine's."""
+    unread: ``runs.kernel_batch`` replaces its rows by the Python engine's."""
     res = played.res
     n = compiled.players
     count = len(indices)
@@ -169,31 +169,6 @@ def events_texts(res: np.ndarray) -> Coded:
         for c in distinct.tolist()
     ]
     return Coded(codes.reshape(-1), words)
-
-
-def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:
-    """Each seat's end-of-game facts from a kernel state vector, as ``State.outcomes``."""
-    v = st.tolist()
-    out = []
-    for s in range(players):
-        last = v[L.LAST + s]
-        finish = v[L.FINISH + s]
-        burst = v[L.BURSTED + s]
-        out.append(
-            PlayerOutcome(
-                tuple(bits(v[L.COVERED + s])),
-                v[L.PLAYED + s],
-                None if last < 0 else last,
-                tuple(v[L.CLOSED + 4 * s : L.CLOSED + 4 * s + v[L.NCLOSED + s]]),
-                None if finish < 0 else finish,
-                v[L.PASSES + s],
-                int(v[L.HAND + s]).bit_count(),
-                v[L.SIZE + s],
-                None if burst < 0 else burst,
-                bool(v[L.LEFT + s]),
-            )
-        )
-    return out
 
 
 def log_of(st: np.ndarray, log: np.ndarray) -> list[tuple[int, int]] | None:
