@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from paiqi_core.limits import Limits
     from paiqi_core.outcome import PlayerOutcome, Result
 
 SLOTS = ("opening", "stuck", "ending", "scoring")
@@ -220,11 +223,19 @@ class ScoringRule(Protocol):
 
 @dataclass(frozen=True)
 class Scoring:
-    """A scoring made from a function ``score(outcomes) -> Result`` and its public facts."""
+    """A scoring made from a function ``score(outcomes) -> Result`` and its public facts.
+
+    It may also describe itself, from the limits of a game (``paiqi_core.limits``):
+    ``utility_bounds(limits) -> (lowest, highest)``, what one seat can get in the
+    scoring's objective, and ``utility_sum(limits)``, what every seat's utilities add up
+    to in every game (0 where money only changes hands; None where that varies). The
+    adapters read these, never the hook's name or its parameters."""
 
     score: Callable[[Sequence[PlayerOutcome]], Result]
     facts: ScoringFacts = field(default_factory=ScoringFacts)
     compiled: Any = None  # the Form of a built-in scoring (paiqi_core.forms)
+    utility_bounds: Callable[[Limits], tuple[Fraction, Fraction]] | None = None
+    utility_sum: Callable[[Limits], Fraction | None] | None = None
 
 
 PROTOCOLS: dict[str, type] = {

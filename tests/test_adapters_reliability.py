@@ -347,6 +347,24 @@ def test_utility_sum_of_a_plugin_scoring_is_what_it_declares() -> None:
     assert utility_sum(plugin) == 2.5
 
 
+def test_bounds_come_from_what_the_scoring_describes_not_from_its_name() -> None:
+    # a money scoring that describes nothing has no bounds and no sum, even where the
+    # profile still names the built-in covering scoring and holds its parameters
+    from paiqi_core.adapters.bounds import utility_bounds, utility_sum
+    from paiqi_core.slots import Scoring
+
+    rules = Game("doujue").rules
+    bare = dataclasses.replace(rules, scoring=Scoring(rules.scoring.score, rules.scoring.facts))
+    with pytest.raises(ValueError, match="declares no utility bounds"):
+        utility_bounds(bare)
+    assert utility_sum(bare) is None
+    # the built-in describes itself: 鬥雀's worst payer covers a hand's 13 highest cards
+    # (4 kings, 4 queens, 4 jacks and a 10: 52 + 48 + 44 + 10 = 154 points) and pays them
+    # x3 as 大頭, x2 for the bust, x8 to a winner out on a 7 (a stake of 1): 7392
+    assert utility_bounds(rules) == (-7392.0, 3 * 7392.0)
+    assert utility_sum(rules) == 0.0
+
+
 # -- OpenSpiel's C++ IS-MCTS bot ----------------------------------------------------------------
 CPP_ISMCTS = """
 import pyspiel

@@ -198,6 +198,10 @@ class AllEmpty:
         """The kernel's ``all_empty`` (a subclass that changes ``over`` declares its own)."""
         return form("all_empty") if type(self) is AllEmpty else None
 
+    def most_holding(self, players: int) -> int:
+        """Every hand is empty when it ends."""
+        return 0
+
     def over(self, game: Progress) -> bool:
         """No hand holds a card."""
         return not any(game.hands)
@@ -214,6 +218,10 @@ class FirstOut:
         """The kernel's ``first_out`` (a subclass that changes ``over`` declares its own)."""
         return form("first_out") if type(self) is FirstOut else None
 
+    def most_holding(self, players: int) -> int:
+        """Everyone but the first out may still hold cards."""
+        return players - 1
+
     def over(self, game: Progress) -> bool:
         """Somebody has finished."""
         return bool(game.finished)
@@ -229,6 +237,10 @@ class OneLeft:
     def compiled(self) -> Form | None:
         """The kernel's ``one_left`` (a subclass that changes ``over`` declares its own)."""
         return form("one_left") if type(self) is OneLeft else None
+
+    def most_holding(self, players: int) -> int:
+        """One seat at most still holds cards when it ends."""
+        return 1
 
     def over(self, game: Progress) -> bool:
         """At most one hand holds cards."""

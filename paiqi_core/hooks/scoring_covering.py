@@ -8,6 +8,7 @@ from fractions import Fraction
 from paiqi_core.cards import CARD_POINTS, JOKER
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
+from paiqi_core.limits import Limits
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 from paiqi_core.slots import Scoring, ScoringFacts
 
@@ -157,7 +158,21 @@ def covering(p: Params) -> Scoring:
         bust_multiplier=bust_mult,
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
     )
-    return Scoring(score, facts, compiled)
+    most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
+
+    def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
+        """No payer pays more than a hand's most covered points times the largest head,
+        bust and winner multipliers; no winner collects more than the others pay."""
+        worst = max(big, middle, 1) * max(bust_mult, 1) * most
+        pays = limits.most_points(limits.hand) * worst * Fraction(stake)
+        return -pays, (limits.players - 1) * pays
+
+    return Scoring(score, facts, compiled, bounds, zero_sum)
+
+
+def zero_sum(limits: Limits) -> Fraction:
+    """Money only changes hands: every game's money adds up to 0."""
+    return Fraction(0)
 
 
 def winner_multipliers(p: Params) -> tuple[int, int, int]:

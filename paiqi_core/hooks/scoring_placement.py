@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
+from paiqi_core.limits import Limits
 from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.slots import Scoring, ScoringFacts
 
@@ -63,4 +65,22 @@ def placement(p: Params) -> Scoring:
 
     points = None if fixed is None else tuple(int(x) for x in fixed)
     facts = ScoringFacts(objective="points", place_points=points)
-    return Scoring(score, facts, form("placement", place_points=points))
+
+    def by_rank(limits: Limits) -> list[int]:
+        """The points of each rank 1..players (ranks beyond the list score 0)."""
+        given = list(points) if points else list(range(limits.players - 1, -1, -1))
+        return (given + [0] * limits.players)[: limits.players]
+
+    def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
+        """From the least to the most points a rank gets."""
+        each = by_rank(limits)
+        return Fraction(min(each)), Fraction(max(each))
+
+    def total(limits: Limits) -> Fraction | None:
+        """Every rank's points, where no two seats can share a rank: only seats still
+        holding cards at the end share one, so at most one may hold cards then."""
+        if limits.turns is None or limits.holding_at_end > 1:
+            return None
+        return Fraction(sum(by_rank(limits)))
+
+    return Scoring(score, facts, form("placement", place_points=points), bounds, total)

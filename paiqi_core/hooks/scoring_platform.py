@@ -7,7 +7,8 @@ from fractions import Fraction
 
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
-from paiqi_core.hooks.scoring_covering import winner_multipliers
+from paiqi_core.hooks.scoring_covering import winner_multipliers, zero_sum
+from paiqi_core.limits import Limits
 from paiqi_core.melds import exempt_points
 from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
 from paiqi_core.slots import Scoring, ScoringFacts
@@ -165,4 +166,20 @@ def platform(p: Params) -> Scoring:
         fee=fee,
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
     )
-    return Scoring(score, facts, compiled)
+    most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
+
+    def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
+        """No payer pays more than the largest head amount (or difference of totals, at
+        its rate) times the bust and winner multipliers; no winner collects more than
+        the others pay."""
+        if method == "heads":
+            base = max(int(v) for v in amounts.values())
+        else:
+            best = max(all_covered_total, sum(closure_bonus) + max(last_seven, clean))
+            worst = min(all_covered_total, -limits.most_points(limits.hand))
+            base = (best - worst) * rate
+        pays = Fraction(base * max(bust_mult, 1) * most)
+        return -pays, (limits.players - 1) * pays
+
+    # a house fee takes money off the table: no constant sum then
+    return Scoring(score, facts, compiled, bounds, zero_sum if fee == 0 else None)

@@ -7,6 +7,8 @@ from fractions import Fraction
 
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
+from paiqi_core.hooks.scoring_covering import zero_sum
+from paiqi_core.limits import Limits
 from paiqi_core.outcome import PlayerOutcome, Result, exact
 from paiqi_core.slots import Scoring, ScoringFacts
 
@@ -29,7 +31,17 @@ def first_out(p: Params) -> Scoring:
         rank, winners = _places(outcomes)
         return Result(rank=rank, winners=winners, money=(0,) * len(outcomes))
 
-    return Scoring(score, ScoringFacts(objective="win"), form("first_out"))
+    return Scoring(score, ScoringFacts(objective="win"), form("first_out"), win_bounds, one_win)
+
+
+def win_bounds(limits: Limits) -> tuple[Fraction, Fraction]:
+    """A seat gets a share of the win: from none of it to all of it."""
+    return Fraction(0), Fraction(1)
+
+
+def one_win(limits: Limits) -> Fraction:
+    """The winners' shares of the win add up to one."""
+    return Fraction(1)
 
 
 @register(
@@ -52,4 +64,14 @@ def chips(p: Params) -> Scoring:
         return Result(rank=rank, winners=winners, money=tuple(exact(m) for m in money))
 
     compiled = form("chips", ante=ante, pass_cost=pass_cost)
-    return Scoring(score, ScoringFacts(objective="money"), compiled)
+
+    def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
+        """No seat pays more than its ante and its most passes; the winner takes the
+        others' chips."""
+        passes = limits.passes_per_seat
+        if passes is None:
+            raise ValueError("passes are unbounded, so are the chips they cost")
+        pays = Fraction(ante + passes * pass_cost)
+        return -pays, (limits.players - 1) * pays
+
+    return Scoring(score, ScoringFacts(objective="money"), compiled, bounds, zero_sum)
