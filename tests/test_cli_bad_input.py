@@ -449,6 +449,7 @@ def uncompiled(monkeypatch: pytest.MonkeyPatch) -> None:
     from paiqi_core.fast import compiled
 
     monkeypatch.setattr(compiled, "_UNCOMPILED", [True])
+    monkeypatch.setattr(compiled, "_COMPILED", {})  # no rules compiled yet in this process
     monkeypatch.delenv("PAIQI_QUIET", raising=False)
 
 

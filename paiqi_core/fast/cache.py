@@ -158,6 +158,9 @@ def compile_notice(modules: list[ModuleType]) -> Iterator[None]:
         if terminal:
             with suppress(OSError):
                 sys.stderr.write(f" done in {time.perf_counter() - started:.0f} s\n")
+        if isinstance(first, Path):  # compiled: a later process that compiles says so again
+            with suppress(OSError):
+                first.unlink()
                 sys.stderr.flush()
         if isinstance(first, Path):
             with suppress(OSError):
