@@ -140,7 +140,16 @@ def _step(state: State, names: list[str], entry: Mapping[str, Any] | None) -> di
     view = seat_view(rules, state.observation(seat), names, first, stalled=ended_by_stall(state))
     view["hands"] = [[card_text(c) for c in sort_hand(rules, h)] for h in state.hands]
     view["covered_cards"] = [[card_text(c) for c in sort_hand(rules, m)] for m in state.covered]
-    view["history"] = [{**h, "text": _full(h, state, i)} for i, h in enumerate(view["history"])]
+    view["history"] = [_full(h, state, i) for i, h in enumerate(view["history"])]
+    for seat in view["seats"]:  # the seats' last moves, their covered cards shown too
+        seat["last"] = next(
+            (
+                h
+                for h in reversed(view["history"])
+                if h["seat"] == seat["seat"] and h["kind"] != "cut"
+            ),
+            None,
+        )
     del view["hand"], view["own_covered"]
     view["last"] = dict(entry) if entry else None
     # the move of this step in the history's form, its card shown (a record shows them all)
@@ -151,13 +160,11 @@ def _step(state: State, names: list[str], entry: Mapping[str, Any] | None) -> di
     return view
 
 
-def _full(entry: Mapping[str, Any], state: State, i: int) -> str:
+def _full(entry: Mapping[str, Any], state: State, i: int) -> dict[str, Any]:
     """A history line with the covered card shown (a record shows every card)."""
-    from paiqi_core.actions import action_text
-
     if entry["kind"] != "cover":
-        return str(entry["text"])
-    return action_text(state.log[i][1])
+        return dict(entry)
+    return history_entry(int(entry["seat"]), state.log[i][1])
 
 
 def run_games(db: Path) -> list[dict[str, Any]]:
