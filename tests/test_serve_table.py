@@ -469,7 +469,11 @@ def test_the_settlement_comes_into_sight_when_it_opens(
     shot(page, shots, "table-desktop", full=False)
     play_to_end(page)
     page.locator("#settlement").wait_for(state="visible")
-    page.wait_for_function("() => document.querySelector('#settlement .ending')")
+    page.wait_for_timeout(300)
+    top = box(page, "#settlement")["y"]
+    table = box(page, "#settlement tbody")
+    assert top >= -20, top  # at most the panel's margin above the window
+    assert table["y"] + table["height"] <= DESKTOP["height"], "every seat's row is in sight"
     banner = box(page, "#settlement .ending")
     assert banner["y"] >= 0 and banner["y"] + banner["height"] <= DESKTOP["height"], banner
     shot(page, shots, "table-end-desktop", full=False)
