@@ -24,7 +24,7 @@ from paiqi_core.engine import Game, State
 from paiqi_core.profile import Location, Problem, ProfileError
 from paiqi_core.serve.profiles import problem_json, safe_name
 from paiqi_core.serve.settlement import settlement
-from paiqi_core.serve.view import rules_summary, seat_view, sort_hand
+from paiqi_core.serve.view import ended_by_stall, history_entry, rules_summary, seat_view, sort_hand
 
 MAX_GAMES = 500  # records listed from one file
 MAX_STEPS = 2000  # actions replayed from one record
@@ -137,25 +137,34 @@ def _step(state: State, names: list[str], entry: Mapping[str, Any] | None) -> di
     rules = state.game.rules
     seat = state.turn
     first = state.first_card if not state.started else None
-    view = seat_view(rules, state.observation(seat), names, first)
+    view = seat_view(rules, state.observation(seat), names, first, stalled=ended_by_stall(state))
     view["hands"] = [[card_text(c) for c in sort_hand(rules, h)] for h in state.hands]
     view["covered_cards"] = [[card_text(c) for c in sort_hand(rules, m)] for m in state.covered]
-    view["history"] = [{**h, "text": _full(h, state, i)} for i, h in enumerate(view["history"])]
+    view["history"] = [_full(h, state, i) for i, h in enumerate(view["history"])]
+    for seat in view["seats"]:  # the seats' last moves, their covered cards shown too
+        seat["last"] = next(
+            (
+                h
+                for h in reversed(view["history"])
+                if h["seat"] == seat["seat"] and h["kind"] != "cut"
+            ),
+            None,
+        )
     del view["hand"], view["own_covered"]
     view["last"] = dict(entry) if entry else None
+    # the move of this step in the history's form, its card shown (a record shows them all)
+    view["move"] = None if entry is None else history_entry(entry["seat"], from_record(dict(entry)))
     if state.over:
         outcomes = state.outcomes()
         view["settlement"] = settlement(rules, outcomes, state.result(outcomes))
     return view
 
 
-def _full(entry: Mapping[str, Any], state: State, i: int) -> str:
+def _full(entry: Mapping[str, Any], state: State, i: int) -> dict[str, Any]:
     """A history line with the covered card shown (a record shows every card)."""
-    from paiqi_core.actions import action_text
-
     if entry["kind"] != "cover":
-        return str(entry["text"])
-    return action_text(state.log[i][1])
+        return dict(entry)
+    return history_entry(int(entry["seat"]), state.log[i][1])
 
 
 def run_games(db: Path) -> list[dict[str, Any]]:

@@ -106,6 +106,11 @@ def _parts(
     return parts, sum(int(p["points"]) for p in parts)
 
 
+def _points(n: int) -> str:
+    """``1 point``, ``17 points``."""
+    return f"{n} point" if n in (1, -1) else f"{n} points"
+
+
 def _ordinal(k: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
@@ -131,7 +136,7 @@ def _base(
     t = totals[seat]
     if "completion_bonus" in sec and "stake" in sec:  # 鬥雀 covering
         heads = {"大頭": int(sec["big_head"]), "中頭": int(sec["middle_head"])}
-        words = [f"{-t} points"]
+        words = [_points(-t)]
         amount = Fraction(-t)
         if label in heads:
             amount *= heads[label]
@@ -154,7 +159,8 @@ def _base(
     if points > int(sec["bust_above"]):
         amount *= int(sec["bust_multiplier"])
         words.append(
-            f"× {sec['bust_multiplier']} (爆點: {points} covered points > {sec['bust_above']})"
+            f"× {sec['bust_multiplier']} (爆點: {points} covered "
+            f"point{'s' if points != 1 else ''} > {sec['bust_above']})"
         )
     if "stake" in sec:
         stake = Fraction(str(sec["stake"]))
@@ -206,6 +212,12 @@ def settlement(rules: Rules, outcomes: Sequence[PlayerOutcome], result: Result) 
             "exempt": exempt[s] or 0,
             "money": money_json(result.money[s]),
             "passes": o.passes,
+            # how the seat's game ended: out in this order, burst, left with the joker, or
+            # still holding cards (counted: Fan Tan and chips settle by them)
+            "out": None if o.finish is None else o.finish + 1,
+            "burst_order": None if o.burst is None else o.burst + 1,
+            "left_with_joker": o.left_with_joker,
+            "cards_left": o.hand_left,
         }
         if facts.bust_above is not None and s not in winners:
             points = _bust_points(sec, o, exempt[s])

@@ -25,7 +25,7 @@ from typing import Any
 from paiqi_core.agents import LEVELS, Agent, make_agent
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.serve.settlement import settlement
-from paiqi_core.serve.view import rules_summary, seat_view
+from paiqi_core.serve.view import ended_by_stall, rules_summary, seat_view
 
 MAX_TABLES = 5000  # games kept at once (some 40 KB each); beyond, a new game is refused
 IDLE_SECONDS = 2 * 3600.0  # a game with no request for this long is let go
@@ -85,7 +85,13 @@ class Table:
         once the game is over."""
         state = self.state
         first = state.first_card if not state.started else None
-        out = seat_view(self.game.rules, state.observation(self.seat), self.names, first)
+        out = seat_view(
+            self.game.rules,
+            state.observation(self.seat),
+            self.names,
+            first,
+            stalled=ended_by_stall(state),
+        )
         out["table"] = self.id
         out["rules"] = rules_summary(self.game.rules)
         out["levels"] = self.levels

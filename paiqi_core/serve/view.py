@@ -8,7 +8,7 @@ hands are all known (``replay_view`` adds them).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paiqi_core.actions import (
     COVER,
@@ -24,6 +24,9 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import RANKS, SUIT_MASK, SUITS, bits, card_text
 from paiqi_core.observation import Observation
 from paiqi_core.rules import Rules
+
+if TYPE_CHECKING:
+    from paiqi_core.engine import State
 
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
@@ -161,8 +164,17 @@ def legal_moves(legal: Sequence[int]) -> list[dict[str, Any]]:
     return out
 
 
-def _seats(rules: Rules, obs: Observation, names: Sequence[str]) -> list[dict[str, Any]]:
+def _seats(
+    rules: Rules, obs: Observation, names: Sequence[str], history: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each seat's public counts and status, and its last move (``last``: the history
+    entry of the seat's latest action or event, a cover showing its card to its owner
+    only), so that what every player did this round can be seen at the seat."""
     limit = rules.stuck.pass_limit
+    last: dict[int, dict[str, Any]] = {}
+    for entry in history:
+        if entry["kind"] != "cut":  # a cut follows the play that made it: show the play
+            last[entry["seat"]] = entry
     out = []
     for s in range(rules.players):
         if s in obs.finished:
@@ -183,16 +195,23 @@ def _seats(rules: Rules, obs: Observation, names: Sequence[str]) -> list[dict[st
                 "passes_left": None if limit is None else max(0, limit - obs.pass_counts[s]),
                 "status": status,
                 "to_move": not obs.terminal and obs.turn == s,
+                "last": last.get(s),
             }
         )
     return out
 
 
 def seat_view(
-    rules: Rules, obs: Observation, names: Sequence[str], first_card: int | None
+    rules: Rules,
+    obs: Observation,
+    names: Sequence[str],
+    first_card: int | None,
+    stalled: bool = False,
 ) -> dict[str, Any]:
     """Everything one seat may see, as the browser draws it. ``first_card`` is the card
-    the game must open with while it is unplayed (public: the opening rule names it)."""
+    the game must open with while it is unplayed (public: the opening rule names it);
+    ``stalled``, whether the stall rule ended the game (see ``ended_by_stall``)."""
+    history = _history(obs)
     return {
         "seat": obs.seat,
         "turn": obs.turn,
@@ -201,12 +220,88 @@ def seat_view(
         "first_card": None if first_card is None else card_text(first_card),
         "joker_at": None if obs.joker_at is None else card_text(obs.joker_at),
         "rows": _rows(rules, obs, first_card),
-        "seats": _seats(rules, obs, names),
+        "seats": _seats(rules, obs, names, history),
         "hand": [card_text(c) for c in sort_hand(rules, obs.hand_mask)],
         "own_covered": [card_text(c) for c in obs.cover_order],
-        "history": _history(obs),
+        "history": history,
         "legal": legal_moves(obs.legal),
+        "ending": ending(rules, obs, names, stalled) if obs.terminal else None,
     }
+
+
+def ended_by_stall(state: State) -> bool:
+    """Whether the stall rule ended this finished game (every player still holding cards
+    passed ``ending.stall`` times in a row) rather than the profile's ending rule."""
+    return state.over and state.stalled and not state.game.is_over(state)
+
+
+def ending(rules: Rules, obs: Observation, names: Sequence[str], stalled: bool) -> dict[str, Any]:
+    """Why a finished game ended, in words: ``reason`` is ``stall``, ``all_out`` (every
+    hand empty), ``cut`` (every hand empty, with suits closed by 斬龍), ``burst`` (a
+    burst left one player holding cards), ``one_left``, ``first_out`` or ``rule``."""
+    n = rules.players
+    holders = [s for s in range(n) if obs.hand_counts[s]]
+    name = [names[s] if s < len(names) else f"seat {s}" for s in range(n)]
+    if stalled:
+        rounds = rules.stall
+        times = "in turn" if rounds == 1 else f"{rounds} times each"
+        return {
+            "reason": "stall",
+            "text": f"the stall rule (ending.stall = {rounds}) ended the game: every player "
+            f"still holding cards passed {times}, with no card played in between",
+        }
+    if not holders:
+        cut = [
+            SUIT_SYMBOLS[suit]
+            for suit in range(4)
+            if (obs.table_mask >> (13 * suit)) & SUIT_MASK != SUIT_MASK
+            and rules.topology.cut
+            and _closed(rules, obs.table_mask, suit)
+        ]
+        if cut:
+            return {
+                "reason": "cut",
+                "text": f"every hand is empty: 斬龍 closed {' '.join(cut)} at an end, so "
+                "the rest of those suits could only be covered",
+            }
+        return {
+            "reason": "all_out",
+            "text": "every hand is empty: every card was played or covered",
+        }
+    if obs.finished and rules.profile.get("ending.method") == "first_out":
+        return {
+            "reason": "first_out",
+            "text": f"{name[obs.finished[0]]} laid their last card: the first player out "
+            "ends the game",
+        }
+    if len(holders) == 1:
+        who = name[holders[0]]
+        gone = []
+        for seats, what in (
+            (obs.finished, "went out"),
+            (obs.bursts, "burst (no passes left and nothing to play)"),
+            (obs.left, "left holding only the joker"),
+        ):
+            if seats:
+                gone.append(f"{_and([name[s] for s in seats])} {what}")
+        last = obs.history[-1] if len(obs.history) else None
+        burst = last is not None and kind(last[1]) == "burst"
+        return {
+            "reason": "burst" if burst else "one_left",
+            "text": f"only {who} still holds cards" + (f": {'; '.join(gone)}" if gone else ""),
+        }
+    return {"reason": "rule", "text": "the profile's ending rule ended the game"}
+
+
+def _and(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _closed(rules: Rules, table: int, suit: int) -> bool:
+    """Whether a suit's row was closed at an end (斬龍): opened, with no place left."""
+    row = (table >> (13 * suit)) & SUIT_MASK
+    return bool(row >> 6 & 1) and not rules.topology.extensions[row]
 
 
 def sort_hand(rules: Rules, mask: int) -> list[int]:

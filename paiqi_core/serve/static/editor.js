@@ -77,6 +77,18 @@ export async function check() {
   const yaml = $("yaml").value;
   const name = $("profile-name").value.trim() || "my-profile.yaml";
   const mine = ++asked;
+  if (!yaml.trim()) { // nothing to check: an empty text is no profile
+    bad = new Map();
+    clear($("editor-problems"));
+    gutter();
+    const state = $("editor-state");
+    state.textContent = "The editor is empty: type a profile, or start from a built-in one.";
+    state.className = "editor-state empty";
+    $("editor-explain").classList.add("stale");
+    lastOk = null;
+    $("play-this").disabled = true;
+    return;
+  }
   let result;
   try {
     result = await api.check({ yaml, name });

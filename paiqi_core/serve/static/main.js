@@ -6,6 +6,7 @@ import { initReplay, replayKey } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 let current = "play";
+const TABS = ["play", "editor", "replay", "keys"];
 
 function show(tab) {
   current = tab;
@@ -42,7 +43,12 @@ async function start() {
     button.addEventListener("click", () => show(button.dataset.tab));
   }
   const wanted = location.hash.slice(1);
-  show(["play", "editor", "replay", "keys"].includes(wanted) ? wanted : "play");
+  show(TABS.includes(wanted) ? wanted : "play");
+  // a changed address (a link, the back button, a typed #replay) switches the view
+  window.addEventListener("hashchange", () => {
+    const tab = location.hash.slice(1);
+    if (TABS.includes(tab) && tab !== current) show(tab);
+  });
   const data = await api.profiles();
   await initPlay();
   await initEditor(data.profiles, async () => {

@@ -1,6 +1,6 @@
 // Play: choose a profile, options, seat and opponents; then the game, move by move.
 import { api, ApiError, shared } from "./api.js";
-import { el, clear, face, isRed, cardName, mini, moveText, renderBoard, renderSeats, renderHistory, renderSettlement } from "./render.js";
+import { el, clear, face, isRed, cardName, mini, moveText, moveWords, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -10,6 +10,7 @@ let levels = [];
 let checked = null; // the last check of the chosen profile and options
 let view = null; // the current game's view
 let coverMode = false;
+let jokerChoice = false; // the joker card was chosen: its moves are offered
 let pumping = 0; // a token: a new game stops the previous game's computer moves
 let busy = false;
 
@@ -132,6 +133,7 @@ export async function deal() {
     return;
   }
   coverMode = false;
+  jokerChoice = false;
   pumping++;
   $("game").hidden = false;
   const box = $("setup-box");
@@ -142,9 +144,11 @@ export async function deal() {
   pump();
 }
 
+// A message above the table: the engine's words, with its card codes drawn as the table
+// draws them (7♠) and its seat numbers as the seats' names.
 function message(text, kind = "") {
-  const m = $("message");
-  m.textContent = text;
+  const m = clear($("message"));
+  m.append(...moveText(text, view ? view.seats.map((s) => s.name) : null));
   m.className = "message" + (kind ? " " + kind : "");
 }
 
@@ -179,7 +183,10 @@ function render(just) {
   // status line
   let status;
   if (v.broken) status = `This game stopped: ${v.broken}`;
-  else if (v.over) status = "Game over.";
+  else if (v.over) {
+    const won = v.settlement ? v.settlement.winners.map((w) => v.seats[w].name) : [];
+    status = won.length ? `Game over: ${won.join(" and ")} won.` : "Game over.";
+  }
   else if (myTurn) {
     if (onlyCovers) status = "Your turn: nothing can be played — choose a card to cover.";
     else if (L.plays.size === 0 && L.jokers.length === 0 && L.pass) status = "Your turn: nothing can be played — pass.";
@@ -197,8 +204,12 @@ function render(just) {
   renderMoves(v, L, myTurn, onlyCovers);
   renderHistory($("history"), v);
   const s = $("settlement");
-  if (v.settlement) renderSettlement(s, v.settlement, v.seats);
-  else { s.hidden = true; clear(s); }
+  if (v.settlement) {
+    const opening = s.hidden;
+    renderSettlement(s, v.settlement, v.seats, renderEnding(v, v.settlement, v.seat));
+    // the end is news: bring the banner and the settlement into sight as they open
+    if (opening) s.scrollIntoView({ block: "start" });
+  } else { s.hidden = true; clear(s); }
 }
 
 function renderHand(v, L, myTurn, onlyCovers) {
@@ -223,6 +234,18 @@ function renderHand(v, L, myTurn, onlyCovers) {
     }, face(card)));
   }
   if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
+  const choices = clear($("joker-choices"));
+  choices.hidden = !(jokerChoice && myTurn && L.jokers.length);
+  if (!choices.hidden) {
+    choices.append(el("span", { class: "label", text: "Play the joker:" }));
+    for (const m of L.jokers) {
+      choices.append(el("button", {
+        type: "button", class: "joker-choice", "data-action": m.text, onclick: () => act(m.text),
+        title: `the joker takes the place of ${cardName(m.at)}; ${cardName(m.card)} is played beyond it`,
+      }, ...moveWords(m)));
+    }
+    choices.append(el("button", { type: "button", class: "joker-cancel", onclick: () => { jokerChoice = false; render(new Set()); } }, "Cancel"));
+  }
   const own = $("own-covered");
   clear(own);
   if (v.own_covered.length) own.append("You covered: ", ...v.own_covered.flatMap((c) => [mini(c), " "]));
@@ -250,8 +273,8 @@ function renderMoves(v, L, myTurn, onlyCovers) {
   L.jokers.forEach((m, i) => {
     box.append(el("button", {
       type: "button", class: "joker-move", "data-action": m.text, onclick: () => act(m.text),
-      title: `the joker takes the place of ${m.at}; ${m.card} is played beyond it`,
-    }, "Joker on ", ...moveText(m.at), ", play ", ...moveText(m.card), i === 0 ? [" ", el("kbd", { text: "J" })] : []));
+      title: `the joker takes the place of ${cardName(m.at)}; ${cardName(m.card)} is played beyond it`,
+    }, "Joker for ", mini(m.at), ", then ", mini(m.card), i === 0 ? [" ", el("kbd", { text: "J" })] : []));
   });
 }
 
@@ -268,8 +291,11 @@ function onCard(card) {
   const L = legalOf(view);
   const onlyCovers = L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
   if (card === "JOKER" && L.jokers.length && !coverMode) {
-    message("The joker is laid in the place of a card you do not hold, with the card beyond it: choose one of the joker moves.", "info");
-    document.querySelector(".joker-move")?.focus();
+    // the joker is laid in the place of a card, with the card beyond it: offer each way
+    jokerChoice = true;
+    message("");
+    render(new Set());
+    document.querySelector("#joker-choices .joker-choice")?.focus();
     return;
   }
   if (coverMode || onlyCovers) act(`cover ${card}`);
@@ -288,6 +314,7 @@ async function act(action) {
     } else {
       message("");
       coverMode = false;
+      jokerChoice = false;
     }
     render(newCards(before, next));
   } catch (e) {
@@ -344,6 +371,7 @@ export function playKey(e) {
   if (key === "p" || key === "P") { act("pass"); return true; } // refused with the reason if not legal
   if (key === "c" || key === "C") { toggleCover(); return true; }
   if (key === "Escape" && coverMode) { toggleCover(false); return true; }
+  if (key === "Escape" && jokerChoice) { jokerChoice = false; render(new Set()); return true; }
   if (key === "j" || key === "J") { if (L.jokers.length) act(L.jokers[0].text); return true; }
   if (key === "l" || key === "L") {
     document.querySelector("#hand .card.legal, #hand .card.coverable")?.focus();

@@ -47,15 +47,49 @@ export function mini(card) {
   return el("span", { class: "mini" + (isRed(card) ? " red" : ""), text: card.slice(1) + SYMBOL[card[0]] });
 }
 
-// Turn texts such as "joker H8 H9" or "cover HK" into text with inline cards.
-export function moveText(text) {
+const CARD = /^[SHDC](10|[A2-9JQK])$/;
+
+// A card as the page writes it in text: "H7" as "7♥".
+export function cardText(card) {
+  if (card === "JOKER") return "joker";
+  return CARD.test(card) ? card.slice(1) + SYMBOL[card[0]] : card;
+}
+
+// Turn texts such as "joker H8 H9" or "cover HK" into text with inline cards; with
+// `names`, "seat 2" is written as that seat's name (the engine's messages name seats by
+// number). A joker move is said in words: "joker for 8♥, then 9♥".
+export function moveText(text, names = null) {
+  const joker = /^joker ([SHDC](?:10|[A2-9JQK])) ([SHDC](?:10|[A2-9JQK]))$/.exec(String(text));
+  if (joker) return ["joker for ", mini(joker[1]), ", then ", mini(joker[2])];
   const out = [];
-  for (const word of String(text).split(" ")) {
-    if (out.length) out.push(" ");
-    if (/^[SHDC](10|[A2-9JQK])$/.test(word)) out.push(mini(word));
-    else out.push(word);
+  const parts = String(text).split(/(\bseat \d+\b(?! \()|\b[SHDC](?:10|[A2-9JQK])\b)/);
+  for (const part of parts) {
+    if (!part) continue;
+    const seat = /^seat (\d+)$/.exec(part);
+    if (CARD.test(part)) out.push(mini(part));
+    else if (seat && names && names[Number(seat[1])]) out.push(names[Number(seat[1])]);
+    else out.push(part);
   }
   return out;
+}
+
+// A move of the history in words. `past`: as done ("played 7♠", "covered", "passed"), for
+// a seat's last move; otherwise as the list of moves writes it ("7♠", "cover", "pass").
+export function moveWords(h, past = false) {
+  switch (h.kind) {
+    case "play": return past ? ["played ", mini(h.card)] : [mini(h.card)];
+    case "cover":
+      if (past) return h.card ? ["covered ", mini(h.card)] : ["covered"];
+      return h.card ? ["cover ", mini(h.card)] : ["cover"];
+    case "pass": return [past ? "passed" : "pass"];
+    case "joker": return ["joker for ", mini(h.at), ", then ", mini(h.card)];
+    case "place": return [past ? "put " : "puts ", mini(h.card), " in the joker's place"];
+    case "swap": return [past ? "laid " : "lays ", mini(h.card), " and took the joker"];
+    case "burst": return [past ? "burst: the hand is laid face up" : "bursts: the hand is laid face up"];
+    case "leave": return [past ? "left, holding only the joker" : "leaves, holding only the joker"];
+    case "cut": return [`closes ${SYMBOL[h.suit]} (斬龍)`];
+    default: return moveText(h.text);
+  }
 }
 
 const STATUS_WORDS = {
@@ -111,13 +145,28 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
   }
 }
 
+// How a seat's game ended, once it is over: the rank the result gives (never the order of
+// going out, which is not the rank under every scoring), and the burst or joker.
+function finalStatus(x) {
+  const words = [`rank ${x.rank}`];
+  if (x.label) words.push(x.label);
+  else if (x.winner) words.push("winner");
+  if (x.burst_order) words.push("burst");
+  else if (x.left_with_joker) words.push("left with the joker");
+  return words.join(" · ");
+}
+
 export function renderSeats(root, view, rules, me = null) {
   clear(root);
+  const result = view.settlement ? view.settlement.seats : null;
   for (const s of view.seats) {
     const facts = [`${s.hand} in hand`];
     if (rules.covers) facts.push(`${s.covered} covered`);
-    if (rules.pass_limit !== null && rules.pass_limit !== undefined) facts.push(`${s.passes_left} passes left`);
-    else if (rules.stuck === "pass") facts.push(`${s.passes} passes`);
+    if (rules.pass_limit !== null && rules.pass_limit !== undefined) facts.push(plural(s.passes_left, "pass", "passes") + " left");
+    else if (rules.stuck === "pass") facts.push(plural(s.passes, "pass", "passes"));
+    const status = result ? finalStatus(result[s.seat]) : s.status;
+    const last = s.last ? el("div", { class: "seat-last", "data-kind": s.last.kind },
+      "last: ", ...moveWords(s.last, true)) : null;
     root.append(el("div", {
       class: "seat" + (s.to_move ? " to-move" : "") + (s.seat === me ? " me" : ""),
       "data-seat": s.seat,
@@ -125,22 +174,19 @@ export function renderSeats(root, view, rules, me = null) {
     el("div", { class: "seat-name" }, el("span", { text: s.name }),
       s.to_move ? el("span", { text: "to move" }) : null),
     el("div", { class: "seat-facts" }, ...facts.map((f) => el("span", { text: f }))),
-    s.status ? el("div", { class: "seat-status" + (s.status === "burst" ? " burst" : ""), text: s.status }) : null));
+    last,
+    status ? el("div", { class: "seat-status" + (/burst/.test(status) ? " burst" : ""), text: status }) : null));
   }
 }
 
-const EVENT_WORDS = {
-  place: (h) => ["puts ", mini(h.card), " on the table"],
-  swap: (h) => ["lays ", mini(h.card), " and takes the joker"],
-  burst: () => ["bursts: the hand is laid face up"],
-  leave: () => ["leaves, holding only the joker"],
-  cut: (h) => [`closes ${SYMBOL[h.suit]} (斬龍)`],
-};
+export function plural(n, one, many) {
+  return `${n} ${Number(n) === 1 ? one : many}`;
+}
 
 export function historyLine(h, names) {
   const who = names ? names[h.seat] : `seat ${h.seat}`;
-  const what = EVENT_WORDS[h.kind] ? EVENT_WORDS[h.kind](h) : moveText(h.text);
-  return el("li", { class: EVENT_WORDS[h.kind] ? "event" : "", "data-kind": h.kind }, `${who}: `, what);
+  const event = ["place", "swap", "burst", "leave", "cut"].includes(h.kind);
+  return el("li", { class: event ? "event" : "", "data-kind": h.kind }, `${who}: `, ...moveWords(h));
 }
 
 export function renderHistory(root, view, current = null) {
@@ -152,14 +198,40 @@ export function renderHistory(root, view, current = null) {
     if (current !== null && i === current) { li.classList.add("current"); mark = li; }
     root.append(li);
   });
-  // keep the latest (or the current) move in sight inside the list, never moving the page
+  // keep the latest (or the current) move in sight inside the list, never moving the page:
+  // positions are measured on the screen, whatever the list's offset parent is
   const target = mark || root.lastChild;
-  if (target) {
-    const top = target.offsetTop - root.offsetTop;
-    if (top < root.scrollTop || top > root.scrollTop + root.clientHeight - target.offsetHeight) {
-      root.scrollTop = Math.max(0, top - root.clientHeight / 2);
+  if (target && root.clientHeight) {
+    const box = root.getBoundingClientRect();
+    const line = target.getBoundingClientRect();
+    const top = line.top - box.top + root.scrollTop;
+    if (top < root.scrollTop || top + line.height > root.scrollTop + root.clientHeight) {
+      root.scrollTop = Math.max(0, top - (root.clientHeight - line.height) / 2);
     }
   }
+}
+
+// The end of the game in one banner: who won, why the game ended, and (for a player) their
+// own result.
+export function renderEnding(view, s, me = null) {
+  const names = view.seats.map((x) => x.name);
+  const winners = s.winners.map((w) => names[w]);
+  const head = winners.length === 0 ? "nobody won." :
+    winners.length === 1 ? `${winners[0]} won.` : `${winners.join(" and ")} won together.`;
+  const banner = el("div", { class: "ending", role: "status", "data-reason": view.ending ? view.ending.reason : "" },
+    el("p", { class: "ending-head" }, el("strong", { text: "Game over: " }), head));
+  if (view.ending) banner.append(el("p", { class: "ending-why" }, "Why it ended: ", ...moveText(view.ending.text)));
+  if (me !== null && me !== undefined) {
+    const x = s.seats[me];
+    const yours = [`rank ${x.rank} of ${s.seats.length}`];
+    if (x.label) yours.push(x.label);
+    if (x.total !== null && x.total !== undefined) yours.push(plural(x.total, "point", "points"));
+    const line = el("p", { class: "ending-you" + (x.winner ? " won" : "") },
+      `You ${x.winner ? "won" : "did not win"}: ${yours.join(" · ")}`);
+    if (s.objective === "money") line.append(" · money ", money(x.money));
+    banner.append(line);
+  }
+  return banner;
 }
 
 function money(value) {
@@ -169,10 +241,25 @@ function money(value) {
   return el("span", { class: zero ? "" : negative ? "money-minus" : "money-plus", text: negative || zero ? text : `+${text}` });
 }
 
-export function renderSettlement(root, s, seats) {
+// How a seat's game ended, for the settlement: out in order, burst, left with the joker,
+// or the cards still held.
+function howOut(x) {
+  if (x.out) return `out ${ordinal(x.out)}`;
+  if (x.burst_order) return "burst (判負)";
+  if (x.left_with_joker) return "left with the joker";
+  return x.cards_left ? plural(x.cards_left, "card", "cards") + " left" : "";
+}
+
+function ordinal(k) {
+  return k === 1 ? "1st" : k === 2 ? "2nd" : k === 3 ? "3rd" : `${k}th`;
+}
+
+// The settlement, after the banner of the end if one is given.
+export function renderSettlement(root, s, seats, banner = null) {
   clear(root);
   root.hidden = false;
   const name = (i) => (seats ? seats[i].name : `seat ${i}`);
+  if (banner) root.append(banner);
   root.append(el("h2", { text: "Settlement" }));
   const showTotal = s.seats.some((x) => x.total !== null);
   const showHow = s.seats.some((x) => x.parts.length);
@@ -180,7 +267,9 @@ export function renderSettlement(root, s, seats) {
   const showBust = s.seats.some((x) => "bust" in x);
   const showMult = s.seats.some((x) => x.multiplier_for);
   const showMoney = s.objective === "money";
+  const showOut = s.seats.some((x) => x.burst_order || x.left_with_joker || x.cards_left);
   const head = ["Seat", "Rank", "Label"];
+  if (showOut) head.push("End");
   if (showTotal) head.push(s.objective === "points" ? "Points" : "Total");
   if (showHow) head.push("How");
   if (showCovered) head.push("Covered");
@@ -193,6 +282,7 @@ export function renderSettlement(root, s, seats) {
   for (const x of s.seats) {
     const cells = [el("td", { text: name(x.seat) }), el("td", { text: x.rank }),
       el("td", { text: x.label || (x.winner ? "winner" : "") })];
+    if (showOut) cells.push(el("td", { class: "how-out" + (x.burst_order ? " burst" : ""), text: howOut(x) }));
     if (showTotal) {
       cells.push(el("td", { text: x.total ?? "" }));
     }
@@ -207,13 +297,14 @@ export function renderSettlement(root, s, seats) {
     }
     if (showCovered) {
       const c = el("td");
-      if (x.covered.length) c.append(`${x.covered_points} pts`);
+      if (x.covered.length) c.append(plural(x.covered_points, "point", "points"));
       if (x.exempt) c.append(` (${x.exempt} in melds not counted)`);
       cells.push(c);
     }
     if (showBust) cells.push(el("td", { text: "bust" in x ? (x.bust ? `爆點 (${x.bust_points})` : "no") : "" }));
     if (showMult) cells.push(el("td", { text: x.winner ? `×${x.multiplier}${x.multiplier_for ? " " + x.multiplier_for : ""}` : "" }));
     if (showMoney) cells.push(el("td", { class: "num" }, money(x.money)));
+    cells.forEach((cell, i) => cell.setAttribute("data-label", head[i])); // the phone's stacked rows
     body.append(el("tr", { "data-seat": x.seat, class: x.winner ? "winner" : "" }, cells));
   }
   table.append(body);

@@ -1,6 +1,6 @@
 // Replay: a record file's games (or a stored run's game), stepped forward and back.
 import { api } from "./api.js";
-import { el, clear, face, isRed, renderBoard, renderSeats, renderHistory, renderSettlement } from "./render.js";
+import { el, clear, face, isRed, moveWords, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 let file = null; // {name, games, problems}
@@ -95,8 +95,10 @@ function go(i) {
   const step = replay.steps[at];
   const rules = replay.rules;
   $("step-range").value = String(at);
-  const last = step.last ? ` · seat ${step.last.seat} ${step.last.type}${step.last.card ? " " + step.last.card : ""}${step.last.at ? " at " + step.last.at : ""}` : " · the deal";
-  $("step-at").textContent = `move ${at} of ${replay.steps.length - 1}${last}`;
+  const stepAt = clear($("step-at"));
+  stepAt.append(`move ${at} of ${replay.steps.length - 1} · `);
+  if (step.move) stepAt.append(`${step.seats[step.move.seat].name}: `, ...moveWords(step.move, true));
+  else stepAt.append("the deal");
   const just = new Set();
   if (step.last && step.last.type !== "cover") {  // a covered card is not on the table
     if (step.last.card) just.add(step.last.card);
@@ -119,7 +121,7 @@ function go(i) {
   });
   renderHistory($("replay-history"), step, step.history.length - 1);
   const s = $("replay-settlement");
-  if (step.settlement) renderSettlement(s, step.settlement, step.seats);
+  if (step.settlement) renderSettlement(s, step.settlement, step.seats, renderEnding(step, step.settlement));
   else { s.hidden = true; clear(s); }
 }
 

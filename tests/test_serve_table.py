@@ -1,0 +1,479 @@
+"""What a person playing at ``paiqi serve`` sees, checked in a real Chromium: cards named in
+text readable on the felt, the move list following the game, every seat's last move, the
+end explained, touch-sized targets on a phone, and the page's words for cards and seats.
+
+The deals are chosen for what they show: platform deal 8 opens with a black door card, in
+鬥雀 deal 1 the first player out ranks last (大頭), and so on; the person's moves are always
+the first card they may play (in hand order), else the first card they may cover, else a
+pass, so each deal plays the same game every time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paiqi_core.engine import Game
+from paiqi_core.serve.server import PaiqiServer
+from tests import test_serve_browser as browser_tests
+from tests.test_serve_browser import game_state, open_page, shot, wait_for_person, write_records
+
+# the browser, the server and the screenshot folder of the browser tests
+browser = browser_tests.browser
+server = browser_tests.server
+shots = browser_tests.shots
+
+CODE = re.compile(r"\b[SHDC](10|[2-9AJQK])\b")  # an engine card code such as S7 or D10
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A desktop-sized browser context whose pages must raise no error."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    errors: list[str] = []
+    ctx.on("weberror", lambda e: errors.append(str(e.error)))
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+    assert errors == [], errors
+
+
+@pytest.fixture
+def page(context: Any) -> Any:
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    return pg
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
+    try:
+        yield pg
+    finally:
+        ctx.close()
+
+
+def deal(
+    page: Any,
+    server: PaiqiServer,
+    profile: str,
+    seed: int,
+    options: str = "",
+    level: str = "normal",
+) -> None:
+    """A new game at seat 0 against computer players of ``level``."""
+    open_page(page, server, "&profile=" + profile)
+    if options:
+        page.fill("#options", options)
+    for s in range(1, 4):
+        if page.query_selector(f"#level-{s}"):
+            page.select_option(f"#level-{s}", level)
+    page.fill("#seed", str(seed))
+    page.wait_for_function("() => !document.querySelector('#deal').disabled")
+    page.click("#deal")
+    page.wait_for_selector("#game:not([hidden])")
+    wait_for_person(page)
+
+
+def move(page: Any, passer: bool = False) -> None:
+    """The person's move: a pass first if ``passer`` and a pass is offered; else the first
+    card they may play, else the first they may cover, else a pass."""
+    _, before = game_state(page)
+    pas = page.query_selector("#pass")
+    target = pas if passer and pas else None
+    for selector in ("#hand .card.legal", "#hand .card.coverable", "#pass"):
+        target = target or page.query_selector(selector)
+    assert target is not None, "nothing to click on the person's turn"
+    target.click()
+    page.wait_for_function(
+        f"() => document.querySelector('#game').dataset.moves > {before} || "
+        "document.querySelector('#game').dataset.turn === 'over'"
+    )
+
+
+def play_to_end(page: Any, passer: bool = False, turns: int | None = None) -> None:
+    """Play (all, or ``turns`` of) the person's turns; then wait for the person again."""
+    done = 0
+    while wait_for_person(page) == "you" and (turns is None or done < turns):
+        move(page, passer)
+        done += 1
+    wait_for_person(page)
+
+
+def colour(page: Any, selector: str, prop: str = "color") -> list[tuple[int, int, int]]:
+    """The computed colour of every element that ``selector`` finds, as RGB."""
+    values = page.eval_on_selector_all(selector, f"els => els.map(e => getComputedStyle(e).{prop})")
+    out = []
+    for v in values:
+        r, g, b = (int(x) for x in re.findall(r"\d+", v)[:3])
+        out.append((r, g, b))
+    return out
+
+
+def luminance(rgb: tuple[int, int, int]) -> float:
+    """The relative luminance of an sRGB colour (WCAG 2)."""
+
+    def channel(c: int) -> float:
+        x = c / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not drawn"
+    return dict(found)
+
+
+# -- 1. cards named in text are readable on the felt ------------------------------------
+
+
+def readable_minis(page: Any, selector: str) -> list[str]:
+    """Every card named in ``selector`` is drawn in ink that stands out from its paper
+    (contrast 4.5:1 at least, WCAG AA): black suits dark, red suits red."""
+    cards = page.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")
+    inks = colour(page, selector)
+    papers = colour(page, selector, "backgroundColor")
+    assert cards, f"no card named in {selector}"
+    for card, ink, paper in zip(cards, inks, papers, strict=True):
+        assert contrast(ink, paper) >= 4.5, f"{card}: ink {ink} on {paper}"
+        if card[-1] in "♠♣":
+            assert luminance(ink) < 0.05, f"{card}: a black card drawn in {ink}"
+        else:
+            assert ink[0] > 2 * ink[1], f"{card}: a red card drawn in {ink}"
+    return list(cards)
+
+
+def test_black_cards_are_readable_in_the_door_and_opening_line(
+    page: Any, server: PaiqiServer, tmp_path: Path
+) -> None:
+    deal(page, server, "platform", 8)  # the door card is a spade
+    cards = readable_minis(page, "#board .door .mini")
+    assert "2♠" in cards
+    deal(page, server, "doujue", 7)  # the game opens with 7♠, not yet played
+    assert readable_minis(page, "#board .door .mini") == ["7♠"]
+    open_page(page, server, tab="replay")
+    page.set_input_files("#record-file", str(write_records(tmp_path / "games.jsonl")))
+    page.wait_for_selector("#replay-game:not([hidden])")
+    assert readable_minis(page, "#replay-board .door .mini") == ["7♠"]  # step 0 of 鬥雀
+
+
+# -- 2. the move list shows the latest move and the replay's current step ---------------
+
+
+def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return outer["y"] - 1 <= inner["y"] and inner["y"] + inner["height"] <= (
+        outer["y"] + outer["height"] + 1
+    )
+
+
+def test_the_move_list_follows_the_game_and_the_replay(
+    page: Any, server: PaiqiServer, tmp_path: Path
+) -> None:
+    deal(page, server, "platform", 8)
+    for _ in range(8):  # enough moves to fill the list
+        move(page)
+        wait_for_person(page)
+        assert page.locator("#history li").count() > 0
+        if page.locator("#history li").count() > 20:
+            latest = box(page, "#history li:last-child")
+            assert inside(latest, box(page, "#history")), "the latest move is out of sight"
+    assert page.locator("#history li").count() > 20
+    open_page(page, server, tab="replay")
+    page.set_input_files("#record-file", str(write_records(tmp_path / "games.jsonl")))
+    page.wait_for_selector("#replay-game:not([hidden])")
+    for steps in (30, 10, 40):  # forward, back, forward again
+        page.eval_on_selector(
+            "#step-range", "(e, v) => { e.value = v; e.dispatchEvent(new Event('input')); }", steps
+        )
+        current = page.locator("#replay-history li.current")
+        assert current.count() == 1
+        assert page.locator("#replay-history li").count() == steps
+        assert inside(box(page, "#replay-history li.current"), box(page, "#replay-history"))
+    page.keyboard.press("End")
+    assert inside(box(page, "#replay-history li.current"), box(page, "#replay-history"))
+
+
+# -- 3. every seat's last move is marked on its seat -------------------------------------
+
+
+def test_each_seat_shows_its_last_move_and_covers_stay_hidden(
+    page: Any, server: PaiqiServer
+) -> None:
+    deal(page, server, "doujue", 1)
+    move(page)
+    wait_for_person(page)  # the person covered 3♠; seat 3 covered a card it keeps secret
+    seen = {}
+    for s in range(4):
+        seat = page.locator(f"#seats .seat[data-seat='{s}'] .seat-last")
+        assert seat.count() == 1, f"seat {s} shows no last move"
+        seen[s] = (seat.get_attribute("data-kind"), seat.text_content() or "")
+    history: dict[int, str] = {}
+    for line in page.locator("#history li").all_text_contents():
+        who, what = line.split(": ", 1)
+        history[int(who.split()[1])] = what
+    for s, (kind, text) in seen.items():
+        what = history[s]
+        if kind == "play":
+            assert text == f"last: played {what}", (s, text, what)
+        elif kind == "cover":
+            if s == 0:  # one's own cover shows its card
+                assert text == "last: covered 3♠" and what == "cover 3♠"
+            else:  # another's does not
+                assert text == "last: covered" and what == "cover", (s, text)
+                assert page.locator(f"#seats .seat[data-seat='{s}'] .seat-last .mini").count() == 0
+    assert seen[0][0] == "cover" and seen[3][0] == "cover"
+    # passes, in a game with passes
+    deal(page, server, "shichinarabe", 1, level="easy")
+    move(page, passer=True)
+    wait_for_person(page)
+    mine = page.locator("#seats .seat[data-seat='0'] .seat-last")
+    assert mine.text_content() == "last: passed" and mine.get_attribute("data-kind") == "pass"
+
+
+# -- 4. the end is explained --------------------------------------------------------------
+
+
+def seat_status(page: Any, s: int) -> str:
+    return page.locator(f"#seats .seat[data-seat='{s}'] .seat-status").text_content() or ""
+
+
+def test_the_end_says_who_won_why_and_the_ranks(page: Any, server: PaiqiServer) -> None:
+    deal(page, server, "doujue", 1)
+    play_to_end(page)
+    banner = page.locator("#settlement .ending")
+    banner.wait_for()
+    text = banner.text_content() or ""
+    ranks = [
+        int(page.locator(f"#settlement tbody tr[data-seat='{s}'] td").nth(1).text_content() or 0)
+        for s in range(4)
+    ]
+    winners = [s for s in range(4) if ranks[s] == 1]
+    assert winners == [2]  # 鬥雀 deal 1: seat 2 has the best total
+    assert "Game over: seat 2 (normal) won." in text
+    assert "every hand is empty" in text and banner.get_attribute("data-reason") == "all_out"
+    assert "You did not win: rank 3 of 4 · 中頭" in text and "money -" in text
+    # seat 3 went out first but ranks last: its seat says its rank, not the order out
+    assert ranks[3] == 4
+    assert seat_status(page, 3) == "rank 4 · 大頭"
+    assert "out" not in " ".join(seat_status(page, s) for s in range(4))
+    assert "Game over: seat 2 (normal) won." in (page.text_content("#status") or "")
+
+
+def test_the_end_shows_bursts_cards_left_and_the_stall_rule(page: Any, server: PaiqiServer) -> None:
+    # 七並べ: the person passes whenever allowed; seats 2 and 3 burst, seat 1 is left
+    deal(page, server, "shichinarabe", 1, level="easy")
+    play_to_end(page, passer=True)
+    banner = page.locator("#settlement .ending")
+    banner.wait_for()
+    text = banner.text_content() or ""
+    assert "only seat 1 (easy) still holds cards" in text
+    assert "seat 2 (easy) and seat 3 (easy) burst" in text
+    ends = {
+        s: page.locator(f"#settlement tbody tr[data-seat='{s}'] td.how-out").text_content()
+        for s in range(4)
+    }
+    assert ends == {0: "out 1st", 1: "1 card left", 2: "burst (判負)", 3: "burst (判負)"}
+    assert "burst" in seat_status(page, 2) and "burst" in seat_status(page, 3)
+    # Fan Tan: the first player out ends the game; the others' cards left are shown
+    deal(page, server, "pagat", 3)
+    play_to_end(page)
+    page.locator("#settlement .ending").wait_for()
+    assert page.get_attribute("#settlement .ending", "data-reason") == "first_out"
+    assert "seat 1 (normal) laid their last card" in (page.text_content("#settlement") or "")
+    left = [
+        page.locator(f"#seats .seat[data-seat='{s}'] .seat-facts span").first.text_content()
+        for s in range(4)
+    ]
+    for s in range(4):
+        held = int((left[s] or "").split()[0])
+        cell = page.locator(f"#settlement tbody tr[data-seat='{s}'] td.how-out").text_content()
+        assert cell == ("out 1st" if held == 0 else f"{held} card{'s' if held > 1 else ''} left")
+    # the stall rule: every player passes in turn once, and the game ends where it stands
+    deal(page, server, "shichinarabe", 1, options="ending.stall=1", level="easy")
+    play_to_end(page, passer=True)
+    page.locator("#settlement .ending").wait_for()
+    assert page.get_attribute("#settlement .ending", "data-reason") == "stall"
+    text = page.text_content("#settlement .ending") or ""
+    assert "the stall rule (ending.stall = 1)" in text and "passed in turn" in text
+
+
+def test_the_engine_knows_the_stall_ended_that_game() -> None:
+    """The deal the browser test stalls: the stall rule, not the ending rule, ended it
+    (the view's ``ending`` comes from the state, not from guessing)."""
+    from paiqi_core.serve.view import ended_by_stall
+
+    game = Game("shichinarabe", ["ending.stall=1"])
+    state = game.new_state(0)
+    while not state.over:
+        legal = state.legal_actions()
+        state.apply_unchecked(max(legal))  # the pass is the largest action: everyone passes
+    assert ended_by_stall(state) and any(state.hands)
+    done = Game("pagat").new_state(0)
+    while not done.over:
+        done.apply_unchecked(done.legal_actions()[0])
+    assert not ended_by_stall(done)
+
+
+# -- 5. a phone ------------------------------------------------------------------------------
+
+
+def test_phone_touch_targets_and_settlement(phone: Any, server: PaiqiServer) -> None:
+    page = phone
+    deal(page, server, "platform", 8)
+    cards = page.locator("#hand .card")
+    assert cards.count() == 13
+    for i in range(cards.count()):
+        b = cards.nth(i).bounding_box()
+        assert b is not None and b["width"] >= 44 and b["height"] >= 44, (i, b)
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] + 1, f"the page is wider than the phone: {width}"
+    targets = 0
+    for _ in range(6):
+        for cell in page.locator("#board .cell.target").all():
+            b = cell.bounding_box()
+            assert b is not None and b["height"] >= 44, b
+            card = cell.get_attribute("data-card")
+            cx, cy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+            for dx in (-21, 0, 21):  # a 44 px wide finger lands on the place
+                hit = page.evaluate(
+                    "([x, y]) => document.elementFromPoint(x, y)?.closest('.cell')?.dataset.card",
+                    [cx + dx, cy],
+                )
+                assert hit == card, (card, dx, hit)
+            targets += 1
+        move(page)
+        wait_for_person(page)
+    assert targets
+    play_to_end(page)
+    page.locator("#settlement").wait_for(state="visible")
+    for s in range(4):
+        money = box(page, f"#settlement tbody tr[data-seat='{s}'] td.num")
+        assert money["x"] >= 0 and money["x"] + money["width"] <= 390, money
+    fits = page.evaluate(
+        "[...document.querySelectorAll('#settlement, #settlement .settle-wrap')]"
+        ".map(e => e.scrollWidth <= e.clientWidth + 1)"
+    )
+    assert all(fits), "the settlement is wider than the phone"
+
+
+# -- 6. the page's words -------------------------------------------------------------------
+
+
+def test_messages_and_the_stepper_use_the_pages_words(
+    page: Any, server: PaiqiServer, tmp_path: Path
+) -> None:
+    deal(page, server, "doujue", 7)  # the person holds 7♠ and must open with it
+    page.locator("#hand .card.unplayable").first.click()
+    page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
+    said = page.text_content("#message") or ""
+    assert said == "not legal: the first card of the game must be 7♠", said
+    readable_minis(page, "#message .mini")
+    # the replay stepper: the seat's name and the card as the table draws it
+    open_page(page, server, tab="replay")
+    page.set_input_files("#record-file", str(write_records(tmp_path / "games.jsonl")))
+    page.wait_for_selector("#replay-game:not([hidden])")
+    assert page.text_content("#step-at") == f"move 0 of {total(page)} · the deal"
+    page.keyboard.press("ArrowRight")
+    at = page.text_content("#step-at") or ""
+    assert re.fullmatch(rf"move 1 of {total(page)} · seat \d: played 7♠", at), at
+    page.keyboard.press("End")
+    for text in (page.text_content("#step-at") or "", page.text_content("#replay-history") or ""):
+        assert not CODE.search(text), text
+
+
+def total(page: Any) -> int:
+    return int(page.get_attribute("#step-range", "max") or 0)
+
+
+def test_plurals(page: Any, server: PaiqiServer) -> None:
+    deal(page, server, "shichinarabe", 1, level="easy")
+    move(page, passer=True)
+    wait_for_person(page)
+    move(page, passer=True)
+    wait_for_person(page)
+    facts = page.text_content("#seats .seat[data-seat='0'] .seat-facts") or ""
+    assert "1 pass left" in facts and "1 passes" not in facts, facts
+    deal(page, server, "platform", 8)  # seat 3 covers 1 point (A♣)
+    play_to_end(page)
+    text = page.text_content("#settlement") or ""
+    assert "1 point" in text
+    assert not re.search(r"\b1 (points|pts)\b", text), text
+
+
+def test_the_joker_card_offers_its_moves(page: Any, server: PaiqiServer) -> None:
+    deal(page, server, "shichinarabe", 1, options="deck.jokers=1")
+    for _ in range(11):  # the person's 12th turn: the joker may stand in for 8♠
+        move(page)
+        wait_for_person(page)
+    assert page.locator(".joker-move").count() == 1
+    assert page.text_content(".joker-move") == "Joker for 8♠, then 9♠ J"
+    page.click("#hand .card[data-card='JOKER']")
+    choice = page.locator("#joker-choices .joker-choice")
+    choice.first.wait_for()
+    assert choice.all_text_contents() == ["joker for 8♠, then 9♠"]
+    _, before = game_state(page)
+    choice.first.click()
+    page.wait_for_function(f"() => document.querySelector('#game').dataset.moves > {before}")
+    lines = page.locator("#history li[data-kind='joker']").all_text_contents()
+    assert lines[-1] == "seat 0 (you): joker for 8♠, then 9♠", lines
+    assert page.locator("#joker-choices").is_hidden()
+
+
+def test_the_address_switches_views(page: Any, server: PaiqiServer) -> None:
+    open_page(page, server)
+    assert page.locator("#play").is_visible()
+    page.evaluate("location.hash = '#replay'")
+    page.locator("#replay").wait_for(state="visible")
+    assert page.locator("#play").is_hidden()
+    page.go_back()
+    page.locator("#play").wait_for(state="visible")
+
+
+def test_an_empty_editor_says_it_is_empty(page: Any, server: PaiqiServer) -> None:
+    open_page(page, server, tab="editor")
+    page.wait_for_function(
+        "() => document.querySelector('#editor-state').textContent.includes('valid')"
+    )
+    page.fill("#yaml", "")
+    page.wait_for_function(
+        "() => document.querySelector('#editor-state').textContent.includes('empty')"
+    )
+    page.wait_for_timeout(600)  # a check under way would have answered by now
+    state = page.text_content("#editor-state") or ""
+    assert "valid" not in state and "✓" not in state, state
+    assert page.is_disabled("#play-this")
+
+
+def test_the_settlement_comes_into_sight_when_it_opens(
+    page: Any, server: PaiqiServer, shots: Path
+) -> None:
+    deal(page, server, "doujue", 1)
+    shot(page, shots, "table-desktop", full=False)
+    play_to_end(page)
+    page.locator("#settlement").wait_for(state="visible")
+    page.wait_for_timeout(300)
+    top = box(page, "#settlement")["y"]
+    table = box(page, "#settlement tbody")
+    assert top >= -20, top  # at most the panel's margin above the window
+    assert table["y"] + table["height"] <= DESKTOP["height"], "every seat's row is in sight"
+    banner = box(page, "#settlement .ending")
+    assert banner["y"] >= 0 and banner["y"] + banner["height"] <= DESKTOP["height"], banner
+    shot(page, shots, "table-end-desktop", full=False)
