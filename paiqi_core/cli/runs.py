@@ -39,7 +39,7 @@ from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
 from paiqi_core.rules import Rules
 from paiqi_core.runs.batch import BatchError
-from paiqi_core.runs.store import RunInfo, StoreError
+from paiqi_core.runs.store import RunInfo, RunSpec, StoreError
 from paiqi_core.runs.summary import compare_report
 from paiqi_core.textui import Progress, table
 
@@ -72,10 +72,42 @@ def _bad_input_on_failure(command: Command) -> Command:
     return wrapped
 
 
-def _positive(value: int, flag: str, what: str) -> int:
+# The most a run may ask for: games (or deals, sessions, matches, replays) of one option,
+# and of each rule set a run plays; a seed; worker processes. Checked before any file is
+# written, so that a mistyped number is refused at once instead of filling a disk.
+MAX_GAMES = 1_000_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 1024
+
+
+def _positive(value: int, flag: str, what: str, most: int = MAX_GAMES) -> int:
+    """``value`` of ``flag`` if it is a number of ``what`` from 1 to ``most``."""
     if value < 1:
         raise BadInput(f"{flag}: {value} is not a positive number of {what}")
+    if value > most:
+        raise BadInput(f"{flag}: {value:,} is more than the most allowed ({most:,} {what})")
     return value
+
+
+def _seed(value: int | None) -> int:
+    """``--seed``: 0 unless given; from 0 to ``MAX_SEED``."""
+    if value is None:
+        return 0
+    if not 0 <= value <= MAX_SEED:
+        raise BadInput(f"--seed: {value} is not a seed from 0 to {MAX_SEED:,} (2^63 - 1)")
+    return value
+
+
+def _check_size(spec: RunSpec) -> None:
+    """Refuse a run that would play more than ``MAX_GAMES`` games of a rule set (deals
+    times seatings, or deals times replays), before anything is stored."""
+    for name in spec.rule_sets:
+        games = spec.games_of(name)
+        if games > MAX_GAMES:
+            raise BadInput(
+                f"{spec.command}: {name} would play {games:,} games, more than the most a run "
+                f"plays of one rule set ({MAX_GAMES:,}): ask for fewer deals or replays"
+            )
 
 
 def _workers(args: argparse.Namespace) -> int:
@@ -84,7 +116,7 @@ def _workers(args: argparse.Namespace) -> int:
 
     if args.workers is None:
         return default_workers()
-    return _positive(args.workers, "--workers", "processes")
+    return _positive(args.workers, "--workers", "processes", MAX_WORKERS)
 
 
 def _batch(args: argparse.Namespace) -> int:
@@ -160,6 +192,7 @@ def _open_records(path: Path) -> IO[str]:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``paiqi simulate``: games, sessions or matches with agents, summarised per seat."""
     _positive(args.games, "--games", "games")
+    _seed(args.seed)
     for flag in ("sessions", "matches"):
         value = getattr(args, flag)
         if value is not None:
@@ -319,7 +352,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         tuple(args.set),
         agents,
         bool(args.rotate),
-        0 if args.seed is None else args.seed,
+        _seed(args.seed),
         deals,
         batch,
         players[0],
@@ -330,6 +363,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         replays=replays,
         share_agents=agents if share_deals else (),
     )
+    _check_size(spec)
     with Store(Path(args.db)) as store:
         rules = {name: game.rules.profile for name, game in zip(profiles, games, strict=True)}
         run_id = store.new_run(spec, rules)
@@ -370,7 +404,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         tuple(args.set),
         agents,
         bool(args.rotate),
-        0 if args.seed is None else args.seed,
+        _seed(args.seed),
         deals,
         batch,
         games[0].players,
@@ -383,6 +417,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         vary=sweep.vary,
         baseline="" if sweep.baseline == sweep.names[0] else sweep.baseline,
     )
+    _check_size(spec)
     with Store(Path(args.db)) as store:
         run_id = store.new_run(spec, sweep.rules)
         return _play(args, store, run_id, spec, workers)
@@ -405,7 +440,7 @@ def _deal_share(args: argparse.Namespace) -> tuple[int, int]:
             f"--replays: {replays} is too few: a deal must be played twice or more to tell "
             "the deal from the play"
         )
-    return args.deal_share, replays
+    return args.deal_share, _positive(replays, "--replays", "games per deal")
 
 
 def _skill(args: argparse.Namespace) -> tuple[str, ...]:
@@ -460,6 +495,11 @@ def _resume(args: argparse.Namespace) -> int:
     workers = _workers(args)
     _check_dask(args.dask)
     with Store(Path(args.db), create=False) as store:
+        if run_id == "last":  # the last run this command started in the file
+            mine = [r.id for r in store.runs() if r.command == args.command]
+            if not mine:
+                raise BadInput(f"--resume last: {args.db} holds no {args.command} run")
+            run_id = mine[-1]
         spec = store.spec(run_id)
         if spec is None:
             runs = ", ".join(r.id for r in store.runs()) or "none"
@@ -553,12 +593,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     _check_dask(args.dask)
     check_path(Path(args.db), create=True)
     spec = tournament_spec(
-        names, args.set, 0 if args.seed is None else args.seed, deals, batch, game.players,
+        names, args.set, _seed(args.seed), deals, batch, game.players,
         search_batch=_search_batch(args),
     )  # fmt: skip
     if share_deals:  # the players in turn round the table, one seat further each replay
         seated = tuple(names[seat % len(names)] for seat in range(game.players))
         spec = replace(spec, share_deals=share_deals, replays=replays, share_agents=seated)
+    _check_size(spec)
     with Store(Path(args.db)) as store:
         run_id = store.new_run(spec, dict.fromkeys(spec.profiles, game.rules.profile))
         return _play(args, store, run_id, spec, workers)
@@ -656,7 +697,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from paiqi_core.runs.batch import BatchSpec, run_batch
 
     _positive(args.games, "--games", "games")
-    _positive(args.repeat, "--repeat", "repeats")
+    _positive(args.repeat, "--repeat", "repeats", 1000)
+    _seed(args.seed)
     names = args.profiles or list(resources.builtin_profiles())
     games = load_games(args.profiles, args.set)
     engine = _engine(args, {name: g.rules for name, g in zip(names, games, strict=True)})

@@ -1,0 +1,180 @@
+"""Stored runs and their statistics under bad, huge or damaged input: every such case ends
+in one line on stderr and exit status 2 (nothing stored), a run's batches are made as they
+are needed, ``paiqi sql`` only reads, a damaged run leaves the others readable, and a
+figure from fewer than two deals claims no interval."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from paiqi_core.cli import main
+from paiqi_core.runs.batch import Batch, BatchSpec
+from paiqi_core.runs.execute import execute
+from paiqi_core.runs.run import InOrder, batches
+from paiqi_core.runs.store import RunSpec, Store
+
+from .test_runs_reliability import interrupted
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def cli(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def refused(capsys: Capsys, tmp_path: Path, *argv: str) -> str:
+    """The one line a refused command prints; checks that it wrote no file."""
+    status, out, err = cli(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert len(err.splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []
+    return err.strip()
+
+
+# -- item: what a run may ask for ---------------------------------------------------------
+
+HUGE = str(10**26)
+BEYOND_INT64 = str(2**63)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (f"compare doujue platform --games {HUGE} DB", "--games: 100,000,000,000,000,000"),
+        (f"compare doujue platform --games {BEYOND_INT64} DB", "--games: 9,223,372,036,854"),
+        ("compare doujue platform --games 1000000001 DB", "--games: 1,000,000,001 is more than"),
+        (f"sweep doujue --vary scoring.stake=1,2 --games {HUGE} DB", "--games: 100,000"),
+        (f"tournament doujue --agents random,heuristic --games {HUGE} DB", "--games: 100,000"),
+        (f"simulate doujue --games {HUGE}", "--games: 100,000,000"),
+        ("simulate doujue --games 0", "--games: 0 is not a positive number of games"),
+        (f"simulate doujue --sessions {HUGE}", "--sessions: 100,000"),
+        ("simulate doujue --sessions 0", "--sessions: 0 is not a positive number"),
+        (f"simulate doujue --matches {HUGE}", "--matches: 100,000"),
+        ("simulate doujue --matches -2", "--matches: -2 is not a positive number"),
+        ("simulate doujue --seed -1", "--seed: -1 is not a seed from 0 to"),
+        (f"compare doujue platform --seed {BEYOND_INT64} DB", "--seed: 9223372036854775808 is"),
+        (f"tournament doujue --agents random,easy --seed {HUGE} DB", "--seed: 1000000000"),
+        ("compare doujue platform --batch 0 DB", "--batch: 0 is not a positive number"),
+        (f"compare doujue platform --batch {HUGE} DB", "--batch: 100,000"),
+        ("compare doujue platform --workers -1 DB", "--workers: -1 is not a positive number"),
+        ("compare doujue platform --workers 100000 DB", "--workers: 100,000 is more than"),
+        ("compare doujue platform --skill 0 DB", "--skill: 0 is not a positive number"),
+        (f"sweep doujue --vary scoring.stake=1,2 --skill {HUGE} DB", "--skill: 100,000"),
+        ("compare doujue platform --deal-share -3 DB", "--deal-share: -3 is not a positive"),
+        (f"compare doujue platform --deal-share {HUGE} DB", "--deal-share: 100,000"),
+        ("compare doujue platform --deal-share 2 --replays 1 DB", "--replays: 1 is too few"),
+        (f"compare doujue platform --deal-share 2 --replays {HUGE} DB", "--replays: 100,000"),
+        # each option within bounds, but deals times replays beyond what a run may play
+        (
+            "compare doujue platform --deal-share 100000 --replays 100000 DB",
+            "compare: doujue · deals replayed would play 10,000,000,000 games, more than the most",
+        ),
+        ("bench doujue --games 0", "--games: 0 is not a positive number"),
+        (f"bench doujue --games {HUGE}", "--games: 100,000"),
+    ],
+)
+def test_counts_out_of_bounds_are_refused_in_one_line(
+    tmp_path: Path, capsys: Capsys, argv: str, message: str
+) -> None:
+    db = str(tmp_path / "r.db")
+    args = [db if a == "DB" else a for a in argv.split()]
+    args = [a for b in args for a in (["--db", b] if b == db else [b])]
+    assert refused(capsys, tmp_path, *args).startswith(message)
+
+
+class Counted:
+    """An iterator of many batch specs that counts how many were taken."""
+
+    def __init__(self, count: int) -> None:
+        self.taken = 0
+        self.specs = (BatchSpec("doujue", (), (), False, 0, start, 1) for start in range(count))
+
+    def __iter__(self) -> Iterator[BatchSpec]:
+        for spec in self.specs:
+            self.taken += 1
+            yield spec
+
+
+class Enough(Exception):
+    """Stops an execution after its first batch."""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batches_are_made_as_they_are_needed(workers: int) -> None:
+    many = Counted(10**6)
+
+    def done(spec: BatchSpec, batch: Batch) -> None:
+        raise Enough
+
+    with pytest.raises(Enough):
+        execute(many, workers, done)
+    assert many.taken <= 2 * workers + 1  # what the workers hold, not the whole run
+
+
+def test_a_huge_run_plans_its_batches_lazily() -> None:
+    spec = RunSpec("compare", ("doujue", "platform"), (), (), False, 0, 10**9, 1, 4)
+    first = list(itertools.islice(batches(spec, {("doujue", 0)}), 3))
+    assert [(b.profile, b.start) for b in first] == [
+        ("platform", 0),
+        ("doujue", 1),
+        ("platform", 1),
+    ]
+
+
+def test_records_in_order_read_the_order_as_needed() -> None:
+    out = io.StringIO()
+    order = (("p", start) for start in itertools.count())  # no end: never listed
+    writer = InOrder(out, order)
+    writer.add(("p", 1), ["b"])
+    assert out.getvalue() == ""
+    writer.add(("p", 0), ["a"])
+    assert out.getvalue() == "a\nb\n"
+
+
+# -- item: --resume last ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["compare", "sweep", "tournament"])
+def test_resume_last_resumes_the_last_run_of_the_command(
+    tmp_path: Path, capsys: Capsys, command: str
+) -> None:
+    db = tmp_path / "r.db"
+    compare = RunSpec("compare", ("doujue", "platform"), (), (), False, 0, 6, 2, 4)
+    first = interrupted(db, compare, 1)
+    if command == "compare":
+        second = interrupted(db, compare, 2)
+    else:
+        start = {
+            "sweep": ["sweep", "doujue", "--vary", "scoring.stake=1,2"],
+            "tournament": ["tournament", "doujue", "--agents", "random,easy"],
+        }[command]
+        status, _, _ = cli(capsys, *start, "--games", "4", "--db", str(db), "-q", "--json")
+        assert status == 0
+        with Store.reader(db) as store:
+            second = store.runs()[-1].id
+        compare_last = interrupted(db, compare, 1)  # a later run of another command
+        del compare_last
+    status, out, err = cli(capsys, command, "--resume", "last", "--db", str(db), "-q", "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["run"] == second
+    with Store.reader(db) as store:
+        info = {r.id: r for r in store.runs()}
+    assert info[second].played == info[second].total
+    assert info[first].played < info[first].total  # the earlier run is left as it was
+
+
+def test_resume_last_of_a_file_without_such_a_run(tmp_path: Path, capsys: Capsys) -> None:
+    db = tmp_path / "r.db"
+    interrupted(db, RunSpec("compare", ("doujue", "platform"), (), (), False, 0, 6, 2, 4), 1)
+    status, out, err = cli(capsys, "sweep", "--resume", "last", "--db", str(db))
+    assert (status, out) == (2, "")
+    assert err == f"--resume last: {db} holds no sweep run\n"
