@@ -5,15 +5,22 @@ figure from fewer than two deals claims no interval."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import itertools
 import json
+import os
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from paiqi_core.cli import main
+from paiqi_core.cli.common import BadInput
+from paiqi_core.cli.runs import cmd_sql
 from paiqi_core.runs.batch import Batch, BatchSpec
 from paiqi_core.runs.execute import execute
 from paiqi_core.runs.run import InOrder, batches
@@ -178,3 +185,105 @@ def test_resume_last_of_a_file_without_such_a_run(tmp_path: Path, capsys: Capsys
     status, out, err = cli(capsys, "sweep", "--resume", "last", "--db", str(db))
     assert (status, out) == (2, "")
     assert err == f"--resume last: {db} holds no sweep run\n"
+
+
+# -- item: paiqi sql only reads, and stops -----------------------------------------------
+
+COUNTING = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {n}) "
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results file of two short runs (a compare, then a sweep)."""
+    db = tmp_path_factory.mktemp("results") / "r.db"
+    for argv in (
+        ["compare", "doujue", "platform", "--games", "3"],
+        ["sweep", "doujue", "--vary", "scoring.stake=1,2", "--games", "3"],
+    ):
+        assert main([*argv, "--db", str(db), "-q", "--json", "--workers", "1"]) == 0
+    return db
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "VACUUM INTO '{folder}/copy.db'",
+        "ATTACH DATABASE '{folder}/new.db' AS new",
+        "ATTACH DATABASE ':memory:' AS new",
+        "PRAGMA user_version = 7",
+        "PRAGMA journal_mode = WAL",
+        "DELETE FROM runs",
+        "CREATE TABLE kept (x)",
+        "CREATE TEMP TABLE kept (x)",
+        "UPDATE runs SET command = 'x'",
+    ],
+)
+def test_sql_refuses_whatever_is_not_a_read(results: Path, capsys: Capsys, query: str) -> None:
+    folder = results.parent
+    before = _files(folder)
+    query = query.format(folder=folder)
+    status, out, err = cli(capsys, "sql", query, "--db", str(results))
+    assert (status, out) == (2, "")
+    assert err == (
+        "sql: this command only reads the file: ATTACH, VACUUM INTO, writes and pragmas "
+        f"that set something are refused (in: {query})\n"
+    )
+    assert _files(folder) == before
+
+
+def test_sql_still_answers_reads_recursion_and_describing_pragmas(
+    results: Path, capsys: Capsys
+) -> None:
+    status, out, _ = cli(
+        capsys, "sql", "SELECT COUNT(*) AS n FROM seats", "--db", str(results), "--json"
+    )
+    assert (status, json.loads(out)) == (0, [{"n": (3 * 2 + 3 * 2) * 4}])
+    query = COUNTING.format(n=3) + "SELECT x FROM c"
+    assert json.loads(cli(capsys, "sql", query, "--db", str(results), "--json")[1]) == [
+        {"x": 1}, {"x": 2}, {"x": 3}
+    ]  # fmt: skip
+    status, out, _ = cli(capsys, "sql", "PRAGMA table_info('runs')", "--db", str(results), "--json")
+    assert [c["name"] for c in json.loads(out)] == ["id", "created", "command", "spec"]
+
+
+def sql_args(db: Path, query: str, **options: object) -> argparse.Namespace:
+    return argparse.Namespace(query=query, db=str(db), run=None, csv=False, json=True, **options)
+
+
+def test_sql_timeout_stops_a_long_query(results: Path, capsys: Capsys) -> None:
+    query = COUNTING.format(n=10**12) + "SELECT COUNT(*) FROM c"
+    start = time.monotonic()
+    with pytest.raises(BadInput) as e:
+        cmd_sql(sql_args(results, query, timeout=0.5, limit=None))
+    assert str(e.value) == f"sql: stopped after --timeout 0.5 seconds (in: {query})"
+    assert time.monotonic() - start < 30
+
+
+def test_sql_limit_prints_the_first_rows(results: Path, capsys: Capsys) -> None:
+    query = COUNTING.format(n=10**12) + "SELECT x FROM c"  # endless: only 2 rows are read
+    assert cmd_sql(sql_args(results, query, timeout=None, limit=2)) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == [{"x": 1}, {"x": 2}]
+    assert err == "sql: the first 2 rows only (--limit 2)\n"
+
+
+@pytest.mark.parametrize(("option", "value"), [("timeout", 0.0), ("timeout", -1.0), ("limit", 0)])
+def test_sql_bounds_out_of_range_are_refused(results: Path, option: str, value: float) -> None:
+    options: dict[str, object] = {"timeout": None, "limit": None, option: value}
+    with pytest.raises(BadInput, match=f"^--{option}: "):
+        cmd_sql(sql_args(results, "SELECT 1", **options))
+
+
+def test_ctrl_c_stops_a_long_query(results: Path, capsys: Capsys) -> None:
+    query = COUNTING.format(n=2 * 10**7) + "SELECT COUNT(*) FROM c"  # some 20 s or more
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    status, out, err = cli(capsys, "sql", query, "--db", str(results))
+    timer.join()
+    assert (status, out, err) == (130, "", "sql: interrupted; nothing printed\n")
+    assert time.monotonic() - start < 10

@@ -12,7 +12,8 @@ import argparse
 import functools
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -736,6 +737,54 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+SQL_TIMEOUT = None  # seconds a query may run unless --timeout says (None: no limit)
+
+
+def sql_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``paiqi sql`` that bound a query: ``--timeout`` and ``--limit``."""
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop a query that runs longer than this (default: no limit; Ctrl-C stops any query)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="print at most N rows (default: all)")
+
+
+def _sql_limits(args: argparse.Namespace) -> tuple[float | None, int | None]:
+    """``--timeout`` and ``--limit`` of ``paiqi sql``, checked (None: no limit)."""
+    timeout = getattr(args, "timeout", SQL_TIMEOUT)
+    limit = getattr(args, "limit", None)
+    if timeout is not None and not 0 < timeout < 10**9:
+        raise BadInput(f"--timeout: {timeout:g} is not a number of seconds above 0")
+    if limit is not None:
+        _positive(limit, "--limit", "rows")
+    return timeout, limit
+
+
+@contextmanager
+def _interrupting(db: Any) -> Iterator[list[int]]:
+    """Ctrl-C inside the block stops the SQLite statement running on ``db`` (which then
+    raises ``OperationalError: interrupted``); the list yielded says whether it came."""
+    import signal
+
+    stopped: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        stopped.append(signum)
+        db.interrupt()
+
+    try:
+        previous = signal.signal(signal.SIGINT, stop)
+    except ValueError:  # not the main thread: no signals here
+        yield stopped
+        return
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @_bad_input_on_failure
 def cmd_sql(args: argparse.Namespace) -> int:
     """``paiqi sql``: an SQL query of a results file's rows (the file is only read), with
@@ -744,7 +793,7 @@ def cmd_sql(args: argparse.Namespace) -> int:
     import sqlite3
     import sys
 
-    from paiqi_core.runs.store import Store
+    from paiqi_core.runs.store import Store, reading_only
 
     if not args.query.strip():
         raise BadInput('sql: an empty query (e.g. "SELECT COUNT(*) FROM seats")')
@@ -764,12 +813,29 @@ def cmd_sql(args: argparse.Namespace) -> int:
                     bar.update(done)
 
                 store.expand(*chosen, progress=shown)
+        timeout, limit = _sql_limits(args)
         try:
-            cursor = store.db.execute(args.query)
-            head = [d[0] for d in cursor.description or ()]
-            rows = cursor.fetchall()
+            with reading_only(store.db, timeout), _interrupting(store.db) as stopped:
+                cursor = store.db.execute(args.query)
+                head = [d[0] for d in cursor.description or ()]
+                rows = cursor.fetchall() if limit is None else cursor.fetchmany(limit + 1)
         except sqlite3.Error as e:
+            if stopped:
+                err("sql: interrupted; nothing printed")
+                return 130
+            if str(e) == "interrupted":
+                raise BadInput(
+                    f"sql: stopped after --timeout {timeout:g} seconds (in: {args.query})"
+                ) from None
+            if "not authorized" in str(e) or "authorization denied" in str(e):
+                raise BadInput(
+                    "sql: this command only reads the file: ATTACH, VACUUM INTO, writes "
+                    f"and pragmas that set something are refused (in: {args.query})"
+                ) from None
             raise BadInput(f"sql: {e} (in: {args.query})") from None
+    if limit is not None and len(rows) > limit:
+        rows = rows[:limit]
+        err(f"sql: the first {limit:,} rows only (--limit {limit})")
     if args.json:
         print_json([dict(zip(head, r, strict=True)) for r in rows])
     elif args.csv:

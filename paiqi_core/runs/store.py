@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import sqlite3
@@ -708,6 +709,46 @@ class Store:
 
 
 T = TypeVar("T")
+
+# what a query of ``paiqi sql`` may do: read tables, call functions, recurse, and ask the
+# pragmas that only describe the file; anything else (ATTACH, which VACUUM INTO also asks
+# for, any write, a pragma that sets something) is refused by SQLite before it runs
+_READ_ONLY_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION}
+_READ_ONLY_ACTIONS.add(getattr(sqlite3, "SQLITE_RECURSIVE", 33))
+_NAMING_PRAGMAS = {  # their argument names a table or an index
+    "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+    "foreign_key_list",
+}  # fmt: skip
+_ASKING_PRAGMAS = {  # without an argument they only answer
+    *_NAMING_PRAGMAS, "database_list", "collation_list", "function_list", "pragma_list",
+    "page_count", "page_size", "user_version", "schema_version", "encoding",
+}  # fmt: skip
+
+
+def _only_reading(action: int, arg1: str | None, arg2: str | None, *_: str | None) -> int:
+    """An SQLite authorizer that lets a statement read and nothing else."""
+    if action in _READ_ONLY_ACTIONS:
+        return sqlite3.SQLITE_OK
+    pragma = (arg1 or "").lower()
+    asking = pragma in _ASKING_PRAGMAS and (arg2 is None or pragma in _NAMING_PRAGMAS)
+    return sqlite3.SQLITE_OK if action == sqlite3.SQLITE_PRAGMA and asking else sqlite3.SQLITE_DENY
+
+
+@contextmanager
+def reading_only(db: sqlite3.Connection, timeout: float | None = None) -> Iterator[None]:
+    """Inside the block, statements on ``db`` may only read (``_only_reading``), and a
+    statement running longer than ``timeout`` seconds is stopped (SQLite raises
+    ``OperationalError: interrupted``, as ``db.interrupt()`` makes it). The check runs in
+    Python every few thousand steps of a statement, which also lets a signal handler run
+    (one that calls ``db.interrupt()`` stops the statement on Ctrl-C)."""
+    db.set_authorizer(_only_reading)
+    deadline = math.inf if timeout is None else time.monotonic() + timeout
+    db.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    try:
+        yield
+    finally:
+        db.set_authorizer(None)
+        db.set_progress_handler(None, 0)
 
 
 def _literal(text: str) -> str:
