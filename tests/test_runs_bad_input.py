@@ -10,7 +10,9 @@ import io
 import itertools
 import json
 import os
+import random
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -287,3 +289,77 @@ def test_ctrl_c_stops_a_long_query(results: Path, capsys: Capsys) -> None:
     timer.join()
     assert (status, out, err) == (130, "", "sql: interrupted; nothing printed\n")
     assert time.monotonic() - start < 10
+
+
+# -- item: a damaged run leaves the others readable -------------------------------------
+
+
+def _damaged(results: Path, tmp_path: Path, spec: bytes) -> tuple[Path, str, str]:
+    """A copy of ``results`` whose first run's spec is ``spec``: (file, damaged, intact)."""
+    db = tmp_path / "damaged.db"
+    db.write_bytes(results.read_bytes())
+    con = sqlite3.connect(db)
+    damaged, intact = (r for (r,) in con.execute("SELECT id FROM runs ORDER BY created"))
+    con.execute("UPDATE runs SET spec = CAST(? AS TEXT) WHERE id = ?", (spec, damaged))
+    con.commit()
+    con.close()
+    return db, damaged, intact
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        (b"null", "not a run's options"),
+        (b'{"command": "compare", "profiles": [', "not a run's options"),
+        (b'{"profiles": ["doujue"]}', "not a run's options"),
+        (b'["a list"]', "not a run's options"),
+        (b'{"command": "comp\xff\xfe', "not UTF-8 text"),
+    ],
+    ids=["null", "broken JSON", "missing keys", "a list", "not UTF-8"],
+)
+def test_a_damaged_run_is_named_and_the_others_stay_readable(
+    results: Path, tmp_path: Path, capsys: Capsys, spec: bytes, why: str
+) -> None:
+    db, damaged, intact = _damaged(results, tmp_path, spec)
+    line = (
+        f"{db}: run {damaged} is damaged: its options (runs.spec) are {why}; the other runs "
+        "of the file can still be read\n"
+    )
+    for argv in (
+        ["report", damaged, "--json"],
+        ["sql", "SELECT COUNT(*) FROM seats", "--run", damaged],
+        ["compare", "--resume", damaged],
+    ):
+        assert cli(capsys, *argv, "--db", str(db)) == (2, "", line)
+    status, out, _ = cli(capsys, "report", "--db", str(db), "--json")
+    assert status == 0
+    assert json.loads(out)[-1] == {"run": damaged, "damaged": line.strip()}
+    status, out, _ = cli(capsys, "report", "--db", str(db))
+    assert status == 0
+    assert "DAMAGED" in next(ln for ln in out.splitlines() if ln.startswith(damaged))
+    status, out, _ = cli(capsys, "report", intact, "--db", str(db), "--json")
+    assert (status, json.loads(out)["run"]) == (0, intact)
+    query = "SELECT COUNT(*) AS n FROM seats"
+    status, out, _ = cli(capsys, "sql", query, "--run", intact, "--db", str(db), "--json")
+    assert (status, json.loads(out)) == (0, [{"n": 3 * 2 * 4}])  # 3 deals, 2 values, 4 seats
+
+
+def test_a_file_damaged_page_by_page_is_one_line(
+    results: Path, tmp_path: Path, capsys: Capsys
+) -> None:
+    """Bytes flipped in every page but the first: each command ends with one line, or reads
+    what it still can; never a traceback."""
+    data = bytearray(results.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    rng = random.Random(7)
+    for start in range(page, len(data), page):
+        for _ in range(8):
+            data[start + rng.randrange(page)] ^= 0xFF
+    db = tmp_path / "flipped.db"
+    db.write_bytes(bytes(data))
+    for argv in (["report"], ["report", "last"], ["sql", "SELECT COUNT(*) FROM seats"]):
+        status, out, err = cli(capsys, *argv, "--db", str(db))
+        assert status in (0, 2)
+        if status == 2:
+            assert (out, len(err.splitlines())) == ("", 1)
+            assert str(db) in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sqlite3
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -69,6 +70,8 @@ def _bad_input_on_failure(command: Command) -> Command:
             return command(args)
         except (StoreError, BatchError) as e:
             raise BadInput(str(e)) from None
+        except sqlite3.DatabaseError as e:  # a page found damaged while a figure is read
+            raise BadInput(f"{getattr(args, 'db', None)}: damaged results file ({e})") from None
 
     return wrapped
 
@@ -616,12 +619,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     with Store.reader(Path(args.db)) as store:
         runs = store.runs()
         if args.run is None:
-            if not runs:
+            damaged = store.damaged()
+            if not runs and not damaged:
                 raise BadInput(f"{args.db}: holds no run")
             if args.json:
-                print_json([_run_data(r) for r in runs])
+                listed = [_run_data(r) for r in runs]
+                print_json(listed + [{"run": r, "damaged": why} for r, why in damaged.items()])
             else:
-                print(runs_text(runs))
+                print(runs_text(runs, damaged))
             return EXIT_OK
         if not args.run.strip():
             raise BadInput(f"report: name a run, or 'last' ('paiqi report --db {args.db}')")
@@ -670,8 +675,9 @@ def _run_data(r: RunInfo) -> dict[str, Any]:
     }
 
 
-def runs_text(runs: Sequence[RunInfo]) -> str:
-    """The runs of a results file, oldest first: when, what, how far."""
+def runs_text(runs: Sequence[RunInfo], damaged: dict[str, str] | None = None) -> str:
+    """The runs of a results file, oldest first: when, what, how far; then the damaged
+    runs (``Store.damaged``), each marked, with a line on each below the table."""
     rows = []
     for r in runs:
         spec = r.spec
@@ -687,8 +693,11 @@ def runs_text(runs: Sequence[RunInfo]) -> str:
                 played,
             ]
         )
+    for run in damaged or {}:
+        rows.append([run, "?", "?", "?", "?", "DAMAGED: cannot be read"])
     head = ["run", "started", "command", "profiles", "deals", "games played"]
-    return table(head, rows)
+    notes = [f"\n{why}" for why in (damaged or {}).values()]
+    return table(head, rows) + "".join(notes)
 
 
 @_bad_input_on_failure
@@ -803,6 +812,10 @@ def cmd_sql(args: argparse.Namespace) -> int:
             raise BadInput(f"{args.db}: holds no run")
         chosen = [known[-1] if r == "last" else r for r in args.run or ()]
         missing = [r for r in chosen if r not in known]
+        damaged = store.damaged()
+        for r in missing:
+            if r in damaged:
+                raise BadInput(damaged[r])
         if missing:
             raise BadInput(f"no run '{missing[0]}' in {args.db} (runs: {', '.join(known)})")
         if "seats" in args.query.lower():  # else the rows need not be unpacked

@@ -293,6 +293,21 @@ class RunInfo:
         return self.spec.all_games
 
 
+class DamagedRun(Exception):
+    """A run of a results file whose options cannot be read back: its id, and why."""
+
+    def __init__(self, run: str, why: str) -> None:
+        super().__init__(why)
+        self.run = run
+
+
+def _text(data: bytes | str | None) -> str:
+    """A text column read as bytes, with anything that is not UTF-8 shown as ``�``."""
+    if isinstance(data, bytes):
+        return data.decode("utf-8", "replace")
+    return "" if data is None else str(data)
+
+
 def check_path(path: Path, *, create: bool) -> None:
     """Refuse a path that cannot be a results file (a folder, a device, a file in a missing
     folder, a file that is not an SQLite database), before SQLite touches it."""
@@ -504,10 +519,25 @@ class Store:
         return run
 
     def spec(self, run: str) -> RunSpec | None:
-        """The spec of ``run`` (None if there is no such run)."""
+        """The spec of ``run`` (None if there is no such run); StoreError naming the run and
+        the file if its spec is damaged."""
         with self._sql():
-            row = self.db.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()
-        return RunSpec.from_json(row[0]) if row else None
+            row = self.db.execute(
+                "SELECT CAST(spec AS BLOB) FROM runs WHERE id = ?", (run,)
+            ).fetchone()
+        return self._spec_of(run, row[0]) if row else None
+
+    def _spec_of(self, run: str, data: bytes | None) -> RunSpec:
+        """The spec stored as ``data`` (the bytes of the ``spec`` column); StoreError naming
+        the run and the file if it cannot be read back."""
+        try:
+            return RunSpec.from_json((data or b"null").decode("utf-8"))
+        except (ValueError, TypeError, AttributeError, KeyError) as e:
+            why = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "not a run's options"
+            raise StoreError(
+                f"{self.path}: run {run} is damaged: its options (runs.spec) are {why}; the "
+                "other runs of the file can still be read"
+            ) from None
 
     def rules(self, run: str) -> dict[str, Profile]:
         """The rules ``run`` plays, by profile name, loaded back from the store and checked
@@ -552,19 +582,35 @@ class Store:
         return out
 
     def runs(self) -> list[RunInfo]:
-        """Every run, oldest first, with how many of its games are played."""
+        """Every run that can be read, oldest first, with how many of its games are played
+        (``damaged`` names the others)."""
+        return [r for r in self._listed() if isinstance(r, RunInfo)]
+
+    def damaged(self) -> dict[str, str]:
+        """The runs whose options cannot be read back, each with the reason, oldest first."""
+        return {r.run: str(r) for r in self._listed() if isinstance(r, DamagedRun)}
+
+    def _listed(self) -> list[RunInfo | DamagedRun]:
+        """Every run, oldest first: what can be read of it, or why it cannot."""
         with self._sql():
-            rows = list(
-                self.db.execute("SELECT id, created, command, spec FROM runs ORDER BY created")
-            )
+            rows = list(self.db.execute(
+                "SELECT CAST(id AS BLOB), created, CAST(command AS BLOB), CAST(spec AS BLOB) "
+                "FROM runs ORDER BY created"
+            ))  # fmt: skip
             starts: dict[str, list[tuple[str, int]]] = {}
-            for run, name, start in self.db.execute("SELECT run, profile, start FROM batches"):
-                starts.setdefault(run, []).append((name, start))
-        out = []
-        for run, created, command, text in rows:
-            spec = RunSpec.from_json(text)
-            played = sum(spec.batch_games(s, name) for name, s in starts.get(run, []))
-            out.append(RunInfo(run, created, command, spec, played))
+            for run, name, start in self.db.execute(
+                "SELECT CAST(run AS BLOB), CAST(profile AS BLOB), start FROM batches"
+            ):
+                starts.setdefault(_text(run), []).append((_text(name), start))
+        out: list[RunInfo | DamagedRun] = []
+        for data, created, command, spec_data in rows:
+            run = _text(data)
+            try:
+                spec = self._spec_of(run, spec_data)
+                played = sum(spec.batch_games(s, name) for name, s in starts.get(run, []))
+                out.append(RunInfo(run, float(created), _text(command), spec, played))
+            except (StoreError, TypeError, ValueError) as e:
+                out.append(DamagedRun(run, str(e)))
         return out
 
     def finished(self, run: str) -> set[tuple[str, int]]:
