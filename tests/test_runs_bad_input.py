@@ -363,3 +363,27 @@ def test_a_file_damaged_page_by_page_is_one_line(
         if status == 2:
             assert (out, len(err.splitlines())) == ("", 1)
             assert str(db) in err
+
+
+# -- item: a run with no finished games ---------------------------------------------------
+
+
+@pytest.mark.parametrize("json_", [[], ["--json"]])
+def test_a_run_with_no_finished_games_is_not_reported(
+    tmp_path: Path, capsys: Capsys, json_: list[str]
+) -> None:
+    db = tmp_path / "r.db"
+    run_id = interrupted(
+        db, RunSpec("compare", ("doujue", "platform"), (), (), False, 0, 4, 2, 4), 0
+    )
+    out_dir = tmp_path / "out"
+    for run in (run_id, "last"):
+        status, out, err = cli(
+            capsys, "report", run, "--db", str(db), "--out", str(out_dir), *json_
+        )
+        assert (status, out) == (2, "")
+        assert err == (
+            f"run {run_id} in {db} has no finished games yet, so there is nothing to report: "
+            f"play it with  paiqi compare --db {db} --resume {run_id}\n"
+        )
+    assert not out_dir.exists()

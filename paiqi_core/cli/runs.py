@@ -637,6 +637,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         if spec is None:
             known = ", ".join(r.id for r in runs) or "none"
             raise BadInput(f"no run '{args.run}' in {args.db} (runs: {known})")
+        if not any(r.played for r in runs if r.id == run_id):
+            raise BadInput(
+                f"run {run_id} in {args.db} has no finished games yet, so there is nothing to "
+                f"report: play it with  paiqi {spec.command} --db {args.db} --resume {run_id}"
+            )
         report, text = _report(store, run_id, spec, args.db)
     if args.json:
         print_json(report)
