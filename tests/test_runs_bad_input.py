@@ -387,3 +387,24 @@ def test_a_run_with_no_finished_games_is_not_reported(
             f"play it with  paiqi compare --db {db} --resume {run_id}\n"
         )
     assert not out_dir.exists()
+
+
+# -- item: a sweep's values must change the rules -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("vary", "message"),
+    [
+        ("scoring.stake=1.0,1", "--vary:1:19: scoring.stake: 1 gives the same rules as 1.0"),
+        ("scoring.stake=2,3,2.0", "--vary:1:19: scoring.stake: 2.0 gives the same rules as 2"),
+        ("id=a,b", "--vary:1:1: id: names or describes the profile and changes nothing"),
+        ("name=a,b", "--vary:1:1: name: names or describes the profile and changes nothing"),
+        ("description=a,b", "--vary:1:1: description: names or describes the profile"),
+    ],
+)
+def test_a_sweep_of_values_that_play_alike_is_refused(
+    tmp_path: Path, capsys: Capsys, vary: str, message: str
+) -> None:
+    db = str(tmp_path / "r.db")
+    line = refused(capsys, tmp_path, "sweep", "doujue", "--vary", vary, "--games", "2", "--db", db)
+    assert line.startswith(message)
