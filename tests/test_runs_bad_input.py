@@ -408,3 +408,28 @@ def test_a_sweep_of_values_that_play_alike_is_refused(
     db = str(tmp_path / "r.db")
     line = refused(capsys, tmp_path, "sweep", "doujue", "--vary", vary, "--games", "2", "--db", db)
     assert line.startswith(message)
+
+
+# -- item: one deal gives no interval -----------------------------------------------------
+
+
+def test_one_deal_gives_no_interval_and_claims_no_difference(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    db = str(tmp_path / "r.db")
+    status, out, _ = cli(capsys, "compare", "doujue", "platform", "--games", "1", "--db", db, "-q")
+    assert status == 0
+    lines = out.splitlines()
+    assert not [ln for ln in lines if ln.endswith((" *", "± 0")) or "± 0.0" in ln]
+    assert "+134.000 ± n/a (one deal)" in out  # seat 0's money, platform less doujue
+    status, out, _ = cli(capsys, "report", "last", "--db", db, "--json")
+    paired = json.loads(out)["paired"]["platform"]
+    assert paired["seat0_money"] == {"n": 1, "mean": 134.0, "ci95": None}
+    args = ["tournament", "doujue", "--agents", "random,heuristic", "--games", "1"]
+    status, out, _ = cli(capsys, *args, "--db", db, "-q")
+    assert status == 0
+    assert "better" not in out and "+1200" not in out
+    edge = next(ln for ln in out.splitlines() if ln.startswith("random vs heuristic"))
+    assert edge.endswith("± n/a (one deal)  no clear edge")
+    rating = next(ln for ln in out.splitlines() if ln.startswith("heuristic") and "n/a" in ln)
+    assert rating.split()[1:] == ["n/a", "n/a", "(one", "deal)"]
