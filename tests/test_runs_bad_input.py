@@ -13,6 +13,7 @@ import os
 import random
 import signal
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -433,3 +434,22 @@ def test_one_deal_gives_no_interval_and_claims_no_difference(
     assert edge.endswith("± n/a (one deal)  no clear edge")
     rating = next(ln for ln in out.splitlines() if ln.startswith("heuristic") and "n/a" in ln)
     assert rating.split()[1:] == ["n/a", "n/a", "(one", "deal)"]
+
+
+# -- item: long phases are not silent on a terminal ---------------------------------------
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_computing_a_report_is_shown_on_a_terminal_only(
+    results: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch, tty: bool
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: tty)
+    status, _, err = cli(capsys, "report", "last", "--db", str(results), "--json")
+    assert status == 0
+    if tty:
+        assert err.startswith("sweep: computing the figures of 6 games...\r")
+        assert err.endswith("\r")  # erased once the figures are ready
+    else:
+        assert err == ""
+    status, _, err = cli(capsys, "compare", "--resume", "last", "--db", str(results), "-q")
+    assert (status, err) == (0, "")  # -q: nothing on stderr, terminal or not

@@ -43,7 +43,7 @@ from paiqi_core.rules import Rules
 from paiqi_core.runs.batch import BatchError
 from paiqi_core.runs.store import RunInfo, RunSpec, StoreError
 from paiqi_core.runs.summary import compare_report
-from paiqi_core.textui import Progress, table
+from paiqi_core.textui import Progress, Status, table
 
 BATCH = 250  # games per batch unless --batch says otherwise
 SEARCH_BATCH = 10  # games per batch with a search player at the table, unless --batch says
@@ -545,12 +545,18 @@ def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers:
             f"{e}\nfinished batches are saved in {args.db}; once that is fixed, continue with"
             f"\n{hint}"
         ) from None
-    report, text = _report(store, run_id, spec, args.db, workers)
+    with Status(_computing(spec), enabled=not args.quiet):
+        report, text = _report(store, run_id, spec, args.db, workers)
     if args.json:
         print_json(report)
     else:
         print(text)
     return EXIT_OK
+
+
+def _computing(spec: RunSpec) -> str:
+    """The note shown while a run's figures are computed."""
+    return f"{spec.command}: computing the figures of {spec.all_games:,} games..."
 
 
 def _report(
@@ -642,7 +648,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                 f"run {run_id} in {args.db} has no finished games yet, so there is nothing to "
                 f"report: play it with  paiqi {spec.command} --db {args.db} --resume {run_id}"
             )
-        report, text = _report(store, run_id, spec, args.db)
+        with Status(_computing(spec)):
+            report, text = _report(store, run_id, spec, args.db)
     if args.json:
         print_json(report)
         return EXIT_OK
