@@ -73,3 +73,29 @@ class Progress:
     ) -> None:
         if self.enabled:
             sys.stderr.write("\n")
+
+
+class Status:
+    """A one-line note of work under way on stderr, such as ``report: computing the
+    figures...``, shown only on a terminal (like ``Progress``) and erased when the work
+    ends, so that a phase without a count is not silent."""
+
+    def __init__(self, text: str, *, enabled: bool = True) -> None:
+        self.text = text
+        self.enabled = enabled and sys.stderr.isatty()
+
+    def __enter__(self) -> Status:
+        if self.enabled:
+            sys.stderr.write(self.text)
+            sys.stderr.flush()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * width(self.text) + "\r")
+            sys.stderr.flush()

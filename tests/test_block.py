@@ -151,7 +151,7 @@ def test_sql_reads_and_never_writes(tmp_path: Path, capsys: Capsys) -> None:
     db, _ = _run(tmp_path, capsys)
     before = Path(db).read_bytes()
     assert main(["sql", "DELETE FROM batches", "--db", db]) == 2
-    assert "attempt to write a readonly database" in capsys.readouterr().err
+    assert "sql: this command only reads the file" in capsys.readouterr().err
     assert main(["sql", "SELECT nope FROM seats", "--db", db]) == 2
     assert "sql: no such column: nope" in capsys.readouterr().err
     assert Path(db).read_bytes() == before

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -39,9 +41,9 @@ from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
 from paiqi_core.rules import Rules
 from paiqi_core.runs.batch import BatchError
-from paiqi_core.runs.store import RunInfo, StoreError
+from paiqi_core.runs.store import RunInfo, RunSpec, StoreError
 from paiqi_core.runs.summary import compare_report
-from paiqi_core.textui import Progress, table
+from paiqi_core.textui import Progress, Status, table
 
 BATCH = 250  # games per batch unless --batch says otherwise
 SEARCH_BATCH = 10  # games per batch with a search player at the table, unless --batch says
@@ -68,14 +70,48 @@ def _bad_input_on_failure(command: Command) -> Command:
             return command(args)
         except (StoreError, BatchError) as e:
             raise BadInput(str(e)) from None
+        except sqlite3.DatabaseError as e:  # a page found damaged while a figure is read
+            raise BadInput(f"{getattr(args, 'db', None)}: damaged results file ({e})") from None
 
     return wrapped
 
 
-def _positive(value: int, flag: str, what: str) -> int:
+# The most a run may ask for: games (or deals, sessions, matches, replays) of one option,
+# and of each rule set a run plays; a seed; worker processes. Checked before any file is
+# written, so that a mistyped number is refused at once instead of filling a disk.
+MAX_GAMES = 1_000_000_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 1024
+
+
+def _positive(value: int, flag: str, what: str, most: int = MAX_GAMES) -> int:
+    """``value`` of ``flag`` if it is a number of ``what`` from 1 to ``most``."""
     if value < 1:
         raise BadInput(f"{flag}: {value} is not a positive number of {what}")
+    if value > most:
+        raise BadInput(f"{flag}: {value:,} is more than the most allowed ({most:,} {what})")
     return value
+
+
+def _seed(value: int | None) -> int:
+    """``--seed``: 0 unless given; from 0 to ``MAX_SEED``."""
+    if value is None:
+        return 0
+    if not 0 <= value <= MAX_SEED:
+        raise BadInput(f"--seed: {value} is not a seed from 0 to {MAX_SEED:,} (2^63 - 1)")
+    return value
+
+
+def _check_size(spec: RunSpec) -> None:
+    """Refuse a run that would play more than ``MAX_GAMES`` games of a rule set (deals
+    times seatings, or deals times replays), before anything is stored."""
+    for name in spec.rule_sets:
+        games = spec.games_of(name)
+        if games > MAX_GAMES:
+            raise BadInput(
+                f"{spec.command}: {name} would play {games:,} games, more than the most a run "
+                f"plays of one rule set ({MAX_GAMES:,}): ask for fewer deals or replays"
+            )
 
 
 def _workers(args: argparse.Namespace) -> int:
@@ -84,7 +120,7 @@ def _workers(args: argparse.Namespace) -> int:
 
     if args.workers is None:
         return default_workers()
-    return _positive(args.workers, "--workers", "processes")
+    return _positive(args.workers, "--workers", "processes", MAX_WORKERS)
 
 
 def _batch(args: argparse.Namespace) -> int:
@@ -162,6 +198,7 @@ def _open_records(path: Path) -> IO[str]:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """``paiqi simulate``: games, sessions or matches with agents, summarised per seat."""
     _positive(args.games, "--games", "games")
+    _seed(args.seed)
     for flag in ("sessions", "matches"):
         value = getattr(args, flag)
         if value is not None:
@@ -321,7 +358,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         tuple(args.set),
         agents,
         bool(args.rotate),
-        0 if args.seed is None else args.seed,
+        _seed(args.seed),
         deals,
         batch,
         players[0],
@@ -332,6 +369,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         replays=replays,
         share_agents=agents if share_deals else (),
     )
+    _check_size(spec)
     with Store(Path(args.db)) as store:
         rules = {name: game.rules.profile for name, game in zip(profiles, games, strict=True)}
         run_id = store.new_run(spec, rules)
@@ -372,7 +410,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         tuple(args.set),
         agents,
         bool(args.rotate),
-        0 if args.seed is None else args.seed,
+        _seed(args.seed),
         deals,
         batch,
         games[0].players,
@@ -385,6 +423,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         vary=sweep.vary,
         baseline="" if sweep.baseline == sweep.names[0] else sweep.baseline,
     )
+    _check_size(spec)
     with Store(Path(args.db)) as store:
         run_id = store.new_run(spec, sweep.rules)
         return _play(args, store, run_id, spec, workers)
@@ -407,7 +446,7 @@ def _deal_share(args: argparse.Namespace) -> tuple[int, int]:
             f"--replays: {replays} is too few: a deal must be played twice or more to tell "
             "the deal from the play"
         )
-    return args.deal_share, replays
+    return args.deal_share, _positive(replays, "--replays", "games per deal")
 
 
 def _skill(args: argparse.Namespace) -> tuple[str, ...]:
@@ -462,6 +501,11 @@ def _resume(args: argparse.Namespace) -> int:
     workers = _workers(args)
     _check_dask(args.dask)
     with Store(Path(args.db), create=False) as store:
+        if run_id == "last":  # the last run this command started in the file
+            mine = [r.id for r in store.runs() if r.command == args.command]
+            if not mine:
+                raise BadInput(f"--resume last: {args.db} holds no {args.command} run")
+            run_id = mine[-1]
         spec = store.spec(run_id)
         if spec is None:
             runs = ", ".join(r.id for r in store.runs()) or "none"
@@ -503,12 +547,18 @@ def _play(args: argparse.Namespace, store: Any, run_id: str, spec: Any, workers:
             f"{e}\nfinished batches are saved in {args.db}; once that is fixed, continue with"
             f"\n{hint}"
         ) from None
-    report, text = _report(store, run_id, spec, args.db, workers)
+    with Status(_computing(spec), enabled=not args.quiet):
+        report, text = _report(store, run_id, spec, args.db, workers)
     if args.json:
         print_json(report)
     else:
         print(text)
     return EXIT_OK
+
+
+def _computing(spec: RunSpec) -> str:
+    """The note shown while a run's figures are computed."""
+    return f"{spec.command}: computing the figures of {spec.all_games:,} games..."
 
 
 def _report(
@@ -555,12 +605,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     _check_dask(args.dask)
     check_path(Path(args.db), create=True)
     spec = tournament_spec(
-        names, args.set, 0 if args.seed is None else args.seed, deals, batch, game.players,
+        names, args.set, _seed(args.seed), deals, batch, game.players,
         search_batch=_search_batch(args),
     )  # fmt: skip
     if share_deals:  # the players in turn round the table, one seat further each replay
         seated = tuple(names[seat % len(names)] for seat in range(game.players))
         spec = replace(spec, share_deals=share_deals, replays=replays, share_agents=seated)
+    _check_size(spec)
     with Store(Path(args.db)) as store:
         run_id = store.new_run(spec, dict.fromkeys(spec.profiles, game.rules.profile))
         return _play(args, store, run_id, spec, workers)
@@ -576,12 +627,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     with Store.reader(Path(args.db)) as store:
         runs = store.runs()
         if args.run is None:
-            if not runs:
+            damaged = store.damaged()
+            if not runs and not damaged:
                 raise BadInput(f"{args.db}: holds no run")
             if args.json:
-                print_json([_run_data(r) for r in runs])
+                listed = [_run_data(r) for r in runs]
+                print_json(listed + [{"run": r, "damaged": why} for r, why in damaged.items()])
             else:
-                print(runs_text(runs))
+                print(runs_text(runs, damaged))
             return EXIT_OK
         if not args.run.strip():
             raise BadInput(f"report: name a run, or 'last' ('paiqi report --db {args.db}')")
@@ -592,7 +645,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         if spec is None:
             known = ", ".join(r.id for r in runs) or "none"
             raise BadInput(f"no run '{args.run}' in {args.db} (runs: {known})")
-        report, text = _report(store, run_id, spec, args.db)
+        if not any(r.played for r in runs if r.id == run_id):
+            raise BadInput(
+                f"run {run_id} in {args.db} has no finished games yet, so there is nothing to "
+                f"report: play it with  paiqi {spec.command} --db {args.db} --resume {run_id}"
+            )
+        with Status(_computing(spec)):
+            report, text = _report(store, run_id, spec, args.db)
     if args.json:
         print_json(report)
         return EXIT_OK
@@ -630,8 +689,9 @@ def _run_data(r: RunInfo) -> dict[str, Any]:
     }
 
 
-def runs_text(runs: Sequence[RunInfo]) -> str:
-    """The runs of a results file, oldest first: when, what, how far."""
+def runs_text(runs: Sequence[RunInfo], damaged: dict[str, str] | None = None) -> str:
+    """The runs of a results file, oldest first: when, what, how far; then the damaged
+    runs (``Store.damaged``), each marked, with a line on each below the table."""
     rows = []
     for r in runs:
         spec = r.spec
@@ -647,8 +707,11 @@ def runs_text(runs: Sequence[RunInfo]) -> str:
                 played,
             ]
         )
+    for run in damaged or {}:
+        rows.append([run, "?", "?", "?", "?", "DAMAGED: cannot be read"])
     head = ["run", "started", "command", "profiles", "deals", "games played"]
-    return table(head, rows)
+    notes = [f"\n{why}" for why in (damaged or {}).values()]
+    return table(head, rows) + "".join(notes)
 
 
 @_bad_input_on_failure
@@ -658,7 +721,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from paiqi_core.runs.batch import BatchSpec, run_batch
 
     _positive(args.games, "--games", "games")
-    _positive(args.repeat, "--repeat", "repeats")
+    _positive(args.repeat, "--repeat", "repeats", 1000)
+    _seed(args.seed)
     names = args.profiles or list(resources.builtin_profiles())
     games = load_games(args.profiles, args.set)
     engine = _engine(args, {name: g.rules for name, g in zip(names, games, strict=True)})
@@ -696,6 +760,54 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+SQL_TIMEOUT = None  # seconds a query may run unless --timeout says (None: no limit)
+
+
+def sql_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``paiqi sql`` that bound a query: ``--timeout`` and ``--limit``."""
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop a query that runs longer than this (default: no limit; Ctrl-C stops any query)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help="print at most N rows (default: all)")
+
+
+def _sql_limits(args: argparse.Namespace) -> tuple[float | None, int | None]:
+    """``--timeout`` and ``--limit`` of ``paiqi sql``, checked (None: no limit)."""
+    timeout = getattr(args, "timeout", SQL_TIMEOUT)
+    limit = getattr(args, "limit", None)
+    if timeout is not None and not 0 < timeout < 10**9:
+        raise BadInput(f"--timeout: {timeout:g} is not a number of seconds above 0")
+    if limit is not None:
+        _positive(limit, "--limit", "rows")
+    return timeout, limit
+
+
+@contextmanager
+def _interrupting(db: Any) -> Iterator[list[int]]:
+    """Ctrl-C inside the block stops the SQLite statement running on ``db`` (which then
+    raises ``OperationalError: interrupted``); the list yielded says whether it came."""
+    import signal
+
+    stopped: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        stopped.append(signum)
+        db.interrupt()
+
+    try:
+        previous = signal.signal(signal.SIGINT, stop)
+    except ValueError:  # not the main thread: no signals here
+        yield stopped
+        return
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @_bad_input_on_failure
 def cmd_sql(args: argparse.Namespace) -> int:
     """``paiqi sql``: an SQL query of a results file's rows (the file is only read), with
@@ -704,7 +816,7 @@ def cmd_sql(args: argparse.Namespace) -> int:
     import sqlite3
     import sys
 
-    from paiqi_core.runs.store import Store
+    from paiqi_core.runs.store import Store, reading_only
 
     if not args.query.strip():
         raise BadInput('sql: an empty query (e.g. "SELECT COUNT(*) FROM seats")')
@@ -714,6 +826,10 @@ def cmd_sql(args: argparse.Namespace) -> int:
             raise BadInput(f"{args.db}: holds no run")
         chosen = [known[-1] if r == "last" else r for r in args.run or ()]
         missing = [r for r in chosen if r not in known]
+        damaged = store.damaged()
+        for r in missing:
+            if r in damaged:
+                raise BadInput(damaged[r])
         if missing:
             raise BadInput(f"no run '{missing[0]}' in {args.db} (runs: {', '.join(known)})")
         if "seats" in args.query.lower():  # else the rows need not be unpacked
@@ -724,12 +840,29 @@ def cmd_sql(args: argparse.Namespace) -> int:
                     bar.update(done)
 
                 store.expand(*chosen, progress=shown)
+        timeout, limit = _sql_limits(args)
         try:
-            cursor = store.db.execute(args.query)
-            head = [d[0] for d in cursor.description or ()]
-            rows = cursor.fetchall()
+            with reading_only(store.db, timeout), _interrupting(store.db) as stopped:
+                cursor = store.db.execute(args.query)
+                head = [d[0] for d in cursor.description or ()]
+                rows = cursor.fetchall() if limit is None else cursor.fetchmany(limit + 1)
         except sqlite3.Error as e:
+            if stopped:
+                err("sql: interrupted; nothing printed")
+                return 130
+            if str(e) == "interrupted":
+                raise BadInput(
+                    f"sql: stopped after --timeout {timeout:g} seconds (in: {args.query})"
+                ) from None
+            if "not authorized" in str(e) or "authorization denied" in str(e):
+                raise BadInput(
+                    "sql: this command only reads the file: ATTACH, VACUUM INTO, writes "
+                    f"and pragmas that set something are refused (in: {args.query})"
+                ) from None
             raise BadInput(f"sql: {e} (in: {args.query})") from None
+    if limit is not None and len(rows) > limit:
+        rows = rows[:limit]
+        err(f"sql: the first {limit:,} rows only (--limit {limit})")
     if args.json:
         print_json([dict(zip(head, r, strict=True)) for r in rows])
     elif args.csv:

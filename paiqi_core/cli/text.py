@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from paiqi_core.runs.stats import NO_INTERVAL, plus_minus
 from paiqi_core.runs.summary import (
     METRIC_LABELS,
     PAIRED_LABELS,
@@ -172,8 +173,7 @@ def skill_lines(skill: dict[str, Any]) -> list[str]:
     for other, diff in skill["paired"].items():
         lines.append(
             f"{other} − {skill.get('base', profiles[0])}: {_ci(diff)} standard deviations, "
-            "paired on the same deals"
-            + (" (clear)" if abs(diff["mean"]) > diff["ci95"] else " (not clear)")
+            "paired on the same deals" + (" (clear)" if _clear(diff) else " (not clear)")
         )
     most = skill["most"]
     lines.append(
@@ -187,14 +187,19 @@ def skill_lines(skill: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _ci(e: dict[str, float], digits: int = 3) -> str:
+def _ci(e: dict[str, Any], digits: int = 3) -> str:
     """A signed mean with its interval: a difference, money, a total."""
-    return f"{e['mean']:+.{digits}f} ± {e['ci95']:.{digits}f}"
+    return f"{e['mean']:+.{digits}f} {plus_minus(e['ci95'], digits)}"
 
 
-def _rate(e: dict[str, float], digits: int = 3) -> str:
+def _rate(e: dict[str, Any], digits: int = 3) -> str:
     """A rate (a share, never below zero) with its interval: no sign."""
-    return f"{e['mean']:.{digits}f} ± {e['ci95']:.{digits}f}"
+    return f"{e['mean']:.{digits}f} {plus_minus(e['ci95'], digits)}"
+
+
+def _sure(e: dict[str, Any]) -> bool:
+    """Whether an edge's 95% interval leaves out zero (never without an interval)."""
+    return _clear(e)
 
 
 UTILITY_NAMES = {"money": "money per game", "points": "rank points per game", "win": "win share"}
@@ -215,8 +220,8 @@ def tournament_text(report: dict[str, Any], db: str, workers: int | None = None)
         [
             p["agent"],
             f"{p['seat_games']:,}",
-            f"{p['win']['mean']:.3f} ± {p['win']['ci95']:.3f}",
-            f"{p['utility']['mean']:+.3f} ± {p['utility']['ci95']:.3f}",
+            _rate(p["win"]),
+            _ci(p["utility"]),
         ]
         for p in report["players"]
     ]
@@ -225,22 +230,24 @@ def tournament_text(report: dict[str, Any], db: str, workers: int | None = None)
     rows = []
     for h in report["head_to_head"]:
         e = h["edge"]
-        sure = abs(e["mean"]) > e["ci95"]
+        sure = _sure(e)
         verdict = (h["a"] if e["mean"] > 0 else h["b"]) + " better" if sure else "no clear edge"
         rows.append(
             [
                 f"{h['a']} vs {h['b']}",
                 f"{h['deals']:,}",
-                f"{e['mean']:+.3f} ± {e['ci95']:.3f}",
+                _ci(e),
                 verdict,
             ]
         )
     lines.append(table(["pairing", "deals", "edge", ""], rows))
     lines += ["", "ratings (Bradley-Terry on deals won, Elo scale, first player at 0)"]
+    one_deal = spec["deals"] < 2  # a rating from one deal claims what it cannot know
     rows = [
-        [r["agent"], f"{r['elo']:+.0f}", "" if r["ci95"] is None else f"± {r['ci95']:.0f}"]
+        [r["agent"], "n/a" if one_deal else f"{r['elo']:+.0f}",
+         NO_INTERVAL[2:] if one_deal else "" if r["ci95"] is None else f"± {r['ci95']:.0f}"]
         for r in sorted(report["ratings"], key=lambda r: -r["elo"])
-    ]
+    ]  # fmt: skip
     lines.append(table(["player", "Elo", "95%"], rows))
     if "design" in report:
         from paiqi_core.runs.design import POOLED
@@ -266,7 +273,7 @@ def estimate_text(e: dict[str, Any] | None, signed: bool = True) -> str:
         return "n/a"
     sign = "+" if signed else ""
     if math.isnan(ci):
-        return f"{mean:{sign}.3g}"
+        return f"{mean:{sign}.3g}" + (f" {NO_INTERVAL}" if e.get("n") == 1 else "")
     if ci <= 0:
         return f"{mean:{sign}.3g} ± 0"
     places = min(max(1 - math.floor(math.log10(ci)), 0), 6)

@@ -23,6 +23,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -162,17 +163,18 @@ def execute(specs: Iterable[BatchSpec], workers: int, done: Done) -> None:
     """Run every batch; ``done`` is called in this process as each one finishes. On an
     interruption (or an error), the workers are stopped at once, without waiting for them,
     and the interruption (or error) is re-raised: a batch not yet finished is not kept."""
-    todo = list(specs)
-    if workers <= 1 or len(todo) <= 1:
-        for spec in todo:
+    queue = iter(specs)  # read as batches are sent: a run's batches are never all listed
+    first = list(islice(queue, workers))
+    queue = chain(first, queue)
+    if workers <= 1 or len(first) <= 1:
+        for spec in queue:
             batch = play_batch(spec)
             with interrupts_deferred():
                 done(spec, batch)
         return
-    queue = iter(todo)
     pool: list[_Process] = []
     try:
-        pool = _start(min(workers, len(todo)))
+        pool = _start(len(first))
         while True:
             for w in pool:  # one batch playing and one waiting, per worker
                 while len(w.sent) < 2 and (nxt := next(queue, None)) is not None:

@@ -4,7 +4,7 @@ and only one process plays a run at a time (a lock on the run)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO
 
 from paiqi_core.profile import Profile
@@ -47,21 +47,22 @@ def batches(
 
 class InOrder:
     """Writes the records of batches that finish in any order, in the order of the
-    batches: a batch's lines wait until every earlier batch's lines are written."""
+    batches: a batch's lines wait until every earlier batch's lines are written. The order
+    is read as it is needed (a run's batches are never listed all at once)."""
 
-    def __init__(self, out: IO[str], order: list[tuple[str, int]]) -> None:
+    def __init__(self, out: IO[str], order: Iterable[tuple[str, int]]) -> None:
         self.out = out
-        self.order = order
-        self.next = 0
+        self.order = iter(order)
+        self.next: tuple[str, int] | None = next(self.order, None)
         self.waiting: dict[tuple[str, int], list[str]] = {}
 
     def add(self, key: tuple[str, int], lines: list[str]) -> None:
         """Hold ``lines`` of batch ``key``; write every batch now due."""
         self.waiting[key] = lines
-        while self.next < len(self.order) and self.order[self.next] in self.waiting:
-            for line in self.waiting.pop(self.order[self.next]):
+        while self.next is not None and self.next in self.waiting:
+            for line in self.waiting.pop(self.next):
                 self.out.write(line + "\n")
-            self.next += 1
+            self.next = next(self.order, None)
 
 
 def stored_rules(store: Store, run_id: str) -> dict[str, Profile]:
@@ -96,10 +97,12 @@ def run(
         done_games = [sum(spec.batch_games(start, name) for name, start in finished)]
         if progress:
             progress(done_games[0])
-        todo = list(
-            batches(spec, finished, records=records is not None, rules=rules, engine=engine)
-        )
-        writer = InOrder(records, [(b.profile, b.start) for b in todo]) if records else None
+        # made as they are needed: memory stays flat however many batches a run has
+        todo = batches(spec, finished, records=records is not None, rules=rules, engine=engine)
+        writer = None
+        if records is not None:
+            keys = ((b.profile, b.start) for b in batches(spec, finished))
+            writer = InOrder(records, keys)
 
         def done(batch: BatchSpec, result: Batch) -> None:
             store.add_batch(run_id, batch.profile, batch.start, result.block)
@@ -110,6 +113,6 @@ def run(
                 progress(done_games[0])
 
         if dask:
-            execute_dask(iter(todo), dask, done, workers)
+            execute_dask(todo, dask, done, workers)
         else:
-            execute(iter(todo), workers, done)
+            execute(todo, workers, done)

@@ -28,7 +28,8 @@ GAME_METRICS = {
 
 @dataclass(frozen=True)
 class Estimate:
-    """A mean with the half-width of its 95% confidence interval."""
+    """A mean with the half-width of its 95% confidence interval (NaN, and None as data,
+    from fewer than two values: one deal gives no interval, and claims no difference)."""
 
     n: int
     mean: float
@@ -40,16 +41,29 @@ class Estimate:
         if n == 0:
             return Estimate(0, math.nan, math.nan)
         mean = total / n
-        var = max(squares / n - mean * mean, 0.0) * n / (n - 1) if n > 1 else 0.0
+        if n < 2:
+            return Estimate(n, mean, math.nan)
+        var = max(squares / n - mean * mean, 0.0) * n / (n - 1)
         return Estimate(n, mean, Z95 * math.sqrt(var / n))
 
     def text(self, digits: int = 3) -> str:
-        """``mean ± half-width``."""
-        return f"{self.mean:+.{digits}f} ± {self.half_width:.{digits}f}"
+        """``mean ± half-width`` (``± n/a (one deal)`` without an interval)."""
+        return f"{self.mean:+.{digits}f} {plus_minus(self.half_width, digits)}"
 
-    def as_dict(self) -> dict[str, float]:
-        """The estimate as data: n, mean, ci95."""
-        return {"n": self.n, "mean": self.mean, "ci95": self.half_width}
+    def as_dict(self) -> dict[str, float | None]:
+        """The estimate as data: n, mean, ci95 (None without an interval)."""
+        ci = None if math.isnan(self.half_width) and self.n == 1 else self.half_width
+        return {"n": self.n, "mean": self.mean, "ci95": ci}
+
+
+NO_INTERVAL = "± n/a (one deal)"  # an estimate from a single deal has no interval
+
+
+def plus_minus(half_width: float | None, digits: int = 3) -> str:
+    """``± half-width``, or ``NO_INTERVAL`` when there is none (fewer than two deals)."""
+    if half_width is None or math.isnan(half_width):
+        return NO_INTERVAL
+    return f"± {half_width:.{digits}f}"
 
 
 def _total(n: int, total: float | None, squares: float | None) -> Estimate | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import sqlite3
@@ -292,6 +293,21 @@ class RunInfo:
         return self.spec.all_games
 
 
+class DamagedRun(Exception):
+    """A run of a results file whose options cannot be read back: its id, and why."""
+
+    def __init__(self, run: str, why: str) -> None:
+        super().__init__(why)
+        self.run = run
+
+
+def _text(data: bytes | str | None) -> str:
+    """A text column read as bytes, with anything that is not UTF-8 shown as ``�``."""
+    if isinstance(data, bytes):
+        return data.decode("utf-8", "replace")
+    return "" if data is None else str(data)
+
+
 def check_path(path: Path, *, create: bool) -> None:
     """Refuse a path that cannot be a results file (a folder, a device, a file in a missing
     folder, a file that is not an SQLite database), before SQLite touches it."""
@@ -503,10 +519,25 @@ class Store:
         return run
 
     def spec(self, run: str) -> RunSpec | None:
-        """The spec of ``run`` (None if there is no such run)."""
+        """The spec of ``run`` (None if there is no such run); StoreError naming the run and
+        the file if its spec is damaged."""
         with self._sql():
-            row = self.db.execute("SELECT spec FROM runs WHERE id = ?", (run,)).fetchone()
-        return RunSpec.from_json(row[0]) if row else None
+            row = self.db.execute(
+                "SELECT CAST(spec AS BLOB) FROM runs WHERE id = ?", (run,)
+            ).fetchone()
+        return self._spec_of(run, row[0]) if row else None
+
+    def _spec_of(self, run: str, data: bytes | None) -> RunSpec:
+        """The spec stored as ``data`` (the bytes of the ``spec`` column); StoreError naming
+        the run and the file if it cannot be read back."""
+        try:
+            return RunSpec.from_json((data or b"null").decode("utf-8"))
+        except (ValueError, TypeError, AttributeError, KeyError) as e:
+            why = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "not a run's options"
+            raise StoreError(
+                f"{self.path}: run {run} is damaged: its options (runs.spec) are {why}; the "
+                "other runs of the file can still be read"
+            ) from None
 
     def rules(self, run: str) -> dict[str, Profile]:
         """The rules ``run`` plays, by profile name, loaded back from the store and checked
@@ -551,19 +582,35 @@ class Store:
         return out
 
     def runs(self) -> list[RunInfo]:
-        """Every run, oldest first, with how many of its games are played."""
+        """Every run that can be read, oldest first, with how many of its games are played
+        (``damaged`` names the others)."""
+        return [r for r in self._listed() if isinstance(r, RunInfo)]
+
+    def damaged(self) -> dict[str, str]:
+        """The runs whose options cannot be read back, each with the reason, oldest first."""
+        return {r.run: str(r) for r in self._listed() if isinstance(r, DamagedRun)}
+
+    def _listed(self) -> list[RunInfo | DamagedRun]:
+        """Every run, oldest first: what can be read of it, or why it cannot."""
         with self._sql():
-            rows = list(
-                self.db.execute("SELECT id, created, command, spec FROM runs ORDER BY created")
-            )
+            rows = list(self.db.execute(
+                "SELECT CAST(id AS BLOB), created, CAST(command AS BLOB), CAST(spec AS BLOB) "
+                "FROM runs ORDER BY created"
+            ))  # fmt: skip
             starts: dict[str, list[tuple[str, int]]] = {}
-            for run, name, start in self.db.execute("SELECT run, profile, start FROM batches"):
-                starts.setdefault(run, []).append((name, start))
-        out = []
-        for run, created, command, text in rows:
-            spec = RunSpec.from_json(text)
-            played = sum(spec.batch_games(s, name) for name, s in starts.get(run, []))
-            out.append(RunInfo(run, created, command, spec, played))
+            for run, name, start in self.db.execute(
+                "SELECT CAST(run AS BLOB), CAST(profile AS BLOB), start FROM batches"
+            ):
+                starts.setdefault(_text(run), []).append((_text(name), start))
+        out: list[RunInfo | DamagedRun] = []
+        for data, created, command, spec_data in rows:
+            run = _text(data)
+            try:
+                spec = self._spec_of(run, spec_data)
+                played = sum(spec.batch_games(s, name) for name, s in starts.get(run, []))
+                out.append(RunInfo(run, float(created), _text(command), spec, played))
+            except (StoreError, TypeError, ValueError) as e:
+                out.append(DamagedRun(run, str(e)))
         return out
 
     def finished(self, run: str) -> set[tuple[str, int]]:
@@ -708,6 +755,46 @@ class Store:
 
 
 T = TypeVar("T")
+
+# what a query of ``paiqi sql`` may do: read tables, call functions, recurse, and ask the
+# pragmas that only describe the file; anything else (ATTACH, which VACUUM INTO also asks
+# for, any write, a pragma that sets something) is refused by SQLite before it runs
+_READ_ONLY_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION}
+_READ_ONLY_ACTIONS.add(getattr(sqlite3, "SQLITE_RECURSIVE", 33))
+_NAMING_PRAGMAS = {  # their argument names a table or an index
+    "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+    "foreign_key_list",
+}  # fmt: skip
+_ASKING_PRAGMAS = {  # without an argument they only answer
+    *_NAMING_PRAGMAS, "database_list", "collation_list", "function_list", "pragma_list",
+    "page_count", "page_size", "user_version", "schema_version", "encoding",
+}  # fmt: skip
+
+
+def _only_reading(action: int, arg1: str | None, arg2: str | None, *_: str | None) -> int:
+    """An SQLite authorizer that lets a statement read and nothing else."""
+    if action in _READ_ONLY_ACTIONS:
+        return sqlite3.SQLITE_OK
+    pragma = (arg1 or "").lower()
+    asking = pragma in _ASKING_PRAGMAS and (arg2 is None or pragma in _NAMING_PRAGMAS)
+    return sqlite3.SQLITE_OK if action == sqlite3.SQLITE_PRAGMA and asking else sqlite3.SQLITE_DENY
+
+
+@contextmanager
+def reading_only(db: sqlite3.Connection, timeout: float | None = None) -> Iterator[None]:
+    """Inside the block, statements on ``db`` may only read (``_only_reading``), and a
+    statement running longer than ``timeout`` seconds is stopped (SQLite raises
+    ``OperationalError: interrupted``, as ``db.interrupt()`` makes it). The check runs in
+    Python every few thousand steps of a statement, which also lets a signal handler run
+    (one that calls ``db.interrupt()`` stops the statement on Ctrl-C)."""
+    db.set_authorizer(_only_reading)
+    deadline = math.inf if timeout is None else time.monotonic() + timeout
+    db.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    try:
+        yield
+    finally:
+        db.set_authorizer(None)
+        db.set_progress_handler(None, 0)
 
 
 def _literal(text: str) -> str:

@@ -14,12 +14,13 @@ resolved rules stored as ``compare`` stores them. The first point is the baselin
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
-from paiqi_core.profile.load import SET_FILE, parse_override
+from paiqi_core.profile.load import META, SET_FILE, parse_override
 
 VARY_FILE = "--vary"
 
@@ -160,6 +161,26 @@ class Sweep:
         return tuple((v.rule, v.values) for v in self.varies)
 
 
+def plays_as(profile: Profile) -> str:
+    """The rules of ``profile`` as they play: its resolved rules without what only names or
+    describes it (``META``), with every whole number written one way (``1.0`` is ``1``).
+    Two profiles with the same text play and score alike, however their values were
+    written."""
+    rules = {k: v for k, v in profile.resolved().items() if k not in META}
+    return json.dumps(_one_way(rules), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _one_way(value: Any) -> Any:
+    """``value`` with whole floats as ints, in dicts and lists too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _one_way(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_one_way(v) for v in value]
+    return value
+
+
 def sweep_points(
     profile: str, sets: Sequence[str], texts: Sequence[str], baseline: str | None
 ) -> Sweep:
@@ -174,18 +195,24 @@ def sweep_points(
                 v.index, 1, tuple(v.rule.split(".")),
                 "also given by --set: give it once, with --vary to vary it",
             )  # fmt: skip
+        if v.rule.split(".")[0] in META:
+            raise _problem(
+                v.index, 1, tuple(v.rule.split(".")),
+                "names or describes the profile and changes nothing in play or scoring: "
+                "vary a rule of play",
+            )  # fmt: skip
     # each value alone first, so that a problem is told of the value that has it
     for v in varies:
         seen: dict[str, int] = {}
         for j, value in enumerate(v.values):
-            single = load_point(profile, sets, [v], [j])
-            if single.fingerprint in seen:
-                first = v.values[seen[single.fingerprint]]
+            plays = plays_as(load_point(profile, sets, [v], [j]))
+            if plays in seen:
+                first = v.values[seen[plays]]
                 raise _problem(
                     v.index, v.columns[j], tuple(v.rule.split(".")),
                     f"{value} gives the same rules as {first}: give each value once",
                 )  # fmt: skip
-            seen[single.fingerprint] = j
+            seen[plays] = j
     names: list[str] = []
     rules: dict[str, Profile] = {}
     players: dict[str, int] = {}
