@@ -434,6 +434,14 @@ def test_one_deal_gives_no_interval_and_claims_no_difference(
     assert edge.endswith("± n/a (one deal)  no clear edge")
     rating = next(ln for ln in out.splitlines() if ln.startswith("heuristic") and "n/a" in ln)
     assert rating.split()[1:] == ["n/a", "n/a", "(one", "deal)"]
+    # the design measures pool the deal's seatings, which are no independent draws: no
+    # interval, and the skill gap names no player as better
+    assert "rated best" not in out and "skill gap: n/a" in out
+    rows = out.split("design measures")[1].split("rules in effect")[0].splitlines()[3:]
+    assert rows and not [row for row in rows if "±" in row]
+    status, out, _ = cli(capsys, "report", "last", "--db", db, "--json")
+    measures = json.loads(out)["design"]["rule_sets"]
+    assert all(m["ci95"] is None for rs in measures.values() for m in rs["measures"].values())
 
 
 # -- item: long phases are not silent on a terminal ---------------------------------------

@@ -33,6 +33,7 @@ from paiqi_core.cli.runs import (
     cmd_sql,
     cmd_sweep,
     cmd_tournament,
+    sql_options,
 )
 from paiqi_core.cli.serve import cmd_serve
 from paiqi_core.cli.verify import cmd_verify
@@ -292,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the rows of this run only, or 'last' (repeatable; default: every run's)",
     )
     p.add_argument("--csv", action="store_true", help="print CSV (a header, then the rows)")
+    sql_options(p)
     p = add(
         "replay",
         cmd_replay,

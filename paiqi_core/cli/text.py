@@ -254,7 +254,9 @@ def tournament_text(report: dict[str, Any], db: str, workers: int | None = None)
 
         lines += design_lines(report, [POOLED])
         gap = report.get("skill_gap")
-        if gap is not None:
+        if gap is not None and one_deal:
+            lines.append("skill gap: n/a (one deal rates no player above another)")
+        elif gap is not None:
             lines.append(
                 f"skill gap: {gap['strong']} (rated best) against {gap['weak']} (rated worst), "
                 f"edge per deal {estimate_text(gap['edge'])} {utility}"

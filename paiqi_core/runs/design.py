@@ -609,7 +609,22 @@ def design_report(
     share = share_report(store, run, spec, setting_by)
     if share is not None:
         out["deal_share"] = share
+    if spec.games < 2:  # the games of one deal (its seatings) are not independent draws
+        _drop_intervals(out)
     return out
+
+
+def _drop_intervals(data: Any) -> None:
+    """Every estimate in ``data`` (``{"n", "mean", "ci95"}``) without its interval: a run of
+    one deal gives none, however many seatings of it were played."""
+    if isinstance(data, dict):
+        if {"n", "mean", "ci95"} <= data.keys():
+            data["ci95"] = None
+        for value in data.values():
+            _drop_intervals(value)
+    elif isinstance(data, list):
+        for value in data:
+            _drop_intervals(value)
 
 
 def _games_from_arrays(
