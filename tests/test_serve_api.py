@@ -6,7 +6,6 @@ import http.client
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -19,11 +18,12 @@ from paiqi_core.engine import Game
 from paiqi_core.engine.reasons import CATEGORIES
 from paiqi_core.outcome import PlayerOutcome
 from paiqi_core.records import replay, state_record
-from paiqi_core.serve import make_server
 from paiqi_core.serve.server import MAX_BODY, STATIC, PaiqiServer, static_file
 from paiqi_core.serve.settlement import settlement
 from paiqi_core.serve.view import seat_view
 from paiqi_core.simulate import play_game
+
+from .serve_support import serving
 
 FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")
 
@@ -64,14 +64,8 @@ class Client:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[PaiqiServer]:
-    srv = make_server("127.0.0.1", 0, db=tmp_path / "runs.db")
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(db=tmp_path / "runs.db") as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 @pytest.fixture

@@ -30,6 +30,8 @@ from paiqi_core.serve import make_server
 from paiqi_core.serve.server import PaiqiServer
 from paiqi_core.simulate import play_game
 
+from .serve_support import serving
+
 FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")
 CJK_FONTS = ("Noto Sans CJK", "Noto Sans TC", "Noto Sans JP", "PingFang", "Hiragino", "JhengHei")
 
@@ -68,14 +70,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[PaiqiServer]:
-    srv = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving() as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 @pytest.fixture(scope="module")

@@ -28,6 +28,8 @@ from paiqi_core.serve.api import Api
 from paiqi_core.serve.server import PaiqiServer
 from paiqi_core.serve.tables import Table, Tables, TablesFull
 
+from .serve_support import serving
+
 HOST = "127.0.0.1"
 FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")
 PLAYERS = 200
@@ -79,14 +81,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 @pytest.fixture
 def server() -> Iterator[PaiqiServer]:
-    srv = make_server(HOST, 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(HOST) as srv:
         yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 def request(
