@@ -99,3 +99,19 @@ def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
     """Standard competition ranks (1, 1, 3, 4) where a smaller key is better."""
     ordered = sorted(keys)
     return tuple(bisect_left(ordered, k) + 1 for k in keys)
+
+
+def money_text(x: Money | Fraction) -> str:
+    """An amount as text: ``12``, ``-3/2``."""
+    f = Fraction(x)
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def points_text(n: int) -> str:
+    """``1 point``, ``17 points``."""
+    return f"{n} point" if n in (1, -1) else f"{n} points"
+
+
+def ordinal(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")

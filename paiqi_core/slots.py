@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from paiqi_core.limits import Limits
     from paiqi_core.outcome import PlayerOutcome, Result
 
@@ -221,6 +220,25 @@ class ScoringRule(Protocol):
         ...
 
 
+class SeatSettlement(NamedTuple):
+    """How a scoring settled one seat, for a person to follow (the browser's settlement):
+    the parts of its total, what a winner collects with, what a payer pays before the split
+    among the winners, and the covered points a bust looks at."""
+
+    # the bonuses and deductions that make the total, each {"what", "points"} with "rule"
+    # (the scoring rule it comes from) or "cards" (covered cards); empty: the total alone
+    parts: tuple[dict[str, Any], ...] = ()
+    made: int | None = None  # the parts' sum (None: the scoring does not spell it out)
+    multiplier: tuple[int, str] = (1, "")  # a winner's multiplier and the reason for it
+    # what this seat pays as a payer before the split among winners, and the factors in
+    # words (None: the scoring does not spell it out)
+    pays: tuple[Fraction, tuple[str, ...]] | None = None
+    bust_points: int | None = None  # the covered points its bust looks at (None: no bust)
+
+
+Settle = Callable[["Sequence[PlayerOutcome]", "Result", bool], "list[SeatSettlement]"]
+
+
 @dataclass(frozen=True)
 class Scoring:
     """A scoring made from a function ``score(outcomes) -> Result`` and its public facts.
@@ -229,13 +247,17 @@ class Scoring:
     ``utility_bounds(limits) -> (lowest, highest)``, what one seat can get in the
     scoring's objective, and ``utility_sum(limits)``, what every seat's utilities add up
     to in every game (0 where money only changes hands; None where that varies). The
-    adapters read these, never the hook's name or its parameters."""
+    adapters read these, never the hook's name or its parameters. ``settle`` spells the
+    settlement out seat by seat (``SeatSettlement``) for the browser."""
 
     score: Callable[[Sequence[PlayerOutcome]], Result]
     facts: ScoringFacts = field(default_factory=ScoringFacts)
     compiled: Any = None  # the Form of a built-in scoring (paiqi_core.forms)
     utility_bounds: Callable[[Limits], tuple[Fraction, Fraction]] | None = None
     utility_sum: Callable[[Limits], Fraction | None] | None = None
+    # the settlement of a game seat by seat, from the outcomes, the result and whether the
+    # rows are cut at their ends (斬龍): ``settle(outcomes, result, rows_cut)``
+    settle: Settle | None = None
 
 
 PROTOCOLS: dict[str, type] = {

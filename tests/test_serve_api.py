@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import subprocess
@@ -22,6 +23,7 @@ from paiqi_core.serve.server import MAX_BODY, STATIC, PaiqiServer, static_file
 from paiqi_core.serve.settlement import settlement
 from paiqi_core.serve.view import seat_view
 from paiqi_core.simulate import play_game
+from paiqi_core.slots import Scoring
 
 from .serve_support import serving
 
@@ -463,6 +465,31 @@ def test_doujue_worked_example_settlement() -> None:
         "× 2 (seat 0's 全脫手) = 720"
     )
     assert any(r["rule"] == "scoring.bust_above" and "爆點" in r["means"] for r in s["rules"])
+
+
+def test_the_settlement_is_what_the_scoring_spells_out_not_what_its_name_suggests() -> None:
+    # the same 鬥雀 game under a scoring that scores alike but spells nothing out: the
+    # totals, ranks and money only, no parts, multipliers or reasons guessed from the
+    # profile's covering parameters
+    rules = Game("doujue").rules
+    c = parse_card
+    outcomes = [
+        PlayerOutcome(played=13, finish=0),
+        PlayerOutcome(covered=(c("S3"),), played=12, completions=(1,), finish=1),
+        PlayerOutcome(covered=(c("S10"), c("D10")), played=11, finish=2),
+        PlayerOutcome(covered=tuple(map(c, ("SJ", "SQ", "SK", "DJ", "DK"))), played=8, finish=3),
+    ]
+    plain = Scoring(rules.scoring.score, rules.scoring.facts)
+    quiet = dataclasses.replace(rules, scoring=plain)
+    s = settlement(quiet, outcomes, plain.score(outcomes))
+    assert [x["money"] for x in s["seats"]] == [800, 0, -80, -720]
+    assert [x["total"] for x in s["seats"]] == [10, 2, -20, -60]  # 全脫手 10, 接龍 5 - 3
+    assert all(x["parts"] == [] for x in s["seats"])
+    assert s["seats"][0]["multiplier"] == 1 and "bust" not in s["seats"][3]
+    assert [(p["from"], p["to"], p["amount"], p["why"]) for p in s["payments"]] == [
+        (2, 0, 80, ""),
+        (3, 0, 720, ""),
+    ]
 
 
 def test_platform_settlement_with_bonuses() -> None:

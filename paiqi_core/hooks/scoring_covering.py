@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from paiqi_core.cards import CARD_POINTS, JOKER
+from paiqi_core.cards import CARD_POINTS, JOKER, card_text
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
 from paiqi_core.limits import Limits
-from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
-from paiqi_core.slots import Scoring, ScoringFacts
+from paiqi_core.outcome import (
+    Money,
+    PlayerOutcome,
+    Result,
+    competition_ranks,
+    exact,
+    money_text,
+    points_text,
+)
+from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
 
 PARAMS = (
     "stake",
@@ -167,7 +175,77 @@ def covering(p: Params) -> Scoring:
         pays = limits.most_points(limits.hand) * worst * Fraction(stake)
         return -pays, (limits.players - 1) * pays
 
-    return Scoring(score, facts, compiled, bounds, zero_sum)
+    def settle(
+        outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
+    ) -> list[SeatSettlement]:
+        """Each seat's bonuses and covered points, a winner's multiplier, and what a payer
+        pays: its points, x the head, x the bust, x the stake."""
+        out = []
+        for seat, o in enumerate(outcomes):
+            parts: list[dict[str, object]] = []
+            if o.all_covered:
+                parts.append({"what": "全蓋: every card covered, covered points not counted",
+                              "points": 0})  # fmt: skip
+            else:
+                if o.completions:
+                    n = len(o.completions)
+                    parts.append({"what": f"接龍 × {n}", "points": completion * n,
+                                  "rule": "completion_bonus"})  # fmt: skip
+                if o.last_seven:
+                    parts.append({"what": "尾張7", "points": last_seven,
+                                  "rule": "last_seven_bonus"})  # fmt: skip
+                if o.clean:
+                    parts.append({"what": "全脫手", "points": clean, "rule": "clean_bonus"})
+                parts += covered_part(o)
+            if o.all_covered:
+                multiplier = (mult_all_covered, "全蓋")
+            elif o.last_seven:
+                multiplier = (mult_last_seven, "尾張7")
+            elif o.clean:
+                multiplier = (mult_clean, "全脫手")
+            else:
+                multiplier = (1, "")
+            points = o.covered_points
+            pays = None
+            if result.total is not None:
+                t = result.total[seat]
+                label = result.labels[seat] if result.labels is not None else ""
+                amount, words = Fraction(-t), [points_text(-t)]
+                head = {BIG: big, MIDDLE: middle}.get(label)
+                if head is not None:
+                    amount *= head
+                    words.append(f"× {head} ({label})")
+                amount, words = busted(amount, words, points, bust_above, bust_mult)
+                amount *= Fraction(stake)
+                words.append(f"× stake {money_text(stake)}")
+                pays = (amount, tuple(words))
+            made = sum(int(str(part["points"])) for part in parts)
+            out.append(SeatSettlement(tuple(parts), made, multiplier, pays, points))
+        return out
+
+    return Scoring(score, facts, compiled, bounds, zero_sum, settle)
+
+
+def covered_part(o: PlayerOutcome, exempt: int = 0) -> list[dict[str, object]]:
+    """The covered cards' points against a total, and the points of melds not counted."""
+    parts: list[dict[str, object]] = []
+    if o.covered_points:
+        parts.append({"what": "covered", "cards": [card_text(c) for c in o.covered],
+                      "points": -o.covered_points})  # fmt: skip
+    if exempt:
+        parts.append({"what": "melds not counted", "points": exempt, "rule": "melds"})
+    return parts
+
+
+def busted(
+    amount: Fraction, words: list[str], points: int, above: int, multiplier: int
+) -> tuple[Fraction, list[str]]:
+    """A payment with the bust applied, where the covered ``points`` exceed ``above``."""
+    if points > above:
+        amount *= multiplier
+        plural = "s" if points != 1 else ""
+        words.append(f"× {multiplier} (爆點: {points} covered point{plural} > {above})")
+    return amount, words
 
 
 def zero_sum(limits: Limits) -> Fraction:

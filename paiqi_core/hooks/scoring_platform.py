@@ -7,11 +7,19 @@ from fractions import Fraction
 
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
-from paiqi_core.hooks.scoring_covering import winner_multipliers, zero_sum
+from paiqi_core.hooks.scoring_covering import busted, covered_part, winner_multipliers, zero_sum
 from paiqi_core.limits import Limits
 from paiqi_core.melds import exempt_points
-from paiqi_core.outcome import Money, PlayerOutcome, Result, competition_ranks, exact
-from paiqi_core.slots import Scoring, ScoringFacts
+from paiqi_core.outcome import (
+    Money,
+    PlayerOutcome,
+    Result,
+    competition_ranks,
+    exact,
+    money_text,
+    ordinal,
+)
+from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
 
 PARAMS = (
     "settlement",
@@ -181,5 +189,59 @@ def platform(p: Params) -> Scoring:
         pays = Fraction(base * max(bust_mult, 1) * most)
         return -pays, (limits.players - 1) * pays
 
+    def settle(
+        outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
+    ) -> list[SeatSettlement]:
+        """Each seat's closures, bonuses, covered points and melds not counted, a winner's
+        multiplier, and what a payer pays: its head amount or its difference from the
+        winner at the rate, x the bust."""
+        word = "斬龍" if rows_cut else "接龍"
+        exempts = result.exempt if result.exempt is not None else (0,) * len(outcomes)
+        out = []
+        for seat, o in enumerate(outcomes):
+            exempt = exempts[seat]
+            parts: list[dict[str, object]] = []
+            if o.all_covered:
+                parts.append({"what": "十三蓋", "points": all_covered_total,
+                              "rule": "all_covered_total"})  # fmt: skip
+            else:
+                for k in o.completions:
+                    what = f"{word} of the suit opened {ordinal(k)}"
+                    parts.append({"what": what, "points": closure_bonus[k - 1],
+                                  "rule": "closure_bonus"})  # fmt: skip
+                if o.last_seven:
+                    parts.append({"what": "尾張七", "points": last_seven,
+                                  "rule": "last_seven_bonus"})  # fmt: skip
+                elif o.clean:
+                    parts.append({"what": "脫手", "points": clean, "rule": "clean_bonus"})
+                parts += covered_part(o, exempt)
+            if o.all_covered:
+                multiplier = (mult_all_covered, "十三蓋")
+            elif o.last_seven:
+                multiplier = (mult_last_seven, "尾張七")
+            elif o.clean:
+                multiplier = (mult_clean, "脫手")
+            else:
+                multiplier = (1, "")
+            if o.all_covered:
+                points = o.covered_points if all_covered_busts else 0
+            else:
+                points = o.covered_points - exempt
+            pays = None
+            label = result.labels[seat] if result.labels is not None else ""
+            if result.total is not None and (method != "heads" or label in amounts):
+                if method == "heads":
+                    amount = Fraction(int(amounts[label]))
+                    words = [f"{money_text(amount)} ({label})"]
+                else:
+                    best, t = result.total[result.winners[0]], result.total[seat]
+                    amount = Fraction((best - t) * rate)
+                    words = [f"({best} - {t}) × rate {rate}"]
+                amount, words = busted(amount, words, points, bust_above, bust_mult)
+                pays = (amount, tuple(words))
+            made = sum(int(str(part["points"])) for part in parts)
+            out.append(SeatSettlement(tuple(parts), made, multiplier, pays, points))
+        return out
+
     # a house fee takes money off the table: no constant sum then
-    return Scoring(score, facts, compiled, bounds, zero_sum if fee == 0 else None)
+    return Scoring(score, facts, compiled, bounds, zero_sum if fee == 0 else None, settle)

@@ -10,7 +10,7 @@ from paiqi_core.hooks.registry import Params, register
 from paiqi_core.hooks.scoring_covering import zero_sum
 from paiqi_core.limits import Limits
 from paiqi_core.outcome import PlayerOutcome, Result, exact
-from paiqi_core.slots import Scoring, ScoringFacts
+from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
 
 
 def _places(outcomes: Sequence[PlayerOutcome]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -74,4 +74,14 @@ def chips(p: Params) -> Scoring:
         pays = Fraction(ante + passes * pass_cost)
         return -pays, (limits.players - 1) * pays
 
-    return Scoring(score, ScoringFacts(objective="money"), compiled, bounds, zero_sum)
+    def settle(
+        outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
+    ) -> list[SeatSettlement]:
+        """What each seat put in the pot: its ante and its passes' chips."""
+        out = []
+        for o in outcomes:
+            words = [f"ante {ante}"] + ([f"+ {o.passes} passes × {pass_cost}"] if o.passes else [])
+            out.append(SeatSettlement(pays=(Fraction(ante + o.passes * pass_cost), tuple(words))))
+        return out
+
+    return Scoring(score, ScoringFacts(objective="money"), compiled, bounds, zero_sum, settle)
