@@ -11,23 +11,24 @@ long) filled from the compiled forms.
 
 from __future__ import annotations
 
+# the numbers of cards and actions, defined once in paiqi_core.cards and paiqi_core.actions
+from paiqi_core.actions import BURST as BURST
+from paiqi_core.actions import COVER as COVER
+from paiqi_core.actions import CUT as CUT
+from paiqi_core.actions import EVENT as EVENT
+from paiqi_core.actions import JOKER as JOKER
+from paiqi_core.actions import LEAVE as LEAVE
+from paiqi_core.actions import PASS as PASS
+from paiqi_core.actions import PLACE as PLACE
+from paiqi_core.actions import SWAP as SWAP
+from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import SEVEN as SEVEN
+from paiqi_core.cards import SUIT_MASK
+
 MAX_SEATS = 8
-JOKER_CARD = 52
+FULL_ROW = SUIT_MASK
 JOKER_BIT = 1 << JOKER_CARD
 SUITED = JOKER_BIT - 1
-FULL_ROW = 0x1FFF
-SEVEN = 6
-
-# actions (as paiqi_core.actions)
-COVER = 64
-PASS = 128
-EVENT = 256
-CUT = EVENT
-PLACE = EVENT + 64
-SWAP = EVENT + 128
-BURST = EVENT + 192
-LEAVE = EVENT + 256
-JOKER = 1024
 
 # -- state vector -----------------------------------------------------------------------
 HAND = 0
