@@ -23,6 +23,21 @@ from paiqi_core.engine import Game, Observation
 from paiqi_core.melds import exempt_points
 from paiqi_core.playout import below
 from paiqi_core.topology import compile_topology
+from paiqi_core.weights import (
+    ASSUMED_PASS_LIMIT,
+    BLOCK_WEIGHT,
+    COVER_COST_WEIGHT,
+    FAR_RELEASE,
+    HIGH_CARD_FIRST,
+    JOKER_ENDGAME,
+    JOKER_KEEP,
+    JOKER_RELEASE_HAND,
+    OPEN_WEIGHT,
+    POINTS_PER_CARD,
+    RESERVE_PASSES,
+    RUN_WEIGHT,
+    STRAND_WEIGHT,
+)
 
 
 class Agent(Protocol):
@@ -58,12 +73,6 @@ class RandomAgent:
 
 
 # -- the rules an agent reads from its game ---------------------------------------------
-
-POINTS_PER_CARD = 7  # a covered card costs 7 points on average: converts points to cards
-FAR_RELEASE = 0.25  # weight of a card released further along a row, against one released now
-HIGH_CARD_FIRST = 0.01  # per point: between equal plays, play the card dearer to cover
-JOKER_ENDGAME = 2  # play the joker whenever possible once this few other cards would be left
-ASSUMED_PASS_LIMIT = 3  # passes by choice stop short of this when no limit is known
 
 
 @dataclass(frozen=True)
@@ -186,14 +195,14 @@ class HeuristicAgent:
         rng: random.Random,
         *,
         game: Game | None = None,
-        run_weight: float = 1.0,
-        open_weight: float = 1.0,
-        block_weight: float = 0.5,
-        cover_cost_weight: float = 1.0,
-        strand_weight: float = 0.25,
-        reserve_passes: int = 1,
-        joker_keep: float = 2.0,
-        joker_release_hand: int = 6,
+        run_weight: float = RUN_WEIGHT,
+        open_weight: float = OPEN_WEIGHT,
+        block_weight: float = BLOCK_WEIGHT,
+        cover_cost_weight: float = COVER_COST_WEIGHT,
+        strand_weight: float = STRAND_WEIGHT,
+        reserve_passes: int = RESERVE_PASSES,
+        joker_keep: float = JOKER_KEEP,
+        joker_release_hand: int = JOKER_RELEASE_HAND,
     ) -> None:
         self.rng = rng
         self.rules = TableRules.of(game)

@@ -15,8 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from paiqi_core import agents
-from paiqi_core.agents import HeuristicAgent, RandomAgent
+from paiqi_core.agents import RandomAgent
 from paiqi_core.fast import heuristic as compiled
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
@@ -110,30 +109,6 @@ def test_the_platform_meld_exemption_keeps_heuristic_playouts_in_python() -> Non
     no_melds = game_for("platform", ("scoring.melds=false",))
     assert heuristic_why_not(no_melds.rules) is None
     assert finisher(no_melds, "heuristic") is not None
-
-
-def test_the_compiled_weights_are_the_python_players_defaults() -> None:
-    player = HeuristicAgent(random.Random(0))
-    weights = {
-        "RUN_WEIGHT": "run_weight",
-        "OPEN_WEIGHT": "open_weight",
-        "BLOCK_WEIGHT": "block_weight",
-        "COVER_COST_WEIGHT": "cover_cost_weight",
-        "STRAND_WEIGHT": "strand_weight",
-        "RESERVE_PASSES": "reserve_passes",
-        "JOKER_KEEP": "joker_keep",
-        "JOKER_RELEASE_HAND": "joker_release_hand",
-    }
-    for name, attribute in weights.items():
-        assert getattr(player, attribute) == getattr(compiled, name), name
-    for name in (
-        "POINTS_PER_CARD",
-        "FAR_RELEASE",
-        "HIGH_CARD_FIRST",
-        "JOKER_ENDGAME",
-        "ASSUMED_PASS_LIMIT",
-    ):
-        assert getattr(agents, name) == getattr(compiled, name), name
 
 
 def test_reach_and_points_by_hand() -> None:

@@ -46,21 +46,21 @@ from paiqi_core.fast.layout import (
     TURN,
 )
 from paiqi_core.fast.rng import below
-
-# HeuristicAgent's defaults and constants (agents.py), which the tests hold equal
-RUN_WEIGHT = 1.0
-OPEN_WEIGHT = 1.0
-BLOCK_WEIGHT = 0.5
-COVER_COST_WEIGHT = 1.0
-STRAND_WEIGHT = 0.25
-RESERVE_PASSES = 1
-JOKER_KEEP = 2.0
-JOKER_RELEASE_HAND = 6
-POINTS_PER_CARD = 7
-FAR_RELEASE = 0.25
-HIGH_CARD_FIRST = 0.01
-JOKER_ENDGAME = 2
-ASSUMED_PASS_LIMIT = 3
+from paiqi_core.weights import (
+    ASSUMED_PASS_LIMIT,
+    BLOCK_WEIGHT,
+    COVER_COST_WEIGHT,
+    FAR_RELEASE,
+    HIGH_CARD_FIRST,
+    JOKER_ENDGAME,
+    JOKER_KEEP,
+    JOKER_RELEASE_HAND,
+    OPEN_WEIGHT,
+    POINTS_PER_CARD,
+    RESERVE_PASSES,
+    RUN_WEIGHT,
+    STRAND_WEIGHT,
+)
 
 
 @step
