@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
+from paiqi_core.cards import CARD_POINTS
+
 STRAIGHT, FOUR, FULL_HOUSE = "同花順", "鐵支", "葫蘆"
 
 
@@ -43,7 +45,7 @@ def _candidates(cards: tuple[int, ...]) -> list[tuple[str, tuple[int, ...]]]:
 
 
 def _points(cards: Sequence[int]) -> int:
-    return sum(c % 13 + 1 for c in cards)
+    return sum(map(CARD_POINTS.__getitem__, cards))
 
 
 @lru_cache(maxsize=65536)

@@ -9,6 +9,8 @@ from typing import Any
 from numba import njit, types
 from numba.extending import intrinsic
 
+from paiqi_core.cards import points
+
 
 @intrinsic
 def _ctpop(typingctx: Any, x: Any) -> Any:
@@ -77,3 +79,8 @@ def nth_bit(mask: int, r: int) -> int:
         mask &= mask - 1
         r -= 1
     return _cttz(mask)  # type: ignore[call-arg]
+
+
+# A card's face points (A=1 .. K=13, the joker 0): paiqi_core.cards.points, compiled from
+# the same source rather than written again.
+face_points = njit(cache=True, inline="always")(points)

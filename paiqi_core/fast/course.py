@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.fast.bits import hot, popcount
+from paiqi_core.fast.bits import face_points, hot, popcount
 from paiqi_core.fast.layout import (
     BURST,
     COVER,
@@ -121,7 +121,7 @@ def course(
                 if action >= COVER and action < PASS:
                     was = work[C_PEN + seat]
                     card = action - COVER
-                    work[C_PEN + seat] = was + (card % 13 + 1 if card < 52 else 0)
+                    work[C_PEN + seat] = was + face_points(card)
                     if was == work[C_BEST]:  # the best standing (or its holder) may change
                         _rescan(work, res, n, covers)
                     gap = work[C_PEN + seat] - work[C_BEST]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.fast.bits import hot, lowest, popcount
+from paiqi_core.fast.bits import face_points, hot, lowest, popcount
 from paiqi_core.fast.layout import (
     ACTIONS,
     BURSTED,
@@ -109,7 +109,7 @@ def card_points(mask: int) -> int:
     while m:
         c = lowest(m)
         m &= m - 1
-        total += c % 13 + 1
+        total += face_points(c)
     return total
 
 
@@ -121,7 +121,7 @@ def _deviation(mask: int) -> int:
     while m:
         c = lowest(m)
         m &= m - 1
-        total += abs(c % 13 + 1 - 7)
+        total += abs(face_points(c) - 7)
     if mask & ~SUITED:
         total += 7
     return total
