@@ -441,16 +441,22 @@ def test_replay_a_stored_runs_game(client: Client, server: PaiqiServer, tmp_path
     assert "games 0 to 2" in out["error"]
 
 
-def test_doujue_worked_example_settlement() -> None:
-    """The specification's worked example: +800 / 0 / -80 / -720, every payment explained."""
-    rules = Game("doujue").rules
+def doujue_worked_example() -> list[PlayerOutcome]:
+    """The specification's worked 鬥雀 game: 全脫手; 接龍 with S3 covered; S10 and D10
+    covered; SJ SQ SK DJ DK covered."""
     c = parse_card
-    outcomes = [
+    return [
         PlayerOutcome(played=13, finish=0),
         PlayerOutcome(covered=(c("S3"),), played=12, completions=(1,), finish=1),
         PlayerOutcome(covered=(c("S10"), c("D10")), played=11, finish=2),
         PlayerOutcome(covered=tuple(map(c, ("SJ", "SQ", "SK", "DJ", "DK"))), played=8, finish=3),
     ]
+
+
+def test_doujue_worked_example_settlement() -> None:
+    """The specification's worked example: +800 / 0 / -80 / -720, every payment explained."""
+    rules = Game("doujue").rules
+    outcomes = doujue_worked_example()
     result = rules.scoring.score(outcomes)
     s = settlement(rules, outcomes, result)
     assert [x["money"] for x in s["seats"]] == [800, 0, -80, -720]
@@ -472,13 +478,7 @@ def test_the_settlement_is_what_the_scoring_spells_out_not_what_its_name_suggest
     # totals, ranks and money only, no parts, multipliers or reasons guessed from the
     # profile's covering parameters
     rules = Game("doujue").rules
-    c = parse_card
-    outcomes = [
-        PlayerOutcome(played=13, finish=0),
-        PlayerOutcome(covered=(c("S3"),), played=12, completions=(1,), finish=1),
-        PlayerOutcome(covered=(c("S10"), c("D10")), played=11, finish=2),
-        PlayerOutcome(covered=tuple(map(c, ("SJ", "SQ", "SK", "DJ", "DK"))), played=8, finish=3),
-    ]
+    outcomes = doujue_worked_example()
     plain = Scoring(rules.scoring.score, rules.scoring.facts)
     quiet = dataclasses.replace(rules, scoring=plain)
     s = settlement(quiet, outcomes, plain.score(outcomes))

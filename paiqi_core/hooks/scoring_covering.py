@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from paiqi_core.cards import CARD_POINTS, JOKER, card_text
 from paiqi_core.forms import form
@@ -175,6 +176,8 @@ def covering(p: Params) -> Scoring:
         pays = limits.most_points(limits.hand) * worst * Fraction(stake)
         return -pays, (limits.players - 1) * pays
 
+    by_win = (mult_all_covered, mult_last_seven, mult_clean)  # all covered, out on a 7, clean
+
     def settle(
         outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
     ) -> list[SeatSettlement]:
@@ -182,7 +185,7 @@ def covering(p: Params) -> Scoring:
         pays: its points, x the head, x the bust, x the stake."""
         out = []
         for seat, o in enumerate(outcomes):
-            parts: list[dict[str, object]] = []
+            parts: list[dict[str, Any]] = []
             if o.all_covered:
                 parts.append({"what": "全蓋: every card covered, covered points not counted",
                               "points": 0})  # fmt: skip
@@ -197,14 +200,7 @@ def covering(p: Params) -> Scoring:
                 if o.clean:
                     parts.append({"what": "全脫手", "points": clean, "rule": "clean_bonus"})
                 parts += covered_part(o)
-            if o.all_covered:
-                multiplier = (mult_all_covered, "全蓋")
-            elif o.last_seven:
-                multiplier = (mult_last_seven, "尾張7")
-            elif o.clean:
-                multiplier = (mult_clean, "全脫手")
-            else:
-                multiplier = (1, "")
+            multiplier = collects_with(o, by_win, ("全蓋", "尾張7", "全脫手"))
             points = o.covered_points
             pays = None
             if result.total is not None:
@@ -219,16 +215,29 @@ def covering(p: Params) -> Scoring:
                 amount *= Fraction(stake)
                 words.append(f"× stake {money_text(stake)}")
                 pays = (amount, tuple(words))
-            made = sum(int(str(part["points"])) for part in parts)
+            made = sum(int(part["points"]) for part in parts)
             out.append(SeatSettlement(tuple(parts), made, multiplier, pays, points))
         return out
 
     return Scoring(score, facts, compiled, bounds, zero_sum, settle)
 
 
-def covered_part(o: PlayerOutcome, exempt: int = 0) -> list[dict[str, object]]:
+def collects_with(
+    o: PlayerOutcome, multipliers: tuple[int, int, int], names: tuple[str, str, str]
+) -> tuple[int, str]:
+    """What a winner collects with and why: the multiplier (all covered, out on a 7,
+    clean) of the first of those that holds for ``o``, named as the table names it; 1."""
+    for holds, multiplier, name in zip(
+        (o.all_covered, o.last_seven, o.clean), multipliers, names, strict=True
+    ):
+        if holds:
+            return multiplier, name
+    return 1, ""
+
+
+def covered_part(o: PlayerOutcome, exempt: int = 0) -> list[dict[str, Any]]:
     """The covered cards' points against a total, and the points of melds not counted."""
-    parts: list[dict[str, object]] = []
+    parts: list[dict[str, Any]] = []
     if o.covered_points:
         parts.append({"what": "covered", "cards": [card_text(c) for c in o.covered],
                       "points": -o.covered_points})  # fmt: skip

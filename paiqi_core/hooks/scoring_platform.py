@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, register
-from paiqi_core.hooks.scoring_covering import busted, covered_part, winner_multipliers, zero_sum
+from paiqi_core.hooks.scoring_covering import (
+    busted,
+    collects_with,
+    covered_part,
+    winner_multipliers,
+    zero_sum,
+)
 from paiqi_core.limits import Limits
 from paiqi_core.melds import exempt_points
 from paiqi_core.outcome import (
@@ -189,6 +196,8 @@ def platform(p: Params) -> Scoring:
         pays = Fraction(base * max(bust_mult, 1) * most)
         return -pays, (limits.players - 1) * pays
 
+    by_win = (mult_all_covered, mult_last_seven, mult_clean)  # all covered, out on a 7, clean
+
     def settle(
         outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
     ) -> list[SeatSettlement]:
@@ -200,7 +209,7 @@ def platform(p: Params) -> Scoring:
         out = []
         for seat, o in enumerate(outcomes):
             exempt = exempts[seat]
-            parts: list[dict[str, object]] = []
+            parts: list[dict[str, Any]] = []
             if o.all_covered:
                 parts.append({"what": "十三蓋", "points": all_covered_total,
                               "rule": "all_covered_total"})  # fmt: skip
@@ -215,14 +224,7 @@ def platform(p: Params) -> Scoring:
                 elif o.clean:
                     parts.append({"what": "脫手", "points": clean, "rule": "clean_bonus"})
                 parts += covered_part(o, exempt)
-            if o.all_covered:
-                multiplier = (mult_all_covered, "十三蓋")
-            elif o.last_seven:
-                multiplier = (mult_last_seven, "尾張七")
-            elif o.clean:
-                multiplier = (mult_clean, "脫手")
-            else:
-                multiplier = (1, "")
+            multiplier = collects_with(o, by_win, ("十三蓋", "尾張七", "脫手"))
             if o.all_covered:
                 points = o.covered_points if all_covered_busts else 0
             else:
@@ -239,7 +241,7 @@ def platform(p: Params) -> Scoring:
                     words = [f"({best} - {t}) × rate {rate}"]
                 amount, words = busted(amount, words, points, bust_above, bust_mult)
                 pays = (amount, tuple(words))
-            made = sum(int(str(part["points"])) for part in parts)
+            made = sum(int(part["points"]) for part in parts)
             out.append(SeatSettlement(tuple(parts), made, multiplier, pays, points))
         return out
 
