@@ -2,17 +2,16 @@
 
 Each loop is one function written for one rule set only, with nothing looked up from a
 profile: 鬥雀 ``doujue``, the 斬龍/點差 ``platform`` (接龍 mode, heads settlement, door card,
-meld exemption) and Pagat's ``pagat``. They deal and choose exactly as paiqi does (CPython's
-Mersenne Twister, the same seeds, uniform over the sorted legal actions), so their results
-can be checked game by game against paiqi's; they share paiqi's seeding of the generator in
-blocks (``paiqi_core.fast.rng``) and, for the platform, its meld search, and write
-everything else out by hand.
+meld exemption) and Pagat's ``pagat``. They deal and choose exactly as paiqi does (its
+SplitMix64 stream from the same keys, uniform over the sorted legal actions), so their
+results can be checked game by game against paiqi's; they share paiqi's meld search for the
+platform, and write everything else out by hand, the generator included.
 
 Each returns, per game and seat, the total (0 for pagat), the rank and the money's
 numerator, with the money's denominator per game (the number of winners).
 
-``CHEAP`` variants deal from a small xorshift generator seeded by the game number instead:
-not paiqi's deals, but what a loop costs when it need not reproduce CPython's generator.
+With ``cheap_generator`` they deal from a small xorshift generator seeded by the game
+number instead: not paiqi's deals, but the cheapest stream a loop could draw from.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
 from paiqi_core.fast.scoring import WORK, exempt_points
 
 SEVEN = 6
@@ -78,39 +76,31 @@ def _successors(ace_high: bool) -> np.ndarray:
     return out
 
 
-# -- the random words of a game: paiqi's generator, or a cheap one ------------------------------
+# -- the random words of a game: paiqi's generator, or a cheaper one ---------------------------
 @tight
-def _word(prepared: np.ndarray, mt: np.ndarray, lane: int, pos: np.ndarray) -> int:
+def _word(key: np.ndarray, pos: np.ndarray) -> np.uint64:
+    """Word pos[0] of the SplitMix64 stream of key[0] (paiqi's generator, written out)."""
     t = pos[0]
     pos[0] = t + 1
-    if t < PREPARED:
-        return np.int64(prepared[lane, t])
-    # past the prepared words: twist one more in place (as paiqi_core.fast.rng does)
-    kk = t % N
-    if kk < N - 1:
-        y = (mt[kk, lane] & np.uint32(0x80000000)) | (mt[kk + 1, lane] & np.uint32(0x7FFFFFFF))
-    else:
-        y = (mt[N - 1, lane] & np.uint32(0x80000000)) | (mt[0, lane] & np.uint32(0x7FFFFFFF))
-    src = kk + 397 if kk < N - 397 else kk + 397 - N
-    v = mt[src, lane] ^ (y >> np.uint32(1))
-    if y & np.uint32(1):
-        v ^= np.uint32(0x9908B0DF)
-    mt[kk, lane] = v
-    v ^= v >> np.uint32(11)
-    v ^= (v << np.uint32(7)) & np.uint32(0x9D2C5680)
-    v ^= (v << np.uint32(15)) & np.uint32(0xEFC60000)
-    v ^= v >> np.uint32(18)
-    return np.int64(v)
+    z = key[0] + np.uint64(t + 1) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 @tight
-def _below(prepared: np.ndarray, mt: np.ndarray, lane: int, pos: np.ndarray, n: int) -> int:
+def _top(key: np.ndarray, pos: np.ndarray, k: int) -> int:
+    return np.int64(_word(key, pos) >> np.uint64(64 - k))
+
+
+@tight
+def _below(key: np.ndarray, pos: np.ndarray, n: int) -> int:
     if n <= 1:
         return 0
     k = _bits(n)
-    r = _word(prepared, mt, lane, pos) >> (32 - k)
+    r = _top(key, pos, k)
     while r >= n:
-        r = _word(prepared, mt, lane, pos) >> (32 - k)
+        r = _top(key, pos, k)
     return r
 
 
@@ -130,7 +120,7 @@ def _cheap_below(state: np.ndarray, n: int) -> int:
 @tight
 def _doujue_game(
     hands: np.ndarray, nxt: np.ndarray, res: np.ndarray, g: int, den: np.ndarray,
-    prepared: np.ndarray, mt: np.ndarray, lane: int, pos: np.ndarray, cheap: np.ndarray,
+    key: np.ndarray, pos: np.ndarray, cheap: np.ndarray,
     use_cheap: bool, scratch: np.ndarray, keys: np.ndarray,
 ) -> None:  # fmt: skip
     covered, played, bonus, last7, on_table = (
@@ -158,7 +148,7 @@ def _doujue_game(
         m = h & playable
         if m:
             n = _popcount(m)
-            r = _cheap_below(cheap, n) if use_cheap else _below(prepared, mt, lane, pos, n)
+            r = _cheap_below(cheap, n) if use_cheap else _below(key, pos, n)
             while r:
                 m &= m - 1
                 r -= 1
@@ -176,7 +166,7 @@ def _doujue_game(
                 last7[seat] = 1
         else:
             n = _popcount(h)
-            r = _cheap_below(cheap, n) if use_cheap else _below(prepared, mt, lane, pos, n)
+            r = _cheap_below(cheap, n) if use_cheap else _below(key, pos, n)
             m = h
             while r:
                 m &= m - 1
@@ -278,10 +268,10 @@ def _doujue_game(
 @tight
 def _platform_game(
     hands: np.ndarray, deck: np.ndarray, nxt: np.ndarray, res: np.ndarray, g: int,
-    den: np.ndarray, prepared: np.ndarray, mt: np.ndarray, lane: int, pos: np.ndarray,
+    den: np.ndarray, key: np.ndarray, pos: np.ndarray,
     cheap: np.ndarray, use_cheap: bool, work: np.ndarray, scratch: np.ndarray,
 ) -> None:  # fmt: skip
-    door = deck[_cheap_below(cheap, 52) if use_cheap else _below(prepared, mt, lane, pos, 52)]
+    door = deck[_cheap_below(cheap, 52) if use_cheap else _below(key, pos, 52)]
     first = 13 * (door // 13) + SEVEN
     covered, played, bonus, last7, on_table = (
         scratch[0],
@@ -312,7 +302,7 @@ def _platform_game(
         m = h & playable
         if m:
             n = _popcount(m)
-            r = _cheap_below(cheap, n) if use_cheap else _below(prepared, mt, lane, pos, n)
+            r = _cheap_below(cheap, n) if use_cheap else _below(key, pos, n)
             while r:
                 m &= m - 1
                 r -= 1
@@ -335,7 +325,7 @@ def _platform_game(
             if not m:
                 m = h
             n = _popcount(m)
-            r = _cheap_below(cheap, n) if use_cheap else _below(prepared, mt, lane, pos, n)
+            r = _cheap_below(cheap, n) if use_cheap else _below(key, pos, n)
             while r:
                 m &= m - 1
                 r -= 1
@@ -404,7 +394,7 @@ def _platform_game(
 @tight
 def _pagat_game(
     hands: np.ndarray, nxt: np.ndarray, res: np.ndarray, g: int, den: np.ndarray,
-    prepared: np.ndarray, mt: np.ndarray, lane: int, pos: np.ndarray, cheap: np.ndarray,
+    key: np.ndarray, pos: np.ndarray, cheap: np.ndarray,
     use_cheap: bool,
 ) -> None:  # fmt: skip
     playable = SEVENS
@@ -414,7 +404,7 @@ def _pagat_game(
         m = h & playable
         if m:
             n = _popcount(m)
-            r = _cheap_below(cheap, n) if use_cheap else _below(prepared, mt, lane, pos, n)
+            r = _cheap_below(cheap, n) if use_cheap else _below(key, pos, n)
             while r:
                 m &= m - 1
                 r -= 1
@@ -435,58 +425,50 @@ def _pagat_game(
 # -- the driver: deal each game and play it ---------------------------------------------------
 @njit(cache=True)
 def play(
-    rules: int, keys: np.ndarray, lengths: np.ndarray, res: np.ndarray, den: np.ndarray,
-    cheap_generator: bool,
-) -> None:  # fmt: skip
-    """Play game g (seeded by ``keys[g]``) of ``rules`` (0 doujue, 1 platform, 2 pagat) for
-    every g; per seat: total, rank, money numerator; ``den``: the money's denominator."""
+    rules: int, keys: np.ndarray, res: np.ndarray, den: np.ndarray, cheap_generator: bool
+) -> None:
+    """Play game g (dealt from the stream of ``keys[g]``) of ``rules`` (0 doujue, 1
+    platform, 2 pagat) for every g; per seat: total, rank, money numerator; ``den``: the
+    money's denominator."""
     count = keys.shape[0]
     nxt = _successors(rules == 2)
-    mt = np.empty((N, LANES), np.uint32)
-    words = np.empty((PREPARED, LANES), np.uint32)
-    prepared = np.empty((LANES, PREPARED), np.uint32)
     deck = np.empty(52, np.int64)
     hands = np.zeros(4, np.int64)
+    key = np.zeros(1, np.uint64)
     pos = np.zeros(1, np.int64)
     cheap = np.zeros(1, np.uint64)
     work = np.zeros(WORK, np.int64)
     scratch = np.zeros((9, 4), np.int64)
     keys5 = np.zeros((4, 5), np.int64)
-    for first in range(0, count, LANES):
-        lanes = min(LANES, count - first)
-        if not cheap_generator:
-            seed_block(mt, keys, lengths, first, lanes)
-            prepare_block(mt, words, prepared, lanes)
-        for lane in range(lanes):
-            g = first + lane
-            pos[0] = 0
-            cheap[0] = np.uint64(g) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
-            for c in range(52):
-                deck[c] = c
-            for i in range(51, 0, -1):
-                if cheap_generator:
-                    r = _cheap_below(cheap, i + 1)
-                else:
-                    k = _bits(i + 1)
-                    r = _word(prepared, mt, lane, pos) >> (32 - k)
-                    while r > i:
-                        r = _word(prepared, mt, lane, pos) >> (32 - k)
-                held = deck[i]
-                deck[i] = deck[r]
-                deck[r] = held
-            for s in range(4):
-                hands[s] = 0
-            for j in range(52):
-                hands[j & 3] |= 1 << deck[j]
-            if rules == 0:
-                _doujue_game(hands, nxt, res, g, den, prepared, mt, lane, pos, cheap,
-                             cheap_generator, scratch, keys5)  # fmt: skip
-            elif rules == 1:
-                _platform_game(hands, deck, nxt, res, g, den, prepared, mt, lane, pos, cheap,
-                               cheap_generator, work, scratch)  # fmt: skip
+    for g in range(count):
+        key[0] = np.uint64(keys[g])
+        pos[0] = 0
+        cheap[0] = np.uint64(g) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+        for c in range(52):
+            deck[c] = c
+        for i in range(51, 0, -1):
+            if cheap_generator:
+                r = _cheap_below(cheap, i + 1)
             else:
-                _pagat_game(hands, nxt, res, g, den, prepared, mt, lane, pos, cheap,
-                            cheap_generator)  # fmt: skip
+                k = _bits(i + 1)
+                r = _top(key, pos, k)
+                while r > i:
+                    r = _top(key, pos, k)
+            held = deck[i]
+            deck[i] = deck[r]
+            deck[r] = held
+        for s in range(4):
+            hands[s] = 0
+        for j in range(52):
+            hands[j & 3] |= 1 << deck[j]
+        if rules == 0:
+            _doujue_game(hands, nxt, res, g, den, key, pos, cheap, cheap_generator, scratch,
+                         keys5)  # fmt: skip
+        elif rules == 1:
+            _platform_game(hands, deck, nxt, res, g, den, key, pos, cheap, cheap_generator,
+                           work, scratch)  # fmt: skip
+        else:
+            _pagat_game(hands, nxt, res, g, den, key, pos, cheap, cheap_generator)
 
 
 RULES = {"doujue": 0, "platform": 1, "pagat": 2}

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from paiqi_core.actions import COVER, CUT, PASS
 from paiqi_core.cards import SEVEN, SUIT_MASK
+from paiqi_core.streams import Stream, draws
 
 if TYPE_CHECKING:
     from paiqi_core.engine import Game, State
@@ -29,8 +30,14 @@ def below(rng: random.Random, n: int) -> int:
     """A uniform index in ``range(n)``; a single option draws nothing."""
     if n <= 1:
         return 0
-    getrandbits = rng.getrandbits
     k = n.bit_length()
+    if type(rng) is Stream:  # its words at once, rather than through getrandbits
+        word, drop = rng.next_word, 64 - k
+        r = word() >> drop
+        while r >= n:
+            r = word() >> drop
+        return r
+    getrandbits = rng.getrandbits
     r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
@@ -60,7 +67,8 @@ def playout(state, rng):
     # Before the first card is down, only that card may be played; the first card is
     # always a 7, whose play adds the other suits' 7s.
     frontier = 1 << first if first is not None and not started else state.frontier
-    getrandbits = rng.getrandbits
+    word, width = draws(rng)  # word() >> (width - k) is rng.getrandbits(k), drawn quicker
+    drop = drops[width]
     hands, covered, played, passes = state.hands, state.covered, state.played, state.passes
     opened, completions, last_play = state.opened, state.completions, state.last_play
     finished = state.finished
@@ -108,10 +116,10 @@ def playout(state, rng):
 _DRAW = """
 count = {mask}.bit_count()
 if count > 1:
-    k = bit_length[count]
-    r = getrandbits(k)
+    k = drop[count]
+    r = word() >> k
     while r >= count:
-        r = getrandbits(k)
+        r = word() >> k
     while r:
         {mask} &= {mask} - 1
         r -= 1
@@ -204,7 +212,9 @@ def compile_playout(game: Game) -> Playout:
         "suit_of": [c // 13 for c in range(52)],
         "is_seven": [c % 13 == SEVEN for c in range(52)],
         "following": [(seat + 1) % n for seat in range(n)],
-        "bit_length": [k.bit_length() for k in range(64)],
+        # by word width: what to drop of a word to draw below count (``streams.draws``)
+        "drops": {w: [w - k.bit_length() for k in range(64)] for w in (32, 64)},
+        "draws": draws,
     }
     name = f"<random playout of {game.id}>"
     linecache.cache[name] = (len(source), None, source.splitlines(True), name)  # tracebacks

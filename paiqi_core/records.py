@@ -41,6 +41,7 @@ from paiqi_core.profile.errors import Path_
 from paiqi_core.profile.load import SET_FILE, load_resolved
 from paiqi_core.profile.model import freeze
 from paiqi_core.rules import rules_of
+from paiqi_core.streams import GENERATOR, LEGACY
 
 MAX_LINE_BYTES = 1 << 20  # a record line, by default: a real game is under 100 KB
 MAX_DEPTH = 32  # nesting of arrays and objects (a record needs about 6)
@@ -61,6 +62,7 @@ def state_record(state: State) -> dict[str, Any]:
         "options": dict(game.rules.options),
         "fingerprint": profile.fingerprint,
         "seed": state.seed,
+        **({"generator": state.generator} if state.seed is not None else {}),
         "players": game.players,
         "hands": [[card_text(c) for c in bits(h)] for h in state.dealt],
         "door_card": None if state.door_card is None else card_text(state.door_card),
@@ -721,7 +723,9 @@ def _deck_words(deck: Sequence[int]) -> str:
     return f"{len(deck)} cards, " + ("no joker" if not jokers else f"{jokers} joker")
 
 
-def _door_problems(game: Game, door: int | None, seed: int | None) -> list[str]:
+def _door_problems(
+    game: Game, door: int | None, seed: int | None, generator: str = GENERATOR
+) -> list[str]:
     uses = game.rules.opening.uses_door_card
     if door is not None and not uses:
         return [f"door_card: the record has {card_text(door)}; {game.id} cuts no door card"]
@@ -729,8 +733,8 @@ def _door_problems(game: Game, door: int | None, seed: int | None) -> list[str]:
         return ["door_card: the joker is never the door card (a cut joker is cut again)"]
     if uses and door is None and seed is None:
         return [f"door_card: the record has none; {game.id} cuts a door card before play"]
-    if seed is not None and door is not None and door != game.door_card_of(seed):
-        cut = game.door_card_of(seed)
+    if seed is not None and door is not None and door != game.door_card_of(seed, generator):
+        cut = game.door_card_of(seed, generator)
         return [
             f"door_card: not the door card of seed {seed} "
             f"({card_text(cut) if cut is not None else 'none is cut'})"
@@ -762,14 +766,15 @@ def _replay(record: Mapping[str, Any], game: Game) -> list[str]:
     if problems:
         return problems
     seed = record.get("seed")
-    if seed is not None and [sorted(h) for h in hands] != game.deal(seed):
+    generator = record.get("generator", LEGACY)  # records without one were dealt by it
+    if seed is not None and [sorted(h) for h in hands] != game.deal(seed, generator):
         problems.append(f"hands: not the deal of seed {seed}")
     door = parse_card(record["door_card"]) if record.get("door_card") else None
-    door_problems = _door_problems(game, door, seed)
+    door_problems = _door_problems(game, door, seed, generator)
     if door == JOKER or (door is None and door_problems):
         return problems + door_problems  # no game can start
     problems += door_problems
-    state = game.new_state(seed=seed, hands=hands, door_card=door)
+    state = game.new_state(seed=seed, hands=hands, door_card=door, generator=generator)
     for i, entry in enumerate(record["actions"]):
         action = from_record(entry)
         if is_event(action):

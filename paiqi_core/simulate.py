@@ -20,18 +20,25 @@ from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
 from paiqi_core.session import SessionResult, run_session
+from paiqi_core.streams import GENERATOR, LEGACY, Stream, derived_key
 
 ONLY_RANDOM = frozenset({"random", "easy"})
 
 
-def play_game(game: Game, seed: int, agent_names: Sequence[str] = (), replay: int = 0) -> State:
-    """Deal from ``seed`` and play to the end; all-random tables take the fast path. The
-    agents draw from the deal's random stream, so the same deal and agents give the same
-    game; ``replay`` (1 and up) gives them a stream of their own instead, so the same deal
-    is played differently (``replay_stream``)."""
-    state = game.new_state(seed)
+def play_game(
+    game: Game,
+    seed: int,
+    agent_names: Sequence[str] = (),
+    replay: int = 0,
+    generator: str = GENERATOR,
+) -> State:
+    """Deal from ``seed`` (with ``generator``'s stream) and play to the end; all-random
+    tables take the fast path. The agents draw from the deal's random stream, so the same
+    deal and agents give the same game; ``replay`` (1 and up) gives them a stream of their
+    own instead, so the same deal is played differently (``replay_stream``)."""
+    state = game.new_state(seed, generator=generator)
     if replay:
-        state.rng = replay_stream(seed, replay)
+        state.rng = replay_stream(seed, replay, generator)
     rng = state.rng
     assert rng is not None
     if ONLY_RANDOM.issuperset(agent_names):  # "random" and "easy" play as the fast loop does
@@ -45,11 +52,14 @@ def play_game(game: Game, seed: int, agent_names: Sequence[str] = (), replay: in
     return state
 
 
-def replay_stream(seed: int, replay: int) -> random.Random:
-    """The agents' random stream of replay ``replay`` of the deal of ``seed``: seeded from
-    text, which Python hashes with SHA-512 whatever the process, so every process and
-    machine draws the same stream; it shares nothing with the stream of any deal."""
-    return random.Random(f"paiqi replay {seed} {replay}")
+def replay_stream(seed: int, replay: int, generator: str = GENERATOR) -> random.Random:
+    """The agents' random stream of replay ``replay`` of the deal of ``seed``: a stream
+    of its own, keyed by the deal's key and the replay (``streams.derived_key``), the same
+    in every process and on every machine. Runs dealt with ``mt19937`` keep theirs: a
+    ``random.Random`` seeded from text, which Python hashes with SHA-512."""
+    if generator == LEGACY:
+        return random.Random(f"paiqi replay {seed} {replay}")
+    return Stream.from_key(derived_key(seed, replay))
 
 
 @dataclass

@@ -93,15 +93,16 @@ def test_paiqis_deal_and_moves_give_the_engines_game(profile: str, options: str)
 def test_chance_outcomes_of_a_seed_are_pythons_shuffle_and_cut(profile: str, options: str) -> None:
     """The kernel deals the chance outcomes of a seed where it plays the game: the same cards
     as the shuffle and the door card's cut in Python (``seeds.shuffled`` and
-    ``Game._cut_door``, from ``random.Random(seed)``), seeds of one and several words, and
-    seeds too large for the kernel's keys, which Python deals."""
+    ``Game._cut_door``, from the seed's stream ``Stream(seed)``), for seeds of one and
+    several 64-bit words, and negative ones."""
     from paiqi_core.seeds import shuffled
+    from paiqi_core.streams import Stream
 
     game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
     engine: Game = game.paiqi
     assert game.stepper.fast
     for seed in [*range(12), 2**32 + 5, -77, 2**200 + 1, 2**300]:
-        rng = random.Random(seed)
+        rng = Stream(seed)
         deck = shuffled(engine.deck, rng)
         door = engine._cut_door(deck, rng)
         expected = deck + ([] if door is None else [door])

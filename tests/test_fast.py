@@ -1,7 +1,7 @@
 """The compiled engine (paiqi_core.fast) against the Python engine, the reference.
 
-- its random stream is CPython's ``random.Random`` word for word, so a seed deals the same
-  hands and door card;
+- it draws from the seed's SplitMix64 stream (``paiqi_core.streams``) word for word, so a
+  seed deals the same hands and door card;
 - a kernel game is the Python engine's game: for 10,000 games of every built-in profile,
   and for option variants (the joker with each A-K option, 3 and 7 players, voluntary
   passes and covers, pass limits that end in covers or bursts, settlements and fees), the
@@ -41,7 +41,6 @@ from paiqi_core.agents import RandomAgent
 from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import fast_finish, fast_finish_after
-from paiqi_core.fast.rng import seed_keys
 from paiqi_core.fast.scoring import WORK, exempt_points, score
 from paiqi_core.fast.tables import beyond_table
 from paiqi_core.games import game_for
@@ -56,6 +55,7 @@ from paiqi_core.runs.kernel_rows import game_rows, log_of, record
 from paiqi_core.search.objective import finish, utilities
 from paiqi_core.seeds import game_seed
 from paiqi_core.simulate import play_game
+from paiqi_core.streams import GAMMA, Stream, key_of, mix64, signed
 from paiqi_core.topology import compile_topology
 from paiqi_core.verify.check import _check_result
 from paiqi_core.verify.extract import find_files, load_examples
@@ -99,28 +99,24 @@ def workers() -> int:
 @pytest.mark.parametrize(
     "seed", [0, 1, 5, -5, 2**32 - 1, 2**32, 2**32 + 7, 2**64 + 1, 3 * 2**200 + 11, 10**30]
 )
-def test_the_stream_is_cpythons_word_for_word(seed: int) -> None:
+def test_the_kernel_deals_from_the_seeds_splitmix64_stream(seed: int) -> None:
     compiled = compiled_game(Game("pagat").rules)
-    # the deal's 51 draws, written out as CPython's random.shuffle draws them
+    # the deal's 51 draws written out: word t of the stream of key k is
+    # mix64(k + (t + 1) * GAMMA), and a draw of k bits is its top k bits
     played = compiled.play_seeds([seed], keep=True)
     assert played.states is not None
-    rng = random.Random(seed)
+    key, t = key_of(seed), 0
     deck = list(range(52))
     for i in range(51, 0, -1):
         k = (i + 1).bit_length()
-        r = rng.getrandbits(k)
+        r = i + 1
         while r > i:
-            r = rng.getrandbits(k)
+            r = mix64((key + (t + 1) * GAMMA) % 2**64) >> (64 - k)
+            t += 1
         deck[i], deck[r] = deck[r], deck[i]
     hands = [sum(1 << c for c in deck[s::4]) for s in range(4)]
     assert played.states[0][L.DEALT : L.DEALT + 4].tolist() == hands
-
-
-def test_the_keys_of_seeds_are_their_32_bit_words() -> None:
-    keys, lengths = seed_keys([0, 2**32 + 3, -(2**40)])
-    assert lengths.tolist() == [1, 2, 2]
-    assert keys[1, :2].tolist() == [3, 1]  # least significant word first
-    assert keys[2, :2].tolist() == [0, 2**8]  # abs(seed), as random.Random takes it
+    assert played.states[0][L.KEY] == signed(key)
 
 
 @pytest.mark.parametrize(
@@ -470,7 +466,7 @@ def test_fast_finish_gives_the_utilities_of_python_playouts(
         got = fast_finish(states, policy, seeds, objective)
         for state, seed, row in zip(states, seeds, got, strict=True):
             copy = state.clone()
-            finish(copy, random.Random(seed), policy)
+            finish(copy, Stream(seed), policy)
             assert row.tolist() == utilities(copy.result(), objective), (seed, objective)
 
 
@@ -492,7 +488,7 @@ def test_fast_finish_after_each_action_is_playing_it_then_finishing() -> None:
             for i, action in enumerate(legal):
                 copy = state.clone()
                 copy.apply_unchecked(action)
-                finish(copy, random.Random(luck), "random")
+                finish(copy, Stream(luck), "random")
                 assert got[k, i].tolist() == utilities(copy.result(), "points")
                 checked += 1
     assert checked > 300

@@ -213,7 +213,7 @@ def test_numbers_at_their_bounds_play() -> None:
             "deck.jokers=1",
         ],
     )
-    state = game.new_state(3)
+    state = game.new_state(4)  # a deal where covers are made, so money changes hands
     state.play_random(random.Random(3))
     money = state.result().money
     assert sum(money) == 0

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from paiqi_core import Game
 from paiqi_core.cli import main
 from paiqi_core.cli.common import BadInput
 from paiqi_core.cli.runs import cmd_sql
@@ -28,6 +29,8 @@ from paiqi_core.runs.batch import Batch, BatchSpec
 from paiqi_core.runs.execute import execute
 from paiqi_core.runs.run import InOrder, batches
 from paiqi_core.runs.store import RunSpec, Store
+from paiqi_core.seeds import game_seed
+from paiqi_core.simulate import play_game
 
 from .test_runs_reliability import interrupted
 
@@ -414,6 +417,9 @@ def test_a_sweep_of_values_that_play_alike_is_refused(
 # -- item: one deal gives no interval -----------------------------------------------------
 
 
+PAIR = (("platform", 1), ("doujue", -1))
+
+
 def test_one_deal_gives_no_interval_and_claims_no_difference(
     tmp_path: Path, capsys: Capsys
 ) -> None:
@@ -422,10 +428,13 @@ def test_one_deal_gives_no_interval_and_claims_no_difference(
     assert status == 0
     lines = out.splitlines()
     assert not [ln for ln in lines if ln.endswith((" *", "± 0")) or "± 0.0" in ln]
-    assert "+134.000 ± n/a (one deal)" in out  # seat 0's money, platform less doujue
+    # seat 0's money on the one deal, platform less doujue, as the two games settle it
+    deal = game_seed(0, 0)
+    gap = sum(play_game(Game(p), deal).result().money[0] * s for p, s in PAIR)
+    assert f"{gap:+.3f} ± n/a (one deal)" in out and gap != 0
     status, out, _ = cli(capsys, "report", "last", "--db", db, "--json")
     paired = json.loads(out)["paired"]["platform"]
-    assert paired["seat0_money"] == {"n": 1, "mean": 134.0, "ci95": None}
+    assert paired["seat0_money"] == {"n": 1, "mean": float(gap), "ci95": None}
     args = ["tournament", "doujue", "--agents", "random,heuristic", "--games", "1"]
     status, out, _ = cli(capsys, *args, "--db", db, "-q")
     assert status == 0

@@ -52,6 +52,7 @@ from paiqi_core.agents import Agent, make_agent, resolve
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.rules import Rules
 from paiqi_core.search.objective import utilities
+from paiqi_core.streams import Stream
 
 Obs = dict[str, Any]  # observation (float32) and action_mask (int8) arrays
 
@@ -182,7 +183,7 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         steps = new_steps(self.stepper, deal, options, stream=True)
         if isinstance(steps, KernelSteps):
             kind = steps.origin[0]
-            if kind == "seed" and steps.stream is not None:
+            if kind == "seed" and steps.stream:
                 steps.draws_for = self.seat  # the deal's stream: the State's own
                 return steps
             state = steps.origin[1] if kind == "state" else None
@@ -191,7 +192,7 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
             # a stream the kernel cannot take over: the game is played in Python
             steps = Stepper(self.game, "python").from_state(steps.state)
         state = steps.state
-        rng = state.rng or random.Random(deal)
+        rng = state.rng or Stream(deal)
         others = [s for s in range(self.game.players) if s != self.seat]
         self._players = {
             s: make_agent(name, rng, self.game)

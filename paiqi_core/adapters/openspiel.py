@@ -491,11 +491,12 @@ def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
     shuffled deck card by card, then the door card if the profile cuts one (shuffled in the
     kernel where it plays the game, as its deals are, else in Python)."""
     from paiqi_core.seeds import shuffled
+    from paiqi_core.streams import stream
 
     cards = stepper_of(game).deal_of_seed(seed)
     if cards is not None:
         return cards
-    rng = random.Random(seed)
+    rng = stream(seed)
     deck = shuffled(game.deck, rng)
     door = game._cut_door(deck, rng)  # the same stream goes on to cut it, as in new_state
     return deck + ([] if door is None else [door])

@@ -46,6 +46,7 @@ from paiqi_core.adapters.encoding import (
 )
 from paiqi_core.engine import IllegalAction, State
 from paiqi_core.playout import below
+from paiqi_core.streams import key_of, signed
 
 if TYPE_CHECKING:
     from paiqi_core.engine import Game
@@ -282,16 +283,12 @@ class Stepper:
                 play_random_until,
                 refill,
                 respond,
-                seed_stream,
             )
 
             compiled = compiled_game(game.rules)
             self.size = self.layout.observation_size
             # arrays of the deals ``deal_of_seed`` makes (no game goes on from them)
             self._deal_scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-            self.keys = np.zeros((1, 8), np.uint32)  # a seed's key (``rng.seed_keys``)
-            self.lengths = np.ones(1, np.int64)
-            self.scratch = _new_stream()  # the random stream of deals not kept
             self.deck = np.empty(64, np.int64)
             self.legal_at = L.B_LEGAL
             self.loglen_at = L.B_STATE + L.LOGLEN
@@ -305,26 +302,15 @@ class Stepper:
             log = np.zeros((self.room, 2), np.int32)
             mask = np.zeros(NUM_ACTIONS, np.int8)
             out = np.zeros(self.layout.observation_size, np.float32)
-            mt, words, prepared = self.scratch
             self.act = direct(act, box, ext, beyond, log, mask, 0)
             self.act_look = direct(act_look, box, ext, beyond, log, mask, 0, out, mask)
             self.look = direct(look, box, 0, True, mask, out, mask, True)
             self.observe = observe  # also given arrays from outside: numba checks them
             self.refill = direct(refill, box, beyond, mask)
-            self.respond = direct(
-                respond, box, ext, beyond, log, mask, mt, prepared, 0, 0, 0, out, mask
-            )
-            self.play_random_until = direct(
-                play_random_until, box, ext, beyond, log, mask, mt, prepared, 0, 0
-            )
-            self.deal_seed = direct(
-                deal_seed, box, ext, beyond, log, mask, self.keys, self.lengths, mt, words,
-                prepared, self.deck,
-            )  # fmt: skip
+            self.respond = direct(respond, box, ext, beyond, log, mask, 0, 0, 0, out, mask)
+            self.play_random_until = direct(play_random_until, box, ext, beyond, log, mask, 0, 0)
+            self.deal_seed = direct(deal_seed, box, ext, beyond, log, mask, 0, self.deck)
             self.begin = direct(begin, box, ext, beyond, log, mask, 0)
-            self.seed_stream = direct(
-                seed_stream, box, self.keys, self.lengths, mt, words, prepared
-            )
 
     # -- copies ----------------------------------------------------------------------------
     def __reduce__(self) -> tuple[type[Stepper], tuple[Game, str, int]]:
@@ -337,9 +323,6 @@ class Stepper:
         other = Stepper.__new__(Stepper)  # not copy.copy: that would build it anew
         other.__dict__.update(self.__dict__)
         if self.fast:
-            other.keys = self.keys.copy()
-            other.lengths = self.lengths.copy()
-            other.scratch = _new_stream()
             other.deck = self.deck.copy()
             other._deal_scratch = None
         memo[id(self)] = other
@@ -351,25 +334,11 @@ class Stepper:
         game keeps the deal's random stream for ``play_random_until``."""
         if not self.fast:
             return EngineSteps(self.game.new_state(seed), self.layout)
-        if not self._key(seed):  # a seed too large for the kernel's keys: dealt in Python
-            return self.from_state(self.game.new_state(seed))
         steps = KernelSteps(self, ("seed", seed))
-        if stream:
-            steps.stream = _new_stream()
-        mt, words, prepared = steps.stream or self.scratch
+        steps.stream = stream
         steps._code(
             self.deal_seed(
-                steps.box,
-                self.ext,
-                self.beyond,
-                steps.log,
-                steps._mask,
-                self.keys,
-                self.lengths,
-                mt,
-                words,
-                prepared,
-                self.deck,
+                steps.box, self.ext, self.beyond, steps.log, steps._mask, _key(seed), self.deck
             )
         )
         return steps
@@ -377,9 +346,8 @@ class Stepper:
     def deal_of_seed(self, seed: int) -> list[int] | None:
         """The cards of paiqi's deal ``seed`` in the order its shuffle leaves them (the
         joker as 52), then the door card if the rules cut one, as the kernel deals them
-        for ``from_seed``; None where the kernel does not deal it (the Python engine, or a
-        seed too large for its keys). About three times as quick as the shuffle in Python."""
-        if not self.fast or not self._key(seed):
+        for ``from_seed``; None where the kernel does not deal it (the Python engine)."""
+        if not self.fast:
             return None
         from paiqi_core.fast import layout as L
 
@@ -391,35 +359,12 @@ class Stepper:
                 np.zeros(NUM_ACTIONS, np.int8),
             )
         box, log, mask = scratch
-        mt, words, prepared = self.scratch
-        self.deal_seed(
-            box, self.ext, self.beyond, log, mask, self.keys, self.lengths, mt, words, prepared,
-            self.deck,
-        )  # fmt: skip
+        self.deal_seed(box, self.ext, self.beyond, log, mask, _key(seed), self.deck)
         cards: list[int] = self.deck[: len(self.game.deck)].tolist()
         door = int(box[L.B_STATE + L.DOOR])
         if door >= 0:
             cards.append(door)
         return cards
-
-    def _key(self, seed: int) -> bool:
-        """Put the ``init_by_array`` key of ``random.Random(seed)`` in ``keys``: the 32-bit
-        words of ``abs(seed)``; False when it has too many."""
-        value = abs(int(seed))
-        keys = self.keys
-        if value < 1 << 32:
-            keys[0, 0] = value
-            keys[0, 1:] = 0
-            self.lengths[0] = 1
-            return True
-        words = (value.bit_length() + 31) // 32
-        if words > keys.shape[1]:
-            return False
-        keys[0, :] = 0
-        for w in range(words):
-            keys[0, w] = (value >> (32 * w)) & 0xFFFFFFFF
-        self.lengths[0] = words
-        return True
 
     def from_hands(self, hands: list[list[int]], door_card: int | None) -> Steps:
         """The given hands (card numbers by seat) and door card."""
@@ -460,7 +405,7 @@ class KernelSteps(Steps):
         self.turn = 0
         self.over = False
         self.count = 0
-        self.stream: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.stream = False  # the game's random stream is set for ``play_random_until``
         self.draws_for: int | None = None  # rebuild the stream of RandomAgents but this seat
         self._shadow: State | None = None
         self._synced = 0  # log entries the shadow has caught up with
@@ -499,13 +444,13 @@ class KernelSteps(Steps):
         self._code(self.stepper.refill(self.box, self.stepper.beyond, self._mask))
 
     def seed_stream(self, seed: int) -> bool:
-        """Draw ``play_random_until``'s choices from ``random.Random(seed)``; False (and
-        nothing changed) when the seed is too large for the kernel's keys."""
-        s = self.stepper
-        if not s._key(seed):
-            return False
-        mt, words, prepared = self.stream = _new_stream()
-        s.seed_stream(self.box, s.keys, s.lengths, mt, words, prepared)
+        """Draw ``play_random_until``'s choices from the stream of ``seed``
+        (``paiqi_core.streams.Stream(seed)``); True: the kernel takes any seed."""
+        from paiqi_core.fast import layout as L
+
+        self.box[L.B_STATE + L.KEY] = _key(seed)
+        self.box[L.B_STATE + L.DRAWN] = 0
+        self.stream = True
         return True
 
     # -- play ------------------------------------------------------------------------------
@@ -534,12 +479,9 @@ class KernelSteps(Steps):
     def play_random_until(self, seat: int, limit: int) -> int:
         """The other seats play as ``RandomAgent`` from the game's stream until ``seat`` is
         to move, the game is over or ``limit`` actions were played; how many were."""
-        assert self.stream is not None
-        mt, _, prepared = self.stream
+        assert self.stream
         s = self.stepper
-        code = s.play_random_until(
-            self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, seat, limit
-        )
+        code = s.play_random_until(self.box, s.ext, s.beyond, self.log, self._mask, seat, limit)
         self._code(code & 4095)
         return code >> 12
 
@@ -548,16 +490,14 @@ class KernelSteps(Steps):
         ``index`` (``IllegalAction``, nothing changed, if it is not legal), the other seats
         play as in ``play_random_until`` (at most ``limit`` actions), and ``seat`` looks (as
         ``view``); how many actions the others played, the observation and the mask."""
-        assert self.stream is not None
-        mt, _, prepared = self.stream
+        assert self.stream
         s = self.stepper
         out = _empty(s.size, _FLOAT32)
         mask = _empty(NUM_ACTIONS, _INT8)
         try:
             code = s.respond(
-                self.box, s.ext, s.beyond, self.log, self._mask, mt, prepared, index, seat,
-                limit, out, mask,
-            )  # fmt: skip
+                self.box, s.ext, s.beyond, self.log, self._mask, index, seat, limit, out, mask
+            )
         except OverflowError:
             code = -1
         self._acted(code & 4095 if code >= 0 else code, index)
@@ -622,8 +562,6 @@ class KernelSteps(Steps):
         other._legal = other.box[self.stepper.legal_at :]
         other.log = self.log.copy()
         other._mask = self._mask.copy()
-        if self.stream is not None:
-            other.stream = tuple(a.copy() for a in self.stream)  # type: ignore[assignment]
         if self._shadow is not None:
             other._shadow = self._shadow.clone()
         return other
@@ -683,12 +621,6 @@ class KernelSteps(Steps):
         self._legal = self.box[self.stepper.legal_at :]
 
 
-def _new_stream() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The arrays of one game's random stream in the kernel (lane 0 of ``rng``'s blocks)."""
-    from paiqi_core.fast.rng import PREPARED, N
-
-    return (
-        np.empty((N, 1), np.uint32),
-        np.empty((PREPARED, 1), np.uint32),
-        np.empty((1, PREPARED), np.uint32),
-    )
+def _key(seed: int) -> int:
+    """The key of the stream of ``seed`` as the kernel holds it (an int64)."""
+    return signed(key_of(int(seed)))

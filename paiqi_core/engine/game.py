@@ -17,6 +17,7 @@ from paiqi_core.playout import below, compile_playout
 from paiqi_core.profile import Profile
 from paiqi_core.rules import Rules, rules_of
 from paiqi_core.seeds import shuffled
+from paiqi_core.streams import GENERATOR, stream
 
 BITS = tuple(1 << c for c in range(53))
 
@@ -61,9 +62,10 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         return (game_of, (self.rules,))
 
-    def deal(self, seed: int) -> list[list[int]]:
-        """Shuffle with ``seed`` and deal round-robin from seat 0 (the dealer's left)."""
-        deck = shuffled(self.deck, random.Random(seed))
+    def deal(self, seed: int, generator: str = GENERATOR) -> list[list[int]]:
+        """Shuffle with the stream of ``seed`` (under ``generator``, see
+        ``paiqi_core.streams``) and deal round-robin from seat 0 (the dealer's left)."""
+        deck = shuffled(self.deck, stream(seed, generator))
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
 
@@ -77,9 +79,9 @@ class Game:
             card = deck[below(rng, len(deck))]
         return card
 
-    def door_card_of(self, seed: int) -> int | None:
+    def door_card_of(self, seed: int, generator: str = GENERATOR) -> int | None:
         """The door card that the deal of ``seed`` cuts (None if this game cuts none)."""
-        rng = random.Random(seed)
+        rng = stream(seed, generator)
         return self._cut_door(shuffled(self.deck, rng), rng)
 
     def new_state(
@@ -87,17 +89,19 @@ class Game:
         seed: int | None = None,
         hands: Sequence[Sequence[int]] | None = None,
         door_card: int | None = None,
+        generator: str = GENERATOR,
     ) -> State:
         """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
 
-        Profiles that cut a door card before play draw it from the deal's stream, after the
-        shuffle, unless ``door_card`` is given. A dealt state keeps that stream as
-        ``state.rng``: the stream its simulated agents draw from."""
+        The deal's random stream is ``generator``'s (``paiqi_core.streams``: SplitMix64,
+        or ``mt19937`` for deals made before it). Profiles that cut a door card before play
+        draw it from that stream, after the shuffle, unless ``door_card`` is given. A dealt
+        state keeps the stream as ``state.rng``: the stream its simulated agents draw from."""
         n = self.players
         if hands is None:
             if seed is None:
                 raise ValueError("give a seed or the hands")
-            rng = random.Random(seed)
+            rng = stream(seed, generator)
             deck = shuffled(self.deck, rng)
             cut = self._cut_door(deck, rng)
             door_card = cut if door_card is None else door_card
@@ -105,12 +109,15 @@ class Game:
             masks = [sum(map(bit, deck[s::n])) for s in range(n)]
             state = State(self, masks, seed=seed, door_card=door_card)
             state.rng = rng
+            state.generator = generator
             return state
         if len(hands) != n:
             raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
         if door_card is None and seed is not None:
-            door_card = self.door_card_of(seed)
-        return State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
+            door_card = self.door_card_of(seed, generator)
+        state = State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
+        state.generator = generator
+        return state
 
 
 _GAMES: dict[int, tuple[Rules, Game]] = {}

@@ -33,6 +33,7 @@ from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text
 from paiqi_core.engine.reasons import NOT_AN_ACTION
 from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
+from paiqi_core.streams import GENERATOR
 
 if TYPE_CHECKING:
     from paiqi_core.engine.game import Game
@@ -62,6 +63,7 @@ class State:
         "first_card",
         "frontier",
         "game",
+        "generator",
         "hand_sizes",
         "hands",
         "idle",
@@ -101,6 +103,7 @@ class State:
         n = game.players
         self.game = game
         self.seed = seed
+        self.generator = GENERATOR  # what dealt ``seed`` (``paiqi_core.streams``)
         self.rng: random.Random | None = None
         self.door_card = door_card
         self.hands = list(hands)
@@ -156,7 +159,10 @@ class State:
     def clone(self) -> State:
         """An independent copy that shares the compiled game: play on from either."""
         other = State.__new__(State)
-        for name in ("game", "seed", "door_card", "dealt", "joker_at", "over", "started", "idle"):
+        for name in (
+            "game", "seed", "generator", "door_card", "dealt", "joker_at", "over", "started",
+            "idle",
+        ):  # fmt: skip
             setattr(other, name, getattr(self, name))
         for name in ("first_card", "table", "frontier", "turn"):
             setattr(other, name, getattr(self, name))
@@ -174,6 +180,7 @@ class State:
         return {name: getattr(self, name) for name in State.__slots__}
 
     def __setstate__(self, state: dict[str, object]) -> None:
+        self.generator = GENERATOR
         for name, value in state.items():
             setattr(self, name, value)
 
@@ -476,7 +483,7 @@ class State:
 
 
 def _copy_rng(rng: random.Random) -> random.Random:
-    """An independent random stream in the same state as ``rng``."""
-    other = random.Random()
+    """An independent random stream in the same state as ``rng`` (of its own kind)."""
+    other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other

@@ -5,9 +5,10 @@ choices and the same results as the Python engine.
 takes the *forms* its slot objects declare (``forms``): every built-in opening, stuck rule,
 ending and scoring has one, a plugin hook has none unless its author declares one, and
 rules with a hook without a form are played in Python. Within a form the kernel follows
-the engine step for step: it reproduces CPython's Mersenne Twister (``rng``), so a seed
-deals the same hands and door card, and its random players draw the same numbers as
-``RandomAgent``; a kernel game is the Python game, action for action.
+the engine step for step: it draws from the same counter-based stream
+(``paiqi_core.streams``, made word for word in ``rng``), so a seed deals the same hands
+and door card, and its random players draw the same numbers as ``RandomAgent``; a kernel
+game is the Python game, action for action.
 
 - ``available()``, ``why_not(rules, agents)``: whether the kernel can play, and why not;
 - ``compiled.compiled_game(rules)``: batches of games from seeds, or from states;

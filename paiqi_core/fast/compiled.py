@@ -25,7 +25,7 @@ from paiqi_core.fast.cache import compile_notice, ensure_fresh, uncompiled
 from paiqi_core.fast.kernel import EAGER, RANDOM
 from paiqi_core.fast.plan import rules_vector, stake, why_not
 from paiqi_core.fast.play import HEURISTIC, play_deals, play_states
-from paiqi_core.fast.rng import run_seed_keys, seed_keys
+from paiqi_core.fast.rng import keys_of, run_keys
 from paiqi_core.fast.tables import beyond_table, extensions
 
 if TYPE_CHECKING:
@@ -74,21 +74,21 @@ class CompiledGame:
     def play_keys(
         self,
         keys: np.ndarray,
-        lengths: np.ndarray,
         policy: str = "random",
         *,
         keep: bool = False,
         log: bool = False,
     ) -> Played:
-        """Deal and play the games of the given seed keys (see ``rng``), and read the course
-        of each from its log (kept only if asked)."""
+        """Deal and play the games of the given streams' keys (int64, see
+        ``paiqi_core.streams``), and read the course of each from its log (kept only if
+        asked)."""
         count = len(keys)
         res, game = self._out(count)
         states = np.zeros((count if keep else 0, L.STATE), dtype=np.int64)
         logs = np.zeros((count, LOG_ROOM if log else 0, 2), dtype=np.int32)
         play_deals(
-            keys, lengths, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states,
-            logs, LOG_ROOM,
+            keys, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states, logs,
+            LOG_ROOM,
         )  # fmt: skip
         return Played(res, game, states if keep else None, logs if log else None)
 
@@ -97,8 +97,7 @@ class CompiledGame:
         log: bool = False,
     ) -> Played:  # fmt: skip
         """Deal and play one game from each seed, as ``Game.new_state(seed)`` deals it."""
-        keys, lengths = seed_keys(seeds)
-        return self.play_keys(keys, lengths, policy, keep=keep, log=log)
+        return self.play_keys(keys_of(seeds), policy, keep=keep, log=log)
 
     def play_run(
         self, run_seed: int, indices: Sequence[int], policy: str = "random", *,
@@ -106,23 +105,22 @@ class CompiledGame:
     ) -> Played:  # fmt: skip
         """Deal and play game ``i`` of a run seeded ``run_seed`` for each ``i`` of
         ``indices`` (dealt from ``game_seed(run_seed, i)``)."""
-        keys, lengths = run_seed_keys(run_seed, indices)
-        return self.play_keys(keys, lengths, policy, keep=keep, log=log)
+        return self.play_keys(run_keys(run_seed, indices), policy, keep=keep, log=log)
 
     def play_on(
         self, start: np.ndarray, seeds: Sequence[int], policy: str = "random", *,
         keep: bool = False, first: Sequence[int] | None = None,
     ) -> Played:  # fmt: skip
         """Play on from each state vector of ``start`` (after its action of ``first``, if
-        given), drawing from ``random.Random(seed)`` of its seed."""
-        keys, lengths = seed_keys(seeds)
+        given), drawing from the stream of its seed (``paiqi_core.streams.Stream``)."""
+        keys = keys_of(seeds)
         count = len(seeds)
         res, game = self._out(count)
         states = np.zeros((count if keep else 0, L.STATE), dtype=np.int64)
         actions = np.full(count, -1, dtype=np.int64) if first is None else np.asarray(first)
         play_states(
             np.ascontiguousarray(start, dtype=np.int64), actions.astype(np.int64), keys,
-            lengths, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states,
+            self.R, self.ext, self.beyond, POLICIES[policy], res, game, states,
         )  # fmt: skip
         return Played(res, game, states if keep else None, None)
 

@@ -2,11 +2,11 @@
 
 ``fast_finish(states, policy, seeds)`` plays each ``State`` on to its end (the states are
 left as they are) with every seat ``random``, ``eager`` (a card whenever one can be
-played) or ``heuristic`` (the rule-based player, ``fast.heuristic``), drawing from
-``random.Random(seed)`` of its seed, and returns every seat's utility of each finished game
-under the profile's objective (money, rank points or a share of the win). The games are
-those ``search.objective.finish(state.clone(), random.Random(seed), policy)`` plays, move
-for move, so the utilities are the same.
+played) or ``heuristic`` (the rule-based player, ``fast.heuristic``), drawing from the
+stream of its seed (``paiqi_core.streams.Stream(seed)``), and returns every seat's utility
+of each finished game under the profile's objective (money, rank points or a share of the
+win). The games are those ``search.objective.finish(state.clone(), Stream(seed), policy)``
+plays, move for move, so the utilities are the same.
 
 ``fast_finish_after(state, actions, seeds)`` is the same for each legal action of one state:
 every action is played and the game finished with the stream of every seed (PIMC's inner
@@ -119,7 +119,7 @@ def fast_finish_after(
     """Every seat's utility (seeds x actions x seats) of ``state`` after each action of
     ``actions`` (legal actions of the player to move), finished under ``policy`` with the
     stream of each seed: what ``state.clone()``, ``apply_unchecked(action)`` and
-    ``search.objective.finish`` with ``random.Random(seed)`` give, for every pair."""
+    ``search.objective.finish`` with ``Stream(seed)`` give, for every pair."""
     game = state.game
     compiled = compiled_game(game.rules)
     pairs = len(seeds) * len(actions)

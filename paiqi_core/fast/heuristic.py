@@ -1,6 +1,6 @@
 """The rule-based player (``agents.HeuristicAgent``) compiled, as a playout policy.
 
-``heuristic(st, R, ext, beyond, mt, prepared, lane, jx, jy)`` is the action the player to
+``heuristic(st, R, ext, beyond, jx, jy)`` is the action the player to
 move picks as ``HeuristicAgent`` with its default weights picks it from that seat's
 observation: the same scores, computed in the same order (so the same floating-point
 values and the same ties), and the same draw among equally good actions from the game's
@@ -283,22 +283,19 @@ def heuristic(
     R: np.ndarray,
     ext: np.ndarray,
     beyond: np.ndarray,
-    mt: np.ndarray,
-    prepared: np.ndarray,
-    lane: int,
     jx: np.ndarray,
     jy: np.ndarray,
 ) -> int:
     """The action ``HeuristicAgent`` (default weights) picks for the player to move, drawing
-    from lane ``lane`` of the stream as it draws from its ``random.Random``."""
+    from the game's stream as it draws from its own."""
     action, _, cards, jokers, covers = choices(st, R, ext, beyond, jx, jy)
     if action >= 0:
         return action
     if covers:
-        r = below(mt, prepared, lane, st, popcount(covers))
+        r = below(st, popcount(covers))
         return COVER + nth_bit(covers, r)
     ncards = popcount(cards)
-    r = below(mt, prepared, lane, st, ncards + popcount(jokers))
+    r = below(st, ncards + popcount(jokers))
     if r < ncards:
         return nth_bit(cards, r)
     j = nth_bit(jokers, r - ncards)

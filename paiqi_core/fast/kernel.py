@@ -352,22 +352,20 @@ def deal(
     ext: np.ndarray,
     beyond: np.ndarray,
     log: np.ndarray,
-    mt: np.ndarray,
-    prepared: np.ndarray,
-    lane: int,
     deck: np.ndarray,
 ) -> None:
-    """Shuffle and deal as ``Game.new_state(seed)`` does (Fisher-Yates with getrandbits,
-    round-robin from seat 0), cut the door card if the opening uses one, and start."""
+    """Shuffle and deal from the stream of ``st[KEY]`` as ``Game.new_state(seed)`` does
+    (Fisher-Yates with getrandbits, round-robin from seat 0), cut the door card if the
+    opening uses one, and start."""
     size = R[R_DECK]
     n = R[R_PLAYERS]
     for c in range(size):
         deck[c] = c if c < 52 else 52
     for i in range(size - 1, 0, -1):
         k = bit_length(i + 1)
-        r = getrandbits(mt, prepared, lane, st, k)
+        r = getrandbits(st, k)
         while r > i:
-            r = getrandbits(mt, prepared, lane, st, k)
+            r = getrandbits(st, k)
         held = deck[i]
         deck[i] = deck[r]
         deck[r] = held
@@ -381,9 +379,9 @@ def deal(
             s = 0
     door = -1
     if R[R_DOOR]:
-        door = deck[below(mt, prepared, lane, st, size)]
+        door = deck[below(st, size)]
         while door >= 52:
-            door = deck[below(mt, prepared, lane, st, size)]
+            door = deck[below(st, size)]
     start(st, R, ext, beyond, log, door)
 
 
@@ -527,9 +525,6 @@ def choose(
     st: np.ndarray,
     R: np.ndarray,
     beyond: np.ndarray,
-    mt: np.ndarray,
-    prepared: np.ndarray,
-    lane: int,
     policy: int,
     jx: np.ndarray,
     jy: np.ndarray,
@@ -543,22 +538,19 @@ def choose(
     if nplays == 0 and njokers == 0:  # stuck
         if covers:
             count = popcount(covers)
-            if eager:
-                r = randbelow(mt, prepared, lane, st, count)
-            else:
-                r = below(mt, prepared, lane, st, count)
+            r = randbelow(st, count) if eager else below(st, count)
             return COVER + nth_bit(covers, r)
         if eager:
-            randbelow(mt, prepared, lane, st, 1)
+            randbelow(st, 1)
         return PASS
     if eager:  # a card, whenever one can be played
-        r = randbelow(mt, prepared, lane, st, nplays + njokers)
+        r = randbelow(st, nplays + njokers)
         if r < nplays:
             return nth_bit(can, r)
         r -= nplays
         return JOKER + 64 * jx[r] + jy[r]
     nvoluntary = popcount(covers) + int(may_pass)
-    r = below(mt, prepared, lane, st, nplays + nvoluntary + njokers)
+    r = below(st, nplays + nvoluntary + njokers)
     if r < nplays:
         return nth_bit(can, r)
     r -= nplays
@@ -575,14 +567,11 @@ def play_out(
     ext: np.ndarray,
     beyond: np.ndarray,
     log: np.ndarray,
-    mt: np.ndarray,
-    prepared: np.ndarray,
-    lane: int,
     policy: int,
     jx: np.ndarray,
     jy: np.ndarray,
 ) -> None:
     """Play the game in ``st`` to its end, every seat under ``policy``."""
     while not st[OVER]:
-        action = choose(st, R, beyond, mt, prepared, lane, policy, jx, jy)
+        action = choose(st, R, beyond, policy, jx, jy)
         apply(st, R, ext, beyond, log, action)

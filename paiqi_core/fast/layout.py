@@ -58,11 +58,12 @@ NFINISHED = 148
 NBURSTS = 149
 NLEFT = 150
 DOOR = 151  # the door card, -1: none
-DRAWN = 152  # 32-bit words drawn from the game's random stream
+DRAWN = 152  # words drawn from the game's random stream
 LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
 LAID = 154  # the cards laid face up by bursts (a joker removed with a hand included)
 LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
 IDLE = 156  # passes in a row, with nothing else done in between (the stall rule)
+KEY = 157  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
 STATE = 160
 
 # -- rules vector ---------------------------------------------------------------------------

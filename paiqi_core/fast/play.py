@@ -1,5 +1,5 @@
-"""Batches in the kernel: deal and play games from their seeds, or play on from given
-states with streams of given seeds; score each game, and read the course of each dealt game
+"""Batches in the kernel: deal and play games from their streams' keys, or play on from
+given states with streams of given keys; score each game, and read the course of each dealt game
 from its log. Compiled once and cached on disk (numba ``cache=True``)."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from paiqi_core.fast.bits import hot
 from paiqi_core.fast.course import COURSE_WORK, course
 from paiqi_core.fast.heuristic import heuristic
 from paiqi_core.fast.kernel import apply, deal, play_out
-from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, LOGLEN, OVER, STATE
-from paiqi_core.fast.rng import LANES, PREPARED, N, prepare_block, seed_block
+from paiqi_core.fast.layout import DRAWN, G_LOG_FULL, KEY, LOGLEN, OVER, STATE
 from paiqi_core.fast.scoring import WORK, score
 
 HEURISTIC = 2  # every seat the rule-based player (``heuristic``); kernel.RANDOM, EAGER below
@@ -25,9 +24,6 @@ def finish(
     ext: np.ndarray,
     beyond: np.ndarray,
     log: np.ndarray,
-    mt: np.ndarray,
-    prepared: np.ndarray,
-    lane: int,
     policy: int,
     jx: np.ndarray,
     jy: np.ndarray,
@@ -35,17 +31,16 @@ def finish(
     """Play the game in ``st`` to its end, every seat under ``policy``: random or eager
     (``kernel.play_out``), or ``HEURISTIC``."""
     if policy != HEURISTIC:
-        play_out(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
+        play_out(st, R, ext, beyond, log, policy, jx, jy)
         return
     while not st[OVER]:
-        action = heuristic(st, R, ext, beyond, mt, prepared, lane, jx, jy)
+        action = heuristic(st, R, ext, beyond, jx, jy)
         apply(st, R, ext, beyond, log, action)
 
 
 @njit(cache=True, nogil=True)
 def play_deals(
     keys: np.ndarray,
-    lengths: np.ndarray,
     R: np.ndarray,
     ext: np.ndarray,
     beyond: np.ndarray,
@@ -56,16 +51,12 @@ def play_deals(
     logs: np.ndarray,
     room: int,
 ) -> None:
-    """Deal game g from the seed whose ``init_by_array`` key is ``keys[g, :lengths[g]]``,
-    play it to its end under ``policy``, score it into ``res[g]`` and ``game[g]`` and read
-    its course from its log (``course``). ``states`` (games x STATE, or no rows) receives
-    each final state and ``logs`` (games x room x 2, or room 0) each log; without them a
-    log of ``room`` entries is kept for the reading only. A game whose log outgrows its room
-    is marked ``G_LOG_FULL`` and its course is not read."""
-    count = keys.shape[0]
-    mt = np.empty((N, LANES), np.uint32)
-    words = np.empty((PREPARED, LANES), np.uint32)
-    prepared = np.empty((LANES, PREPARED), np.uint32)
+    """Deal game g from the stream of key ``keys[g]`` (``paiqi_core.streams``), play it to
+    its end under ``policy``, score it into ``res[g]`` and ``game[g]`` and read its course
+    from its log (``course``). ``states`` (games x STATE, or no rows) receives each final
+    state and ``logs`` (games x room x 2, or room 0) each log; without them a log of
+    ``room`` entries is kept for the reading only. A game whose log outgrows its room is
+    marked ``G_LOG_FULL`` and its course is not read."""
     st = np.zeros(STATE, np.int64)
     deck = np.empty(64, np.int64)
     jx = np.empty(16, np.int64)
@@ -75,24 +66,20 @@ def play_deals(
     scratch = np.zeros((room, 2), np.int32)
     keep = states.shape[0] > 0
     kept_logs = logs.shape[1] > 0
-    for first in range(0, count, LANES):
-        lanes = min(LANES, count - first)
-        seed_block(mt, keys, lengths, first, lanes)
-        prepare_block(mt, words, prepared, lanes)
-        for lane in range(lanes):
-            g = first + lane
-            log = logs[g] if kept_logs else scratch
-            st[DRAWN] = 0
-            deal(st, R, ext, beyond, log, mt, prepared, lane, deck)
-            finish(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
-            score(st, R, res[g], game[g], work)
-            if st[LOGLEN] > log.shape[0]:
-                game[g, G_LOG_FULL] = 1
-            else:
-                game[g, G_LOG_FULL] = 0
-                course(st, R, log, res[g], reading)
-            if keep:
-                states[g, :] = st
+    for g in range(keys.shape[0]):
+        log = logs[g] if kept_logs else scratch
+        st[KEY] = keys[g]
+        st[DRAWN] = 0
+        deal(st, R, ext, beyond, log, deck)
+        finish(st, R, ext, beyond, log, policy, jx, jy)
+        score(st, R, res[g], game[g], work)
+        if st[LOGLEN] > log.shape[0]:
+            game[g, G_LOG_FULL] = 1
+        else:
+            game[g, G_LOG_FULL] = 0
+            course(st, R, log, res[g], reading)
+        if keep:
+            states[g, :] = st
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +87,6 @@ def play_states(
     start: np.ndarray,
     first: np.ndarray,
     keys: np.ndarray,
-    lengths: np.ndarray,
     R: np.ndarray,
     ext: np.ndarray,
     beyond: np.ndarray,
@@ -113,27 +99,19 @@ def play_states(
     not negative: a legal action of the player to move), with the stream of ``keys[g]`` to
     the end under ``policy``, and score it; the final state goes to ``states[g]`` if it
     has rows."""
-    count = keys.shape[0]
-    mt = np.empty((N, LANES), np.uint32)
-    words = np.empty((PREPARED, LANES), np.uint32)
-    prepared = np.empty((LANES, PREPARED), np.uint32)
     st = np.zeros(STATE, np.int64)
     log = np.empty((0, 2), np.int32)
     jx = np.empty(16, np.int64)
     jy = np.empty(16, np.int64)
     work = np.zeros(WORK, np.int64)
     keep = states.shape[0] > 0
-    for block in range(0, count, LANES):
-        lanes = min(LANES, count - block)
-        seed_block(mt, keys, lengths, block, lanes)
-        prepare_block(mt, words, prepared, lanes)
-        for lane in range(lanes):
-            g = block + lane
-            st[:] = start[g]
-            st[DRAWN] = 0
-            if first[g] >= 0:
-                apply(st, R, ext, beyond, log, first[g])
-            finish(st, R, ext, beyond, log, mt, prepared, lane, policy, jx, jy)
-            score(st, R, res[g], game[g], work)
-            if keep:
-                states[g, :] = st
+    for g in range(keys.shape[0]):
+        st[:] = start[g]
+        st[KEY] = keys[g]
+        st[DRAWN] = 0
+        if first[g] >= 0:
+            apply(st, R, ext, beyond, log, first[g])
+        finish(st, R, ext, beyond, log, policy, jx, jy)
+        score(st, R, res[g], game[g], work)
+        if keep:
+            states[g, :] = st

@@ -17,7 +17,6 @@ where the rules allow one, then joker moves), and ``observe`` writes the observa
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from paiqi_core.fast.bits import hot, lowest, popcount, step
 from paiqi_core.fast.kernel import RANDOM, apply, choose, deal, joker_moves, plays, start
@@ -40,6 +39,7 @@ from paiqi_core.fast.layout import (
     HAND,
     JOKER,
     JOKER_AT,
+    KEY,
     LAID,
     LEFT,
     NOPENED,
@@ -60,7 +60,6 @@ from paiqi_core.fast.layout import (
     TABLE,
     TURN,
 )
-from paiqi_core.fast.rng import prepare_block, seed_block
 
 # the shared action space (paiqi_core.adapters.encoding)
 COVER_BASE = 52
@@ -183,39 +182,26 @@ def begin(
     return refill(box, beyond, mask)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def deal_seed(
     box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
-    keys: np.ndarray, lengths: np.ndarray, mt: np.ndarray, words: np.ndarray,
-    prepared: np.ndarray, deck: np.ndarray,
+    key: int, deck: np.ndarray,
 ) -> int:  # fmt: skip
-    """Deal and start the game of the seed whose key is ``keys[0]`` (``rng.seed_keys``), as
-    ``Game.new_state(seed)`` does; lane 0 of ``mt`` and ``prepared`` (``N x 1``, ``1 x
-    PREPARED``) keep the deal's stream for ``play_random_until``."""
-    seed_block(mt, keys, lengths, 0, 1)
-    prepare_block(mt, words, prepared, 1)
+    """Deal and start the game of the stream of ``key`` (``paiqi_core.streams.key_of`` of a
+    seed, as an int64), as ``Game.new_state(seed)`` does; the game keeps drawing from that
+    stream in ``play_random_until``."""
     st = box[B_STATE : B_STATE + STATE]
     R = box[B_RULES : B_RULES + RULES]
+    st[KEY] = key
     st[DRAWN] = 0
-    deal(st, R, ext, beyond, log, mt, prepared, 0, deck)
+    deal(st, R, ext, beyond, log, deck)
     return refill(box, beyond, mask)
-
-
-@njit(cache=True, nogil=True)
-def seed_stream(
-    box: np.ndarray, keys: np.ndarray, lengths: np.ndarray, mt: np.ndarray, words: np.ndarray,
-    prepared: np.ndarray,
-) -> None:  # fmt: skip
-    """Seed the game's stream (lane 0) with a seed's key, as ``random.Random(seed)``."""
-    seed_block(mt, keys, lengths, 0, 1)
-    prepare_block(mt, words, prepared, 1)
-    box[B_STATE + DRAWN] = 0
 
 
 @hot
 def play_random_until(
     box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
-    mt: np.ndarray, prepared: np.ndarray, seat: int, limit: int,
+    seat: int, limit: int,
 ) -> int:  # fmt: skip
     """The other seats play as ``RandomAgent`` drawing from the game's stream, until
     ``seat`` is to move, the game is over or ``limit`` actions were played; the code."""
@@ -225,7 +211,7 @@ def play_random_until(
     jy = box[B_JY : B_JY + 16]
     played = 0
     while not st[OVER] and st[TURN] != seat and played < limit:
-        action = choose(st, R, beyond, mt, prepared, 0, RANDOM, jx, jy)
+        action = choose(st, R, beyond, RANDOM, jx, jy)
         apply(st, R, ext, beyond, log, action)
         played += 1
     return refill(box, beyond, mask) + 4096 * played
@@ -294,8 +280,7 @@ def look(
 @hot
 def respond(
     box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
-    mt: np.ndarray, prepared: np.ndarray, index: int, seat: int, limit: int, out: np.ndarray,
-    out_mask: np.ndarray,
+    index: int, seat: int, limit: int, out: np.ndarray, out_mask: np.ndarray,
 ) -> int:  # fmt: skip
     """One turn of a single-seat environment: ``seat`` takes action ``index`` (-1, and
     nothing changed, if it is not legal), the others play as ``play_random_until`` (at most
@@ -306,7 +291,7 @@ def respond(
         return code
     st = box[B_STATE : B_STATE + STATE]
     if not st[OVER] and st[TURN] != seat and limit > 0:
-        code = play_random_until(box, ext, beyond, log, mask, mt, prepared, seat, limit)
+        code = play_random_until(box, ext, beyond, log, mask, seat, limit)
     look(box, seat, True, mask, out, out_mask, not st[OVER] and st[TURN] == seat)
     return code
 

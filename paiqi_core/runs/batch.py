@@ -26,6 +26,7 @@ from paiqi_core.profile import Profile, ProfileError
 from paiqi_core.rules import rules_of
 from paiqi_core.runs.trace import Trace, trace
 from paiqi_core.seeds import game_seed
+from paiqi_core.streams import GENERATOR
 
 COLUMNS = (
     "profile",
@@ -79,6 +80,9 @@ class BatchSpec:
     # each deal replayed this many times, each time with the agents one seat further round
     # and a random stream of its own (the deal share); 0: games are dealt as usual
     replays: int = 0
+    # the generator that deals the games (``paiqi_core.streams``): the compiled engine
+    # deals with GENERATOR only; a run stored before it (mt19937) is played in Python
+    generator: str = GENERATOR
 
     @property
     def games(self) -> range:
@@ -144,7 +148,8 @@ def run_batch(spec: BatchSpec) -> Batch:
 
     game = batch_game(spec)
     fast.use(spec.engine)
-    if not spec.replays and fast.plays(game.rules, spec.agents):
+    kernel_deals = spec.generator == GENERATOR
+    if not spec.replays and kernel_deals and fast.plays(game.rules, spec.agents):
         from paiqi_core.runs.kernel_batch import play_batch as play_in_kernel
 
         return play_in_kernel(spec, game)
@@ -152,7 +157,8 @@ def run_batch(spec: BatchSpec) -> Batch:
     records: list[str] = []
     for index in spec.games:
         deal, agents = seating(spec, game.players, index)
-        state = play_game(game, game_seed(spec.seed, deal), agents, replay_of(spec, index))
+        seed = game_seed(spec.seed, deal)
+        state = play_game(game, seed, agents, replay_of(spec, index), spec.generator)
         rows += game_rows(spec.profile, index, deal, agents, state)
         if spec.records:
             records.append(json.dumps(state_record(state), ensure_ascii=False))

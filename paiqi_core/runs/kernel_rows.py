@@ -16,6 +16,7 @@ from paiqi_core.fast import layout as L
 from paiqi_core.fast.outcomes import outcomes
 from paiqi_core.records import is_builtin
 from paiqi_core.runs.block import Coded
+from paiqi_core.streams import GENERATOR
 
 SMALL_STAKE = 1 << 20  # a stake's numerator and denominator below this: money in int64
 
@@ -193,6 +194,7 @@ def record(
         "options": dict(rules.options),
         "fingerprint": profile.fingerprint,
         "seed": seed,
+        **({"generator": GENERATOR} if seed is not None else {}),
         "players": n,
         "hands": [[card_text(c) for c in bits(int(h))] for h in st[L.DEALT : L.DEALT + n]],
         "door_card": None if door < 0 else card_text(door),

@@ -42,6 +42,7 @@ def batches(
                     seatings=spec.seatings_of(name),
                     engine=engine,
                     replays=spec.replays_of(name),
+                    generator=spec.generator,
                 )
 
 

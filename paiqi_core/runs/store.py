@@ -42,6 +42,7 @@ from paiqi_core.profile import Profile, load_profile
 from paiqi_core.profile.load import load_resolved
 from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS
 from paiqi_core.runs.block import Block, BlockError, decode
+from paiqi_core.streams import GENERATOR, LEGACY
 
 try:
     import fcntl
@@ -155,6 +156,9 @@ class RunSpec:
     sweep: str = ""
     vary: tuple[tuple[str, tuple[str, ...]], ...] = ()
     baseline: str = ""
+    # the generator that deals its games (``paiqi_core.streams``); runs stored before it
+    # was named were dealt by mt19937, and resume with it
+    generator: str = GENERATOR
 
     @property
     def rule_sets(self) -> tuple[str, ...]:
@@ -252,6 +256,7 @@ class RunSpec:
             d[key] = tuple(d.get(key, ()))  # runs stored before these existed have none
         d["lineups"] = tuple(tuple(seats) for seats in d.get("lineups", ()))
         d["vary"] = tuple((key, tuple(values)) for key, values in d.get("vary", ()))
+        d.setdefault("generator", LEGACY)
         return RunSpec(**d)
 
     @property

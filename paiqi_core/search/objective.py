@@ -15,6 +15,7 @@ from paiqi_core.engine import Game, State
 from paiqi_core.outcome import Result
 from paiqi_core.search.budget import Budget
 from paiqi_core.slots import OBJECTIVES, Objective
+from paiqi_core.streams import Stream
 
 
 def check_objective(objective: str) -> Objective:
@@ -70,7 +71,8 @@ def playout_values(
     world: State, actions: Sequence[int], lucks: Sequence[int], policy: str, objective: Objective
 ) -> list[list[list[float]]]:
     """Every seat's utility (by luck, by action, by seat) of ``world`` after each of
-    ``actions``, finished under ``policy`` with ``random.Random(luck)``: by the compiled
+    ``actions``, finished under ``policy`` with the stream of ``luck`` (``Stream(luck)``,
+    ``paiqi_core.streams``): by the compiled
     engine when it can play these rules under this policy (``paiqi_core.fast``: the same
     values, many times sooner), else in Python."""
     from paiqi_core.fast import installed
@@ -87,7 +89,7 @@ def playout_values(
         for action in actions:
             state = world.clone()
             state.apply_unchecked(action)
-            finish(state, random.Random(luck), policy)
+            finish(state, Stream(luck), policy)
             row.append(utilities(state.result(), objective))
         out.append(row)
     return out

@@ -215,6 +215,7 @@ def run_record(db: Path, run: str, profile: str, index: int) -> tuple[dict[str, 
         1,
         records=True,
         rules=rules[profile],
+        generator=spec.generator,
     )
     record: dict[str, Any] = json.loads(run_batch(batch).records[0])
     from paiqi_core.runs.batch import seating

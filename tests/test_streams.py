@@ -1,0 +1,272 @@
+"""The random stream of a deal (``paiqi_core.streams``): SplitMix64, the same words in
+Python and in the compiled engine, keyed by the seed; and the deals made before it
+(``mt19937``, CPython's ``random.Random``) still replay and resume as they were played.
+
+Expected words come from SplitMix64's published reference outputs (Vigna's
+``splitmix64.c``; the Rosetta Code task "Pseudo-random numbers/Splitmix64" lists the first
+five for seed 1234567), and the rest from the rules the module's docstring states.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paiqi_core import Game
+from paiqi_core.cli import main
+from paiqi_core.playout import below
+from paiqi_core.records import replay, state_record
+from paiqi_core.runs.block import decode
+from paiqi_core.runs.store import RunSpec, Store
+from paiqi_core.seeds import game_seed, shuffled
+from paiqi_core.simulate import play_game, replay_stream
+from paiqi_core.streams import (
+    GAMMA,
+    GENERATOR,
+    LEGACY,
+    MASK,
+    Stream,
+    derived_key,
+    draws,
+    key_of,
+    mix64,
+    signed,
+    stream,
+)
+
+from .conftest import ROOT
+
+LEGACY_DATA = ROOT / "tests" / "data" / "legacy"
+# SplitMix64 from state 1234567: its first five outputs (the reference values)
+REFERENCE_1234567 = [
+    6457827717110365317,
+    3203168211198807973,
+    9817491932198370423,
+    4593380528125082431,
+    16408922859458223821,
+]
+FIRST_OF_ZERO = 0xE220A8397B1DCDAF  # SplitMix64's first output from state 0
+
+
+# -- the generator -------------------------------------------------------------------------
+def test_the_words_of_a_key_are_splitmix64s_outputs_from_that_state() -> None:
+    s = Stream.from_key(1234567)
+    assert [s.getrandbits(64) for _ in range(5)] == REFERENCE_1234567
+    assert Stream.from_key(0).getrandbits(64) == FIRST_OF_ZERO
+
+
+def test_the_key_of_a_seed_is_splitmix64s_first_output_from_it() -> None:
+    assert key_of(0) == FIRST_OF_ZERO
+    assert key_of(1234567) == REFERENCE_1234567[0]
+    # more than 64 bits: each limb, least significant first, folded into the key
+    assert key_of(2**64 + 5) == mix64(((key_of(5) ^ 1) + GAMMA) & MASK)
+    assert key_of(3 * 2**128) == mix64(
+        ((mix64(((key_of(0) ^ 0) + GAMMA) & MASK) ^ 3) + GAMMA) & MASK
+    )
+    assert key_of(-5) == key_of(5) ^ MASK  # a negative seed: every bit flipped
+    # the int64 the kernel holds is the same 64 bits
+    assert signed(2**64 - 1) == -1 and signed(5) == 5
+
+
+@pytest.mark.parametrize("run_seed", [0, 1, 2**32 - 1, 2**32, 2**40 + 7, 2**63 - 1, 2**70])
+def test_the_keys_of_a_run_are_the_keys_of_its_game_seeds(run_seed: int) -> None:
+    pytest.importorskip("numba")
+    from paiqi_core.fast.rng import keys_of, run_keys
+
+    indices = [0, 1, 7, 1000, 2**32 - 1]
+    want = [signed(key_of(game_seed(run_seed, i))) for i in indices]
+    assert run_keys(run_seed, indices).tolist() == want
+    assert keys_of(game_seed(run_seed, i) for i in indices).tolist() == want
+
+
+def test_draws_of_k_bits_are_the_top_bits_of_each_word() -> None:
+    words = [Stream(42).getrandbits(64)]
+    s = Stream(42)
+    assert s.getrandbits(5) == words[0] >> 59
+    assert s.drawn == 1
+    assert s.getrandbits(0) == 0 and s.drawn == 1  # nothing drawn for no bits
+    with pytest.raises(ValueError, match="non-negative"):
+        s.getrandbits(-1)
+    # more than 64 bits: as many words as needed, least significant first
+    twin = Stream(7)
+    low, high = twin.getrandbits(64), twin.getrandbits(64)
+    assert Stream(7).getrandbits(100) == low | (high >> 28) << 64
+    # random(): the top 53 bits of a word
+    assert Stream(9).random() == (Stream(9).getrandbits(64) >> 11) / 2**53
+
+
+def test_randrange_draws_by_rejection_even_for_one_choice() -> None:
+    s, twin = Stream(3), Stream(3)
+    for n in (1, 2, 3, 5, 52, 1000):
+        k = n.bit_length()
+        r = twin.getrandbits(k)
+        while r >= n:
+            r = twin.getrandbits(k)
+        assert s.randrange(n) == r
+    assert s.drawn == twin.drawn
+    # paiqi's below() draws nothing for a single choice
+    before = s.drawn
+    assert below(s, 1) == 0 and s.drawn == before
+
+
+def test_a_stream_copies_pickles_and_goes_on_from_its_state() -> None:
+    s = Stream(2026)
+    for _ in range(300):  # past the first block of words
+        s.getrandbits(7)
+    assert s.getstate() == (GENERATOR, key_of(2026), 300)
+    for other in (copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
+        assert [other.getrandbits(64) for _ in range(5)] == [s.getrandbits(64) for _ in range(5)]
+        s.setstate((GENERATOR, key_of(2026), 300))
+    again = Stream.from_key(key_of(2026), 300)
+    assert again.getrandbits(64) == s.getrandbits(64)
+    with pytest.raises(ValueError, match="splitmix64"):
+        s.setstate(random.Random(1).getstate())
+    with pytest.raises(TypeError, match="int"):
+        Stream("seed")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rng", [Stream(11), random.Random(11)], ids=["splitmix64", "mt19937"])
+def test_the_quick_draws_are_getrandbits(rng: random.Random) -> None:
+    twin = copy.deepcopy(rng)
+    word, width = draws(rng)
+    for k in (1, 3, 6, 13, 32):
+        assert word() >> (width - k) == twin.getrandbits(k)
+
+
+def test_mt19937_is_cpythons_generator_and_unknown_ones_are_refused() -> None:
+    legacy = stream(5, LEGACY)
+    assert type(legacy) is random.Random
+    assert legacy.getrandbits(32) == random.Random(5).getrandbits(32)
+    assert type(stream(5)) is Stream
+    with pytest.raises(ValueError, match="unknown generator 'pcg'"):
+        stream(5, "pcg")
+
+
+def test_the_streams_of_replays_are_their_own() -> None:
+    assert replay_stream(8, 1).getstate() == (GENERATOR, derived_key(8, 1), 0)
+    keys = {derived_key(8, r) for r in range(1, 50)} | {key_of(8)}
+    assert len(keys) == 50
+    legacy = replay_stream(8, 1, LEGACY)
+    assert legacy.getstate() == random.Random("paiqi replay 8 1").getstate()
+
+
+# -- the compiled engine makes the same words ----------------------------------------------
+def test_the_kernel_makes_the_words_python_makes() -> None:
+    pytest.importorskip("numba")
+    from paiqi_core.fast import layout as L
+    from paiqi_core.fast.rng import below as kernel_below
+    from paiqi_core.fast.rng import getrandbits, randbelow, word
+
+    for key in (0, 1234567, 2**63, MASK, key_of(99)):
+        s = Stream.from_key(key)
+        assert [int(word(signed(key), t)) for t in range(300)] == [
+            s.getrandbits(64) for _ in range(300)
+        ]
+    st = np.zeros(L.STATE, np.int64)
+    st[L.KEY] = signed(key_of(31))
+    s = Stream(31)
+    for n in (1, 2, 3, 7, 52, 53, 158):
+        assert getrandbits(st, n.bit_length()) == s.getrandbits(n.bit_length())
+        assert kernel_below(st, n) == below(s, n)
+        assert randbelow(st, n) == s.randrange(n)
+    assert st[L.DRAWN] == s.drawn
+
+
+def test_the_kernel_deals_every_seed_as_python_does() -> None:
+    pytest.importorskip("numba")
+    from paiqi_core.fast import layout as L
+    from paiqi_core.fast.compiled import compiled_game
+
+    game = Game("platform", {"deck.jokers": 1})  # a door card cut, the joker cut again
+    seeds = [0, 1, -1, 2**63, 2**64 + 9, 10**40, *range(2, 300)]
+    played = compiled_game(game.rules).play_seeds(seeds, keep=True)
+    assert played.states is not None
+    for seed, st in zip(seeds, played.states, strict=True):
+        state = game.new_state(seed)
+        assert st[L.DEALT : L.DEALT + 4].tolist() == list(state.dealt), seed
+        assert st[L.DOOR] == state.door_card, seed
+
+
+# -- records and results files ---------------------------------------------------------------
+def test_a_record_says_which_generator_dealt_it() -> None:
+    game = Game("doujue")
+    new = state_record(play_game(game, 12))
+    assert new["generator"] == GENERATOR
+    assert replay(new) == []
+    old = state_record(play_game(game, 12, generator=LEGACY))
+    assert old["generator"] == LEGACY
+    assert old["hands"] != new["hands"]  # the same seed, another generator: another deal
+    assert replay(old) == []
+    wrong = dict(old, generator=GENERATOR)
+    assert "hands: not the deal of seed 12" in replay(wrong)
+    by_hand = state_record(game.new_state(hands=game.deal(3)))
+    assert "generator" not in by_hand  # dealt from no seed: nothing to say
+
+
+def test_records_written_before_generators_were_named_replay() -> None:
+    lines = (LEGACY_DATA / "records-mt19937.jsonl").read_text().splitlines()
+    assert len(lines) == 16  # 4 families, the joker's door cut, agents, the compiled engine
+    for line in lines:
+        record = json.loads(line)
+        assert "generator" not in record and record["seed"] is not None
+        assert replay(record) == [], record["profile"]
+        # read as a splitmix64 deal, the hands are not the seed's
+        assert replay(dict(record, generator=GENERATOR)), record["profile"]
+
+
+def _blocks(db: Path, run_id: str) -> dict[tuple[str, int], bytes]:
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT profile, start, rows FROM batches WHERE run = ?", (run_id,))
+        return {(p, s): bytes(b) for p, s, b in rows}
+
+
+def test_a_run_stored_before_generators_were_named_resumes_with_its_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "runs.db"
+    shutil.copy(LEGACY_DATA / "runs-mt19937.db", db)
+    with Store.reader(db) as store:
+        (info,) = store.runs()
+        spec = store.spec(info.id)
+    assert spec is not None and spec.generator == LEGACY
+    before = _blocks(db, info.id)
+    assert len(before) == 4  # doujue and pagat, games 0-99 and 100-199
+    with sqlite3.connect(db) as con:  # as if the run had stopped before these two batches
+        con.execute("DELETE FROM batches WHERE start = 100")
+        con.execute("DELETE FROM seats WHERE game >= 100")
+    status = main(["compare", "--resume", info.id, "--db", str(db), "-q", "--json"])
+    assert status == 0, capsys.readouterr().err
+    after = _blocks(db, info.id)
+    for key in before:
+        assert decode(after[key]).as_rows() == decode(before[key]).as_rows(), key
+
+
+def test_a_new_run_stores_its_generator(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "runs.db"
+    assert main(["compare", "doujue", "pagat", "--games", "20", "--db", str(db), "-q"]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(db) as con:
+        (text,) = con.execute("SELECT spec FROM runs").fetchone()
+    assert json.loads(text)["generator"] == GENERATOR
+    assert RunSpec.from_json(text).generator == GENERATOR
+    # a spec stored without one was dealt before generators were named
+    older = {k: v for k, v in json.loads(text).items() if k != "generator"}
+    assert RunSpec.from_json(json.dumps(older)).generator == LEGACY
+
+
+def test_the_same_seed_deals_alike_on_every_path() -> None:
+    game = Game("pagat")
+    rng = Stream(77)
+    deck = shuffled(game.deck, rng)
+    assert [sorted(deck[s::4]) for s in range(4)] == game.deal(77)
+    # the deal's stream goes on where the shuffle left it: the agents draw next
+    state = game.new_state(77)
+    assert state.rng is not None and state.rng.getstate() == rng.getstate()
