@@ -46,6 +46,7 @@ from paiqi_core.actions import (
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SUIT_MASK, bits
 from paiqi_core.engine import Game, Observation, State
+from paiqi_core.slots import GivenSeat
 
 JOKER_BIT = 1 << JOKER_CARD
 SUITED = JOKER_BIT - 1
@@ -118,7 +119,8 @@ class Belief:
             if rules.must_play:
                 return False
             if used not in voluntary:
-                voluntary[used] = {kind(a) for a in rules.stuck.voluntary(EVERY_CARD, used)}
+                seat = GivenSeat(EVERY_CARD, used)
+                voluntary[used] = {kind(a) for a in rules.stuck.voluntary(seat)}
             return kind(action) in voluntary[used]
 
         table, started = 0, False

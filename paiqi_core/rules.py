@@ -23,12 +23,14 @@ from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_pr
 from paiqi_core.readings import Reading, applicable
 from paiqi_core.slots import (
     EndingRule,
+    GivenSeat,
     OpeningRule,
     Scoring,
     ScoringFacts,
     ScoringRule,
     StuckRule,
     missing_members,
+    seat_stuck,
 )
 from paiqi_core.topology import Topology, compile_topology
 
@@ -123,6 +125,8 @@ def _slot_object(profile: Profile, slot: str) -> Any:
         raise ProfileError([Problem(where, (section, key), f"{slot} hook '{name}': {e}")]) from e
     if slot == "scoring" and callable(made) and not hasattr(made, "score"):
         made = Scoring(made)  # a bare scoring function: nothing declared
+    if slot == "stuck":
+        made = seat_stuck(made)  # a rule of the first form, (hand, passes_used), is wrapped
     missing = missing_members(slot, made)
     if missing:
         raise ProfileError(
@@ -149,7 +153,7 @@ def stall_rounds(value: Any, must_play: bool, stuck: StuckRule) -> int | None:
     plugin's counts too), the one way a game could otherwise never end; else None."""
     if value != "auto":
         return int(value)
-    endless = not must_play and PASS in stuck.voluntary(_EVERY_CARD, _MANY_PASSES)
+    endless = not must_play and PASS in stuck.voluntary(GivenSeat(_EVERY_CARD, _MANY_PASSES))
     return AUTO_STALL if endless else None
 
 

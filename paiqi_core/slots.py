@@ -19,6 +19,7 @@ declare theirs; anything that declares none is played by the Python engine.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -69,6 +70,71 @@ class Opening:
 
 
 # -- stuck -----------------------------------------------------------------------------------
+class SeatView(Protocol):
+    """What a stuck rule is shown of the seat to move, read only: its own cards and counts,
+    the table, and what every seat may see of the game so far."""
+
+    @property
+    def seat(self) -> int:
+        """The seat to move."""
+        ...
+
+    @property
+    def hand(self) -> int:
+        """Its hand, a card mask."""
+        ...
+
+    @property
+    def passes_used(self) -> int:
+        """The passes it has made this game."""
+        ...
+
+    @property
+    def covered(self) -> int:
+        """The cards it has covered, a mask (its own: the others see only their number)."""
+        ...
+
+    @property
+    def covers_used(self) -> int:
+        """How many cards it has covered."""
+        ...
+
+    @property
+    def table(self) -> int:
+        """The cards on the table, a mask."""
+        ...
+
+    @property
+    def hand_counts(self) -> Sequence[int]:
+        """Cards held, by seat."""
+        ...
+
+    @property
+    def history(self) -> Sequence[tuple[int, int]]:
+        """Every move and event so far as every seat sees it, (seat, action) in order: a
+        cover shows as ``actions.HIDDEN_COVER``."""
+        ...
+
+
+@dataclass(frozen=True)
+class GivenSeat:
+    """A ``SeatView`` of given facts, for asking a stuck rule about a seat that is not in
+    a game (``GivenSeat(hand=..., passes_used=...)``); what is not given is empty."""
+
+    hand: int = 0
+    passes_used: int = 0
+    covered: int = 0
+    seat: int = 0
+    table: int = 0
+    hand_counts: Sequence[int] = ()
+    history: Sequence[tuple[int, int]] = ()
+
+    @property
+    def covers_used(self) -> int:
+        """How many cards it has covered."""
+        return self.covered.bit_count()
+
+
 @runtime_checkable
 class StuckRule(Protocol):
     """What a player may do instead of playing a card, and what that reveals."""
@@ -105,12 +171,13 @@ class StuckRule(Protocol):
         """Mask of the cards that may be covered (for ``loop == "cover"``)."""
         ...
 
-    def actions(self, hand: int, passes_used: int) -> Sequence[int]:
-        """The actions of a player holding ``hand`` with no legal play; empty: a burst."""
+    def actions(self, seat: SeatView) -> Sequence[int]:
+        """The actions of the seat to move when it has no legal play; empty: a burst."""
         ...
 
-    def voluntary(self, hand: int, passes_used: int) -> Sequence[int]:
-        """What may be chosen instead of a legal play when playing is not compulsory."""
+    def voluntary(self, seat: SeatView) -> Sequence[int]:
+        """What the seat to move may choose instead of a legal play, where playing is not
+        compulsory."""
         ...
 
 
@@ -126,18 +193,67 @@ class Stuck:
     coverable = 0
     compiled: Any = None  # no compiled form unless a subclass declares one
 
-    def actions(self, hand: int, passes_used: int) -> Sequence[int]:
+    def actions(self, seat: SeatView) -> Sequence[int]:
         """No action: the player bursts. Override this."""
         return ()
 
-    def voluntary(self, hand: int, passes_used: int) -> Sequence[int]:
+    def voluntary(self, seat: SeatView) -> Sequence[int]:
         """Nothing may be chosen instead of a legal play."""
         return ()
 
 
+def _two_arguments(method: Any) -> bool:
+    """Whether a stuck rule's method is of the first form, ``(hand, passes_used)``."""
+    try:
+        params = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) == 2
+
+
+class HandAndPasses:
+    """A stuck rule written for the first form of the protocol, ``actions(hand,
+    passes_used)`` and ``voluntary(hand, passes_used)``, asked with a seat view: it is told
+    the hand and the passes used, as it expects; everything else it declares is its own."""
+
+    def __init__(self, rule: Any) -> None:
+        self.rule = rule
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rule, name)
+
+    def actions(self, seat: SeatView) -> Sequence[int]:
+        """The rule's actions for the seat's hand and passes."""
+        out: Sequence[int] = self.rule.actions(seat.hand, seat.passes_used)
+        return out
+
+    def voluntary(self, seat: SeatView) -> Sequence[int]:
+        """The rule's choices instead of a play, for the seat's hand and passes (or for the
+        seat, where only ``actions`` is of the first form)."""
+        voluntary = getattr(self.rule, "voluntary", None)
+        if voluntary is None:
+            return ()
+        if _two_arguments(voluntary):
+            out: Sequence[int] = voluntary(seat.hand, seat.passes_used)
+            return out
+        chosen: Sequence[int] = voluntary(seat)
+        return chosen
+
+
+def seat_stuck(rule: Any) -> Any:
+    """``rule`` as it is asked: with a seat view. A rule of the first form (methods of
+    ``(hand, passes_used)``) is wrapped in ``HandAndPasses``; plugins written for it work
+    unchanged."""
+    if _two_arguments(getattr(rule, "actions", None)):
+        return HandAndPasses(rule)
+    return rule
+
+
 # -- ending ----------------------------------------------------------------------------------
 class Progress(Protocol):
-    """What an ending may look at: the hands and who has left the game, and how."""
+    """What an ending may look at, read only: the hands and who has left the game, and
+    how; the passes and covers made and the table."""
 
     @property
     def hands(self) -> Sequence[int]:
@@ -157,6 +273,21 @@ class Progress(Protocol):
     @property
     def left(self) -> Sequence[int]:
         """Seats that left holding only the joker, in order."""
+        ...
+
+    @property
+    def passes(self) -> Sequence[int]:
+        """Passes made, by seat."""
+        ...
+
+    @property
+    def covered(self) -> Sequence[int]:
+        """Covered cards, a mask by seat."""
+        ...
+
+    @property
+    def table(self) -> int:
+        """The cards on the table, a mask."""
         ...
 
 

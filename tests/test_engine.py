@@ -18,6 +18,7 @@ from paiqi_core.cards import mask_of
 from paiqi_core.engine import IllegalAction
 from paiqi_core.playout import loop_source
 from paiqi_core.seeds import shuffled
+from paiqi_core.slots import GivenSeat
 from paiqi_core.topology import compile_topology
 
 from .conftest import ROOT
@@ -660,9 +661,9 @@ def test_platform_cover_never_offers_a_seven() -> None:
     # A stuck player never holds a 7 (it would be playable), so the rule only shows in the
     # stuck hook itself: 7s are left out of the covers, unlike 鬥雀's.
     hand = mask_of(cards("S7 HK D2 C7"))
-    platform_covers = game("platform").rules.stuck.actions(hand, 0)
+    platform_covers = game("platform").rules.stuck.actions(GivenSeat(hand))
     assert sorted(action_text(a) for a in platform_covers) == ["cover D2", "cover HK"]
-    doujue_covers = game("doujue").rules.stuck.actions(hand, 0)
+    doujue_covers = game("doujue").rules.stuck.actions(GivenSeat(hand))
     assert sorted(action_text(a) for a in doujue_covers) == sorted(
         "cover " + c for c in ("S7", "HK", "D2", "C7")
     )

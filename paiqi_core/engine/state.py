@@ -227,16 +227,19 @@ class State:
         if self.over:
             return []
         game = self.game
-        hand = self.hands[self.turn]
-        used = self.passes[self.turn]
         acts = list(bits(self.plays()))
         jokers = self.joker_plays() if game.jokers else []
         if not acts and not jokers:
-            return list(game.stuck.actions(hand, used))
+            return list(game.stuck.actions(SeatOf(self, self.turn)))
         opening_card = not self.started and self.first_card is not None
         if not game.must_play and not opening_card:  # the opening card is compulsory
-            acts += game.stuck.voluntary(hand, used)
+            acts += game.stuck.voluntary(SeatOf(self, self.turn))
         return acts + jokers if jokers else acts
+
+    def seat_view(self, seat: int | None = None) -> SeatOf:
+        """What a stuck rule is shown of ``seat`` (the seat to move by default): a
+        read-only view of this state (``slots.SeatView``)."""
+        return SeatOf(self, self.turn if seat is None else seat)
 
     def _bursts_now(self, seat: int) -> bool:
         """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""
@@ -487,3 +490,49 @@ def _copy_rng(rng: random.Random) -> random.Random:
     other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other
+
+
+class SeatOf:
+    """A seat of a game in progress as a stuck rule sees it (``slots.SeatView``): read
+    only, each fact read from the state when asked."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def hand(self) -> int:
+        """Its hand, a card mask."""
+        return self._state.hands[self.seat]
+
+    @property
+    def passes_used(self) -> int:
+        """The passes it has made this game."""
+        return self._state.passes[self.seat]
+
+    @property
+    def covered(self) -> int:
+        """The cards it has covered, a mask."""
+        return self._state.covered[self.seat]
+
+    @property
+    def covers_used(self) -> int:
+        """How many cards it has covered."""
+        return self._state.covered[self.seat].bit_count()
+
+    @property
+    def table(self) -> int:
+        """The cards on the table, a mask."""
+        return self._state.table
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        """Cards held, by seat."""
+        return tuple(self._state.hand_counts())
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every move and event so far as every seat sees it (covers hidden)."""
+        return tuple(self._state.public_log())

@@ -9,7 +9,7 @@ from paiqi_core.actions import COVER, PASS
 from paiqi_core.cards import SEVEN, bits, parse_card
 from paiqi_core.forms import Form, form
 from paiqi_core.hooks.registry import Params, register
-from paiqi_core.slots import EndingLoop, Opening, Progress, Start, StuckLoop
+from paiqi_core.slots import EndingLoop, Opening, Progress, SeatView, Start, StuckLoop
 
 
 def holder(hands: Sequence[int], card: int) -> int:
@@ -107,13 +107,13 @@ class CoverWhenStuck:
             return None
         return form("cover", coverable=self.coverable)
 
-    def actions(self, hand: int, passes_used: int) -> list[int]:
+    def actions(self, seat: SeatView) -> list[int]:
         """Every coverable card of the hand may be covered."""
-        return covers_of(hand, self.coverable)
+        return covers_of(seat.hand, self.coverable)
 
-    def voluntary(self, hand: int, passes_used: int) -> list[int]:
+    def voluntary(self, seat: SeatView) -> list[int]:
         """Where playing is not compulsory, a player may cover instead."""
-        return covers_of(hand, self.coverable)
+        return covers_of(seat.hand, self.coverable)
 
 
 @register(
@@ -163,17 +163,17 @@ class PassWhenStuck:
             return None
         return form("pass", pass_limit=self.pass_limit, then_cover=self.then_cover)
 
-    def voluntary(self, hand: int, passes_used: int) -> list[int]:
+    def voluntary(self, seat: SeatView) -> list[int]:
         """A pass by choice, while passes are left."""
         limit = self.pass_limit
-        return [PASS] if limit is None or passes_used < limit else []
+        return [PASS] if limit is None or seat.passes_used < limit else []
 
-    def actions(self, hand: int, passes_used: int) -> list[int]:
+    def actions(self, seat: SeatView) -> list[int]:
         """A pass while passes are left; then a cover, or nothing (a burst)."""
         limit = self.pass_limit
-        if limit is None or passes_used < limit:
+        if limit is None or seat.passes_used < limit:
             return [PASS]
-        return covers_of(hand, EVERY_CARD) if self.then_cover else []
+        return covers_of(seat.hand, EVERY_CARD) if self.then_cover else []
 
 
 @register(
