@@ -99,9 +99,10 @@ READINGS: dict[str, Reading] = {
             lambda r: _jokers(r) and r.opening.uses_door_card,
         ),
         Reading(
-            "pass-limit-at-least-one",
-            "A limited number of passes is at least 1 (a limit of 0 is refused), and passes "
-            "never let the player who must open skip the opening card.",
+            "pass-limit-zero",
+            "A pass limit of 0 allows no pass at all: a player who can play must, and a stuck "
+            "player takes out_of_passes at once (bursts, or covers); passes never let the "
+            "player who must open skip the opening card.",
             lambda r: r.stuck.pass_limit is not None,
         ),
         Reading(

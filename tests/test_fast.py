@@ -85,6 +85,10 @@ VARIANTS = [
     ("pagat", ("turn.must_play=false", "ending.stall=1")),
     ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
     ("doujue-passes", ("turn.pass_limit=null", "ending.stall=1", "deck.jokers=1")),
+    # no passes at all: a stuck player bursts (or covers) at once
+    ("shichinarabe", ("turn.pass_limit=0",)),
+    ("shichinarabe", ("turn.pass_limit=0", "deck.jokers=1")),
+    ("doujue-passes", ("turn.pass_limit=0",)),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

@@ -34,7 +34,7 @@ from hypothesis.stateful import (
 )
 
 from paiqi_core import Game, State, card_text, parse_card
-from paiqi_core.actions import CUT, action_text, is_event, parse_action
+from paiqi_core.actions import CUT, PASS, action_text, is_event, parse_action
 from paiqi_core.agents import RandomAgent
 from paiqi_core.engine import IllegalAction
 from paiqi_core.records import replay, state_record
@@ -884,6 +884,38 @@ def test_stalled_games_follow_the_rules(
         model.apply(action_text(action))
         check_state(state, model)
     assert model.over
+    check_result(state, rules)
+
+
+# no passes at all (pass limit 0, RULES.md section 5): a stuck player bursts or covers at once
+NO_PASSES = [
+    ("shichinarabe", ("turn.pass_limit=0",)),
+    ("shichinarabe", ("turn.pass_limit=0", "turn.out_of_passes=cover")),
+    ("doujue-passes", ("turn.pass_limit=0",)),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), NO_PASSES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_without_passes_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game with a pass limit of 0 equals the model's: no pass is ever
+    legal, and the result follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.pass_limit == 0
+    state = played.new_state(seed=seed)
+    model = model_of(state, rules)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert PASS not in legal
+        action = legal[rnd.randrange(len(legal))]
+        state.apply(action)
+        model.apply(action_text(action))
+        check_state(state, model)
+    assert model.over and not any(state.passes)
     check_result(state, rules)
 
 

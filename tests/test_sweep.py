@@ -181,8 +181,8 @@ def test_an_interrupted_sweep_resumes_to_the_same_rows(tmp_path: Path, capsys: C
     [
         (["--vary", "turn.pass_limt=1,2"],
          "--vary:1:6: turn.pass_limt: unknown key; did you mean 'pass_limit'?"),
-        (["--vary", "turn.pass_limit=1,0"],
-         "--vary:1:19: turn.pass_limit: 0 is less than the minimum of 1"),
+        (["--vary", "turn.pass_limit=1,-1"],
+         "--vary:1:19: turn.pass_limit: -1 is less than the minimum of 0"),
         (["--vary", "turn.pass_limit=2,3", "--vary", "deck.jokers=0, lots"],
          "--vary:2:16: deck.jokers: 'lots' is not of type 'integer'"),
         (["--vary", "turn.pass_limit=2,,3"],
