@@ -20,7 +20,7 @@ from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
 from paiqi_core.session import SessionResult, run_session
-from paiqi_core.streams import GENERATOR, LEGACY, Stream, derived_key
+from paiqi_core.streams import GENERATOR, LEGACY, Stream, derived_key, prefetch
 
 ONLY_RANDOM = frozenset({"random", "easy"})
 
@@ -126,6 +126,7 @@ def _results(
                 records.write(json.dumps(data, ensure_ascii=False) + "\n")
             yield result
         return
+    prefetch(game_seed(seed, index) for index in indices)  # the deals' streams made together
     for index in indices:
         state = play_game(game, game_seed(seed, index), agents)
         if records is not None:

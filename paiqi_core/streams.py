@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain
 from typing import Any
@@ -100,6 +100,30 @@ def _numpy_words() -> Callable[[int, int], list[int]]:
 
 
 _MAKERS: list[Callable[[int, int], list[int]]] = []
+FIRST = 192  # words of each stream that ``prefetch`` makes (a random game draws fewer)
+_READY: dict[int, list[int]] = {}  # a key -> its first words, made by ``prefetch``
+
+
+def prefetch(seeds: Iterable[int]) -> None:
+    """Make the first ``FIRST`` words of the streams of ``seeds`` in one NumPy pass, for
+    games about to be dealt in Python: a stream of one of those seeds then starts from them
+    rather than making a block of its own (the same words, made for many streams at the
+    cost of one). Whatever an earlier call made that no stream took is dropped."""
+    _READY.clear()
+    keys = [key_of(seed) for seed in seeds]
+    try:
+        import numpy as np
+    except ImportError:
+        return
+    with np.errstate(over="ignore"):
+        steps = np.arange(1, FIRST + 1, dtype=np.uint64) * np.uint64(GAMMA)
+        z = np.array(keys, dtype=np.uint64)[:, None] + steps[None, :]
+        z ^= z >> np.uint64(30)
+        z *= np.uint64(C1)
+        z ^= z >> np.uint64(27)
+        z *= np.uint64(C2)
+        z ^= z >> np.uint64(31)
+    _READY.update(zip(keys, z.tolist(), strict=True))
 
 
 def words(key: int, first: int) -> list[int]:
@@ -108,6 +132,35 @@ def words(key: int, first: int) -> list[int]:
     if not _MAKERS:
         _MAKERS.append(_numpy_words())
     return _MAKERS[0](key, first)
+
+
+class _Blocks:
+    """The blocks of words of one stream, in order: the one in hand, where it starts and
+    how long it is."""
+
+    __slots__ = ("base", "block", "key", "size")
+
+    def __init__(self, key: int, drawn: int) -> None:
+        self.key = key
+        self.base = drawn  # the first word of the block in hand
+        self.size = 0  # its length
+        self.block: Iterator[int] = iter(())  # what is left of it
+
+    def make(self, first: int) -> Iterator[int]:
+        """The block that starts at word ``first``, now the one in hand."""
+        block = _READY.pop(self.key, None) if first == 0 else None
+        if block is None:
+            block = words(self.key, first)
+        self.base, self.size = first, len(block)
+        self.block = iter(block)
+        return self.block
+
+    def firsts(self) -> Iterator[int]:
+        """The first word of each block: each starts where the last one ended."""
+        first = self.base
+        while True:
+            yield first
+            first += self.size
 
 
 class Stream(random.Random):
@@ -137,32 +190,20 @@ class Stream(random.Random):
 
     def _start(self, key: int, drawn: int) -> None:
         self.key = key & MASK
-        self._base = drawn  # the first word of the block in hand
-        self._size = 0  # its length
-        self._block: Iterator[int] = iter(())  # what is left of it
+        self._blocks = blocks = _Blocks(self.key, drawn)
         # the words one by one from ``drawn`` on, made a block at a time: a built-in
-        # callable, for the loops that draw most (``draws``)
-        blocks = map(self._next_block, self._firsts(drawn))
-        self.next_word: Callable[[], int] = chain.from_iterable(blocks).__next__
-
-    def _next_block(self, first: int) -> Iterator[int]:
-        block = words(self.key, first)
-        self._base, self._size = first, len(block)
-        self._block = iter(block)
-        return self._block
-
-    def _firsts(self, drawn: int) -> Iterator[int]:
-        """The first word of each block: each block starts where the last one ended."""
-        first = drawn
-        while True:
-            yield first
-            first += self._size
+        # callable, for the loops that draw most (``draws``). It holds the blocks, never
+        # the stream, so a stream is freed as soon as it is dropped (no cycle to collect)
+        self.next_word: Callable[[], int] = chain.from_iterable(
+            map(blocks.make, blocks.firsts())
+        ).__next__
 
     @property
     def drawn(self) -> int:
         """Words drawn so far."""
-        left: int = self._block.__length_hint__()  # type: ignore[attr-defined]
-        return self._base + self._size - left
+        blocks = self._blocks
+        left: int = blocks.block.__length_hint__()  # type: ignore[attr-defined]
+        return blocks.base + blocks.size - left
 
     def getstate(self) -> tuple[Any, ...]:
         """The key and the number of words drawn."""

@@ -38,6 +38,7 @@ from paiqi_core.streams import (
     draws,
     key_of,
     mix64,
+    prefetch,
     signed,
     stream,
 )
@@ -131,6 +132,20 @@ def test_a_stream_copies_pickles_and_goes_on_from_its_state() -> None:
         s.setstate(random.Random(1).getstate())
     with pytest.raises(TypeError, match="int"):
         Stream("seed")  # type: ignore[arg-type]
+
+
+def test_prefetched_streams_are_the_same_streams() -> None:
+    seeds = [5, 2**70, -3]
+    prefetch(seeds)
+    for seed in seeds:  # the first words made together, the rest one stream at a time
+        s, key = Stream(seed), key_of(seed)
+        assert [s.getrandbits(64) for _ in range(300)] == [
+            mix64((key + (t + 1) * GAMMA) & MASK) for t in range(300)
+        ]
+        assert s.drawn == 300
+    again = Stream(5)  # taken once: a second stream of the seed makes its own
+    assert again.getrandbits(64) == mix64((key_of(5) + GAMMA) & MASK)
+    prefetch([])
 
 
 @pytest.mark.parametrize("rng", [Stream(11), random.Random(11)], ids=["splitmix64", "mt19937"])

@@ -53,6 +53,7 @@ class State:
     __slots__ = (
         "_cover_order",
         "_public",
+        "_views",
         "actions",
         "bursts",
         "completions",
@@ -130,6 +131,7 @@ class State:
         self.joker_at: int | None = None
         self.log: list[tuple[int, int]] = []
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
+        self._views: list[SeatOf] | None = None  # what stuck rules see of each seat
         self._cover_order: list[list[int]] = [[] for _ in range(n)]  # covered cards, in order
         self.over = False
         self.idle = 0  # passes in a row, with nothing else done in between (the stall rule)
@@ -174,13 +176,15 @@ class State:
         other.completions = [list(c) for c in self.completions]
         other._cover_order = [list(c) for c in self._cover_order]
         other.rng = None if self.rng is None else _copy_rng(self.rng)
+        other._views = None
         return other
 
     def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in State.__slots__}
+        return {name: getattr(self, name) for name in State.__slots__ if name != "_views"}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.generator = GENERATOR
+        self._views = None
         for name, value in state.items():
             setattr(self, name, value)
 
@@ -230,16 +234,19 @@ class State:
         acts = list(bits(self.plays()))
         jokers = self.joker_plays() if game.jokers else []
         if not acts and not jokers:
-            return list(game.stuck.actions(SeatOf(self, self.turn)))
+            return list(game.stuck.actions(self.seat_view()))
         opening_card = not self.started and self.first_card is not None
         if not game.must_play and not opening_card:  # the opening card is compulsory
-            acts += game.stuck.voluntary(SeatOf(self, self.turn))
+            acts += game.stuck.voluntary(self.seat_view())
         return acts + jokers if jokers else acts
 
     def seat_view(self, seat: int | None = None) -> SeatOf:
         """What a stuck rule is shown of ``seat`` (the seat to move by default): a
-        read-only view of this state (``slots.SeatView``)."""
-        return SeatOf(self, self.turn if seat is None else seat)
+        read-only view of this state (``slots.SeatView``), made once a seat."""
+        views = self._views
+        if views is None:
+            views = self._views = [SeatOf(self, s) for s in range(self.game.players)]
+        return views[self.turn if seat is None else seat]
 
     def _bursts_now(self, seat: int) -> bool:
         """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""

@@ -26,7 +26,7 @@ from paiqi_core.profile import Profile, ProfileError
 from paiqi_core.rules import rules_of
 from paiqi_core.runs.trace import Trace, trace
 from paiqi_core.seeds import game_seed
-from paiqi_core.streams import GENERATOR
+from paiqi_core.streams import GENERATOR, prefetch
 
 COLUMNS = (
     "profile",
@@ -103,14 +103,23 @@ def seating(spec: BatchSpec, players: int, index: int) -> tuple[int, list[str]]:
     ``spec.seatings`` times (``players`` times if not set), the agents moved one seat round
     each time; with replays, ``spec.replays`` times, the agents moved one seat round each
     time (``replay_of`` gives which replay)."""
-    agents = list(spec.agents) or ["random"] * players
-    if spec.replays:
-        deal, turn = divmod(index, spec.replays)
-        return deal, [agents[(seat - turn) % players] for seat in range(players)]
-    if not spec.rotate:
-        return index, agents
-    deal, turn = divmod(index, spec.seatings or players)
-    return deal, [agents[(seat - turn) % players] for seat in range(players)]
+    deals, agents = seatings(spec, players, (index,))
+    return deals[0], list(agents[0])
+
+
+def seatings(
+    spec: BatchSpec, players: int, indices: Sequence[int]
+) -> tuple[list[int], list[tuple[str, ...]]]:
+    """``seating`` of every game of ``indices``: their deals, and their agents by seat (one
+    tuple for each distinct seating, shared by the games that have it)."""
+    agents = tuple(spec.agents) or ("random",) * players
+    per = spec.replays or (spec.seatings or players if spec.rotate else 0)
+    if not per:
+        return list(indices), [agents] * len(indices)
+    turns = [
+        tuple(agents[(seat - turn) % players] for seat in range(players)) for turn in range(per)
+    ]
+    return [i // per for i in indices], [turns[i % per] for i in indices]
 
 
 def replay_of(spec: BatchSpec, index: int) -> int:
@@ -155,6 +164,8 @@ def run_batch(spec: BatchSpec) -> Batch:
         return play_in_kernel(spec, game)
     rows: list[Row] = []
     records: list[str] = []
+    if spec.generator == GENERATOR:  # the deals' streams made together
+        prefetch(game_seed(spec.seed, deal) for deal in seatings(spec, game.players, spec.games)[0])
     for index in spec.games:
         deal, agents = seating(spec, game.players, index)
         seed = game_seed(spec.seed, deal)

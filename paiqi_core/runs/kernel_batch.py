@@ -30,7 +30,7 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
     """The rows (and records, if asked) of a batch of all-random games; a game whose log
     outgrew the kernel's room has the rows (and record) of the Python engine's game."""
     from paiqi_core.records import state_record
-    from paiqi_core.runs.batch import COLUMNS, Batch, seating
+    from paiqi_core.runs.batch import COLUMNS, Batch, seatings
     from paiqi_core.runs.batch import game_rows as python_rows
     from paiqi_core.runs.block import encode
     from paiqi_core.simulate import play_game
@@ -38,9 +38,7 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
     compiled = compiled_game(game.rules)
     n = game.players
     indices = list(spec.games)
-    seated = [seating(spec, n, i) for i in indices]
-    deals = [deal for deal, _ in seated]
-    agents = [tuple(names) for _, names in seated]
+    deals, agents = seatings(spec, n, indices)
     played = compiled.play_run(spec.seed, deals, keep=spec.records, log=spec.records)
     columns = game_columns(compiled, played, indices, deals, agents)
     replayed = {}
