@@ -26,6 +26,8 @@ import json
 import math
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -645,3 +647,46 @@ def test_a_tournament_of_random_players_is_the_same_under_both_engines(
         reports.append({k: v for k, v in report.items() if k not in ("run", "db")})
     assert reports[0] == reports[1]
     assert reports[0]["design"]["rule_sets"]["all pairings"]["recorded"]
+
+
+# -- the same rules as plain Python ------------------------------------------------------------
+_WITHOUT_NUMBA = r"""
+import sys
+sys.modules["numba"] = None
+import numpy as np
+from paiqi_core import Game
+from paiqi_core.fast import kernel, layout as L
+from paiqi_core.fast.bits import COMPILED
+from paiqi_core.fast.plan import rules_vector
+from paiqi_core.fast.tables import beyond_table, extensions
+from paiqi_core.simulate import play_game
+from paiqi_core.streams import key_of, signed
+
+assert not COMPILED
+for profile, sets in [("doujue", ()), ("platform", ()), ("pagat", ()), ("shichinarabe", ()),
+                      ("shichinarabe", ("deck.jokers=1",))]:
+    game = Game(profile, list(sets))
+    R = np.array(rules_vector(game.rules), dtype=np.int64)
+    ext = extensions(game.rules.topology)
+    beyond = beyond_table(game.rules.topology) if sets else np.full(1, -1, dtype=np.int8)
+    for seed in range(8):
+        st = np.zeros(L.STATE, np.int64)
+        st[L.KEY] = signed(key_of(seed))
+        log = np.zeros((512, 2), np.int32)
+        kernel.deal(st, R, ext, beyond, log, np.empty(64, np.int64))
+        jx, jy = np.empty(16, np.int64), np.empty(16, np.int64)
+        kernel.play_out(st, R, ext, beyond, log, kernel.RANDOM, jx, jy)
+        state = play_game(game, seed)
+        assert [tuple(e) for e in log[: st[L.LOGLEN]].tolist()] == state.log, (profile, seed)
+        assert st[L.HAND : L.HAND + game.players].tolist() == state.hands, (profile, seed)
+print("ok")
+"""
+
+
+def test_the_kernels_rules_run_as_plain_python_without_numba() -> None:
+    """Where numba cannot be imported, the kernel's functions run as written (plain Python)
+    and play the Python engine's games move for move: one source of the rules, two speeds."""
+    out = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_NUMBA], capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]

@@ -19,8 +19,9 @@ game is the Python game, action for action.
 - ``steps``: one game stepped from Python an action at a time, with the legal actions and
   observations of the adapters (``paiqi_core.adapters.steps`` drives it).
 
-Only this module's functions import without numba; the rest needs ``pip install
-'paiqi[fast]'``.
+Without numba, this module's functions and the rules themselves (``kernel``, ``rng``,
+``bits``, ``layout``, ``tables``, ``plan``) still import and run, as plain Python
+(``bits.COMPILED`` is False); the batches and steps need ``pip install 'paiqi[fast]'``.
 """
 
 from __future__ import annotations

@@ -12,22 +12,30 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from paiqi_core.fast.bits import bit_length, step
+from paiqi_core.fast.bits import COMPILED, bit_length, step
 from paiqi_core.fast.layout import DRAWN, KEY
-from paiqi_core.streams import C1, C2, GAMMA, key_of, signed
+from paiqi_core.streams import C1, C2, GAMMA, MASK, key_of, mix64, signed
 
 _GAMMA = np.uint64(GAMMA)
 _C1 = np.uint64(C1)
 _C2 = np.uint64(C2)
 
 
-@step
-def word(key: int, t: int) -> np.uint64:
-    """Word ``t`` of the stream of ``key`` (an int64 holding the key's 64 bits)."""
-    z = np.uint64(key) + np.uint64(t + 1) * _GAMMA
-    z = (z ^ (z >> np.uint64(30))) * _C1
-    z = (z ^ (z >> np.uint64(27))) * _C2
-    return z ^ (z >> np.uint64(31))
+if COMPILED:
+
+    @step
+    def word(key: int, t: int) -> np.uint64:
+        """Word ``t`` of the stream of ``key`` (an int64 holding the key's 64 bits)."""
+        z = np.uint64(key) + np.uint64(t + 1) * _GAMMA
+        z = (z ^ (z >> np.uint64(30))) * _C1
+        z = (z ^ (z >> np.uint64(27))) * _C2
+        return z ^ (z >> np.uint64(31))
+
+else:  # plain Python: the same word from Python ints (NumPy's scalars would warn on overflow)
+
+    def word(key: int, t: int) -> np.uint64:
+        """Word ``t`` of the stream of ``key`` (an int64 holding the key's 64 bits)."""
+        return np.uint64(mix64(((int(key) & MASK) + (int(t) + 1) * GAMMA) & MASK))
 
 
 @step

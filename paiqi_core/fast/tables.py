@@ -4,15 +4,15 @@ plays beyond a place (``Topology.beyond``, tabulated for every row and rank)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from paiqi_core.fast.bits import tabulate
 from paiqi_core.fast.layout import SEVEN
 from paiqi_core.topology import Topology
 
 ROWS = 1 << 13
 
 
-@njit(cache=True)
+@tabulate
 def _step(i: int, d: int, ring: bool) -> int:
     j = i + d
     if ring:
@@ -20,7 +20,7 @@ def _step(i: int, d: int, ring: bool) -> int:
     return j if 0 <= j < 13 else -1
 
 
-@njit(cache=True)
+@tabulate
 def _beyond(row: int, rank: int, order: np.ndarray, ring: bool, ext: np.ndarray) -> int:
     """``Topology._find_beyond``: the next empty place beyond ``rank`` in the direction away
     from the 7's part of the row, running on across the A-K junction where rows do; -1 for
@@ -61,7 +61,7 @@ def _beyond(row: int, rank: int, order: np.ndarray, ring: bool, ext: np.ndarray)
     return y if (ext[row | (1 << rank)] >> y) & 1 else -1
 
 
-@njit(cache=True)
+@tabulate
 def _beyond_table(order: np.ndarray, ring: bool, ext: np.ndarray) -> np.ndarray:
     table = np.empty(ROWS * 13, np.int8)
     for row in range(ROWS):
