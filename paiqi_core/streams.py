@@ -74,26 +74,38 @@ def _python_words(key: int, first: int) -> list[int]:
     return [mix64((base + t * GAMMA) & MASK) for t in range(1, SMALL + 1)]
 
 
+def mix_array(z: Any) -> Any:
+    """``mix64`` of every word of ``z``, a NumPy array of uint64, in place (arrays wrap
+    round on overflow)."""
+    import numpy as np
+
+    z ^= z >> np.uint64(30)
+    z *= np.uint64(C1)
+    z ^= z >> np.uint64(27)
+    z *= np.uint64(C2)
+    z ^= z >> np.uint64(31)
+    return z
+
+
+def _steps(count: int) -> Any:
+    """``(t + 1) * GAMMA`` for t below ``count``, as uint64 (wrapped round)."""
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        return np.arange(1, count + 1, dtype=np.uint64) * np.uint64(GAMMA)
+
+
 def _numpy_words() -> Callable[[int, int], list[int]]:
-    """``BLOCK`` words at a time with NumPy (its arrays wrap round on overflow), or the
-    Python way where NumPy is not installed."""
+    """``BLOCK`` words at a time with NumPy, or the Python way where NumPy is not
+    installed."""
     try:
         import numpy as np
     except ImportError:
         return _python_words
-    with np.errstate(over="ignore"):
-        steps = np.arange(1, BLOCK + 1, dtype=np.uint64) * np.uint64(GAMMA)  # (t + 1) * GAMMA
-    s30, s27, s31 = np.uint64(30), np.uint64(27), np.uint64(31)
-    c1, c2 = np.uint64(C1), np.uint64(C2)
+    steps = _steps(BLOCK)
 
     def block(key: int, first: int) -> list[int]:
-        z = steps + np.uint64((key + first * GAMMA) & MASK)
-        z ^= z >> s30
-        z *= c1
-        z ^= z >> s27
-        z *= c2
-        z ^= z >> s31
-        out: list[int] = z.tolist()
+        out: list[int] = mix_array(steps + np.uint64((key + first * GAMMA) & MASK)).tolist()
         return out
 
     return block
@@ -115,14 +127,7 @@ def prefetch(seeds: Iterable[int]) -> None:
         import numpy as np
     except ImportError:
         return
-    with np.errstate(over="ignore"):
-        steps = np.arange(1, FIRST + 1, dtype=np.uint64) * np.uint64(GAMMA)
-        z = np.array(keys, dtype=np.uint64)[:, None] + steps[None, :]
-        z ^= z >> np.uint64(30)
-        z *= np.uint64(C1)
-        z ^= z >> np.uint64(27)
-        z *= np.uint64(C2)
-        z ^= z >> np.uint64(31)
+    z = mix_array(np.array(keys, dtype=np.uint64)[:, None] + _steps(FIRST)[None, :])
     _READY.update(zip(keys, z.tolist(), strict=True))
 
 

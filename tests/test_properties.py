@@ -855,6 +855,28 @@ def test_every_step_follows_the_rules(profile: str, seed: int, rnd: random.Rando
     check_result(state, rules)
 
 
+def played_as_the_model(
+    played: Game,
+    rules: Rules,
+    seed: int,
+    rnd: random.Random,
+    allowed: Callable[[list[int]], bool] = lambda legal: True,
+) -> State:
+    """A game of ``seed`` played at random to its end, every step checked against the model
+    (and every list of legal actions against ``allowed``); the model ends it too."""
+    state = played.new_state(seed=seed)
+    model = model_of(state, rules)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert allowed(legal), legal
+        action = legal[rnd.randrange(len(legal))]
+        state.apply(action)
+        model.apply(action_text(action))
+        check_state(state, model)
+    assert model.over
+    return state
+
+
 # rule sets with the stall rule in effect: passes by choice, a round or two of them ends it
 STALLING = [
     ("pagat", ("turn.must_play=false", "ending.stall=1")),
@@ -875,15 +897,7 @@ def test_stalled_games_follow_the_rules(
     played = Game(profile, sets)
     rules = Rules.of(played)
     assert rules.stall is not None
-    state = played.new_state(seed=seed)
-    model = model_of(state, rules)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[rnd.randrange(len(legal))]
-        state.apply(action)
-        model.apply(action_text(action))
-        check_state(state, model)
-    assert model.over
+    state = played_as_the_model(played, rules, seed, rnd)
     check_result(state, rules)
 
 
@@ -906,16 +920,8 @@ def test_games_without_passes_follow_the_rules(
     played = Game(profile, sets)
     rules = Rules.of(played)
     assert rules.pass_limit == 0
-    state = played.new_state(seed=seed)
-    model = model_of(state, rules)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        assert PASS not in legal
-        action = legal[rnd.randrange(len(legal))]
-        state.apply(action)
-        model.apply(action_text(action))
-        check_state(state, model)
-    assert model.over and not any(state.passes)
+    state = played_as_the_model(played, rules, seed, rnd, lambda legal: PASS not in legal)
+    assert not any(state.passes)
     check_result(state, rules)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from paiqi_core.fast.bits import COMPILED, bit_length, step
 from paiqi_core.fast.layout import DRAWN, KEY
-from paiqi_core.streams import C1, C2, GAMMA, MASK, key_of, mix64, signed
+from paiqi_core.streams import C1, C2, GAMMA, MASK, key_of, mix64, mix_array, signed
 
 _GAMMA = np.uint64(GAMMA)
 _C1 = np.uint64(C1)
@@ -74,13 +74,6 @@ def keys_of(seeds: Iterable[int]) -> np.ndarray:
     return np.array([signed(key_of(int(s))) for s in seeds], dtype=np.int64)
 
 
-def _mix(z: np.ndarray) -> np.ndarray:
-    """``streams.mix64`` of every uint64 of ``z`` (arrays wrap round on overflow)."""
-    z = (z ^ (z >> np.uint64(30))) * _C1
-    z = (z ^ (z >> np.uint64(27))) * _C2
-    return z ^ (z >> np.uint64(31))
-
-
 def run_keys(run_seed: int, indices: Sequence[int]) -> np.ndarray:
     """The keys (int64) of ``game_seed(run_seed, i)`` = ``run_seed * 2**32 + i`` for each
     game index ``i``: without a Python loop where the seeds have at most two 64-bit limbs
@@ -89,8 +82,8 @@ def run_keys(run_seed: int, indices: Sequence[int]) -> np.ndarray:
     if not 0 <= run_seed < 1 << 64 or (len(index) and (index.min() < 0 or index.max() >> 32)):
         return keys_of(run_seed * (1 << 32) + int(i) for i in index)
     low = np.uint64((run_seed & 0xFFFFFFFF) << 32) | index.astype(np.uint64)
-    key = _mix(low + _GAMMA)
+    key = mix_array(low + _GAMMA)
     high = run_seed >> 32
     if high:
-        key = _mix((key ^ np.uint64(high)) + _GAMMA)
+        key = mix_array((key ^ np.uint64(high)) + _GAMMA)
     return key.view(np.int64)
