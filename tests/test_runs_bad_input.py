@@ -348,6 +348,27 @@ def test_a_damaged_run_is_named_and_the_others_stay_readable(
     assert (status, json.loads(out)) == (0, [{"n": 3 * 2 * 4}])  # 3 deals, 2 values, 4 seats
 
 
+def test_a_run_of_an_unknown_generator_is_named_not_played(
+    results: Path, tmp_path: Path, capsys: Capsys
+) -> None:
+    """A run stored by a version that deals with a generator this one does not know (a
+    later one) is named in one line, like a damaged run, and never resumed with other deals."""
+    con = sqlite3.connect(results)
+    (text,) = con.execute("SELECT spec FROM runs ORDER BY created").fetchone()
+    con.close()
+    spec = json.loads(text)
+    assert spec["generator"] == "splitmix64"
+    spec["generator"] = "pcg64"
+    db, damaged, _ = _damaged(results, tmp_path, json.dumps(spec).encode())
+    line = (
+        f"{db}: run {damaged} is damaged: its options (runs.spec) are for a generator this "
+        "version does not know ('pcg64'; it knows splitmix64, mt19937); the other runs of "
+        "the file can still be read\n"
+    )
+    for argv in (["report", damaged, "--json"], ["compare", "--resume", damaged]):
+        assert cli(capsys, *argv, "--db", str(db)) == (2, "", line)
+
+
 def test_a_file_damaged_page_by_page_is_one_line(
     results: Path, tmp_path: Path, capsys: Capsys
 ) -> None:

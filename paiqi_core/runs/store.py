@@ -42,7 +42,7 @@ from paiqi_core.profile import Profile, load_profile
 from paiqi_core.profile.load import load_resolved
 from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS
 from paiqi_core.runs.block import Block, BlockError, decode
-from paiqi_core.streams import GENERATOR, LEGACY
+from paiqi_core.streams import GENERATOR, GENERATORS, LEGACY
 
 try:
     import fcntl
@@ -110,6 +110,10 @@ def distinct_seatings(lineup: tuple[str, ...]) -> int:
         if n % shift == 0 and lineup[shift:] + lineup[:shift] == lineup:
             return shift
     return max(n, 1)
+
+
+class UnknownGenerator(ValueError):
+    """A stored run dealt by a generator this version does not know (a later version's)."""
 
 
 @dataclass(frozen=True)
@@ -257,6 +261,8 @@ class RunSpec:
         d["lineups"] = tuple(tuple(seats) for seats in d.get("lineups", ()))
         d["vary"] = tuple((key, tuple(values)) for key, values in d.get("vary", ()))
         d.setdefault("generator", LEGACY)
+        if d["generator"] not in GENERATORS:
+            raise UnknownGenerator(d["generator"])
         return RunSpec(**d)
 
     @property
@@ -539,6 +545,11 @@ class Store:
             return RunSpec.from_json((data or b"null").decode("utf-8"))
         except (ValueError, TypeError, AttributeError, KeyError) as e:
             why = "not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "not a run's options"
+            if isinstance(e, UnknownGenerator):
+                why = (
+                    f"for a generator this version does not know ({e.args[0]!r}; it "
+                    f"knows {', '.join(GENERATORS)})"
+                )
             raise StoreError(
                 f"{self.path}: run {run} is damaged: its options (runs.spec) are {why}; the "
                 "other runs of the file can still be read"
