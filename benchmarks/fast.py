@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import handwritten
 
 from paiqi_core import Game
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
+from paiqi_core.core.rng import run_keys
 from paiqi_core.fast.compiled import compiled_game
-from paiqi_core.fast.rng import run_keys
 from paiqi_core.runs.batch import BatchSpec, run_batch
 
 

@@ -21,7 +21,7 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SEVEN, SUIT_MASK
 from paiqi_core.engine import Game, Observation
 from paiqi_core.melds import exempt_points
-from paiqi_core.playout import below
+from paiqi_core.streams import below
 from paiqi_core.topology import compile_topology
 from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,

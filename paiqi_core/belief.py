@@ -396,19 +396,16 @@ class Belief:
         me = self.seat
         hands, covers = self._split(placement)
         state = template.clone()
-        dealt = list(template.dealt)
         order = state._cover_order
         for t in range(n):
             if t == me:
                 continue
             in_order = [covers[t][k] for k in range(len(covers[t]))]
             covered = sum(1 << c for c in in_order)
-            state.hands[t] = hands[t]
-            state.covered[t] = covered
             order[t] = in_order
             joker = JOKER_BIT if self._jokers_in[t] < 0 else 0  # dealt, seen leaving since
-            dealt[t] = (hands[t] | covered | self._out[t]) & SUITED | joker
-        state.dealt = tuple(dealt)
+            dealt = (hands[t] | covered | self._out[t]) & SUITED | joker
+            state.set_hidden(t, hands[t], covered, dealt)
         taken = [0] * n
         log = state.log
         for index, (seat, action) in enumerate(log):

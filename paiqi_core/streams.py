@@ -271,3 +271,22 @@ def draws(rng: random.Random) -> tuple[Callable[[], int], int]:
     if type(rng) is Stream:
         return rng.next_word, 64
     return partial(rng.getrandbits, 32), 32
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform index in ``range(n)`` by rejection on ``n.bit_length()`` bits (the
+    choices of the random players, at both speeds); a single option draws nothing."""
+    if n <= 1:
+        return 0
+    k = n.bit_length()
+    if type(rng) is Stream:  # its words at once, rather than through getrandbits
+        word, drop = rng.next_word, 64 - k
+        r = word() >> drop
+        while r >= n:
+            r = word() >> drop
+        return r
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r

@@ -27,8 +27,8 @@ def compiled_engine() -> None:
     import numpy as np
 
     from paiqi_core import Game
+    from paiqi_core.core.layout import OVER, STATE
     from paiqi_core.fast.compiled import compiled_game
-    from paiqi_core.fast.layout import OVER, STATE
 
     compiled = compiled_game(Game("shichinarabe", ["deck.jokers=1"]).rules)
     compiled.play_seeds([0])

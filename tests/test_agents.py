@@ -16,12 +16,12 @@ from paiqi_core import Game, State
 from paiqi_core.actions import COVER, action_text, is_event, kind, parse_action
 from paiqi_core.agents import AGENTS, Agent, HeuristicAgent, RandomAgent
 from paiqi_core.cards import JOKER, bits, mask_of, parse_cards
-from paiqi_core.playout import below
 from paiqi_core.records import replay, state_record
 from paiqi_core.resources import builtin_profiles
 from paiqi_core.runs.batch import BatchSpec, run_batch
 from paiqi_core.seeds import game_seed
 from paiqi_core.simulate import play_game
+from paiqi_core.streams import below
 
 from .conftest import ROOT
 

@@ -16,7 +16,6 @@ from paiqi_core import Game, State, card_text, parse_card, parse_cards
 from paiqi_core.actions import COVER, CUT, PASS, action_text, parse_action
 from paiqi_core.cards import mask_of
 from paiqi_core.engine import IllegalAction
-from paiqi_core.playout import loop_source
 from paiqi_core.seeds import shuffled
 from paiqi_core.slots import GivenSeat
 from paiqi_core.topology import compile_topology
@@ -750,19 +749,6 @@ def test_the_deal_shuffles_as_random_shuffle_does(size: int) -> None:
         after = random.Random(seed)
         after.shuffle(list(range(size)))
         assert rng.getrandbits(32) == after.getrandbits(32)
-
-
-def test_random_play_is_compiled_for_simple_rules_only() -> None:
-    # must play, unlimited covers or passes, no joker: a loop generated for the rules
-    pagat, doujue = loop_source(Game("pagat")), loop_source(Game("doujue"))
-    assert pagat is not None and doujue is not None
-    assert "covered[turn]" in doujue and "covered[turn]" not in pagat  # covers, or passes
-    assert "successors_of" in pagat  # a line of ranks: one mask operation per play
-    zhanlong = loop_source(Game("platform-zhanlong"))
-    assert zhanlong is not None and "CUT" in zhanlong and "successors_of" not in zhanlong
-    # pass limits with bursts, and the joker, list the legal actions instead
-    assert loop_source(Game("shichinarabe")) is None
-    assert loop_source(Game("doujue", ["deck.jokers=1"])) is None
 
 
 def test_every_documented_refusal_category_is_what_the_engine_says() -> None:

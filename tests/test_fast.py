@@ -40,7 +40,7 @@ import pytest
 from paiqi_core import Game
 from paiqi_core import fast as fast_path
 from paiqi_core.agents import RandomAgent
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import fast_finish, fast_finish_after
 from paiqi_core.fast.scoring import WORK, exempt_points, score
@@ -655,8 +655,8 @@ import sys
 sys.modules["numba"] = None
 import numpy as np
 from paiqi_core import Game
-from paiqi_core.fast import kernel, layout as L
-from paiqi_core.fast.bits import COMPILED
+from paiqi_core.core import kernel, layout as L
+from paiqi_core.core.bits import COMPILED
 from paiqi_core.fast.plan import rules_vector
 from paiqi_core.fast.tables import beyond_table, extensions
 from paiqi_core.simulate import play_game

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from paiqi_core.agents import RandomAgent
+from paiqi_core.core import layout as L
 from paiqi_core.fast import heuristic as compiled
-from paiqi_core.fast import layout as L
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import encode, fast_finish, finisher
 from paiqi_core.fast.plan import heuristic_why_not

@@ -71,11 +71,13 @@ def test_thirty_nine_passes_do_not_end_it() -> None:
     assert state.idle == 39 and PASS in state.legal_actions()
 
 
-def _position(game: Game, hands: list[list[str]], passes: list[int] | None = None) -> State:
-    """A game with every 7 on the table, ``hands`` by seat, seat 0 to move."""
+def _position(
+    game: Game, hands: list[list[str]], passes: list[int] | None = None, turn: int = 0
+) -> State:
+    """A game with every 7 on the table, ``hands`` by seat, ``turn`` to move."""
     masks = [sum(1 << parse_card(c) for c in h) for h in hands]
     table = sum(1 << parse_card(c) for c in ("S7", "H7", "D7", "C7"))
-    return State(game, masks, table=table, turn=0, passes=passes)
+    return State(game, masks, table=table, turn=turn, passes=passes)
 
 
 def test_a_card_starts_the_count_again() -> None:
@@ -93,8 +95,7 @@ def test_a_burst_starts_the_count_again() -> None:
     # 甲 has used its three passes and holds only SA: when the turn comes round it bursts,
     # which lays a card on the table and starts the count again
     game = Game("shichinarabe", ["ending.stall=1"])
-    state = _position(game, [["SA"], ["H8", "SK"], ["D8", "DK"], ["C8", "CK"]], [3, 0, 0, 0])
-    state.turn = 1
+    state = _position(game, [["SA"], ["H8", "SK"], ["D8", "DK"], ["C8", "CK"]], [3, 0, 0, 0], 1)
     for _ in range(3):
         state.apply("pass")
     assert state.bursts == [0] and state.idle == 0 and not state.is_terminal()
@@ -150,7 +151,7 @@ def test_rules_stored_before_the_stall_rule_keep_their_fingerprint() -> None:
 
 def test_the_compiled_engine_ends_a_stalled_game_where_python_does() -> None:
     pytest.importorskip("numba")
-    from paiqi_core.fast import layout as L
+    from paiqi_core.core import layout as L
     from paiqi_core.fast.finish import encode, fast_finish
 
     game = Game("pagat", ["turn.must_play=false", "ending.stall=1"])

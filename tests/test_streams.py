@@ -22,7 +22,6 @@ import pytest
 
 from paiqi_core import Game
 from paiqi_core.cli import main
-from paiqi_core.playout import below
 from paiqi_core.records import replay, state_record
 from paiqi_core.runs.block import decode
 from paiqi_core.runs.store import RunSpec, Store
@@ -34,6 +33,7 @@ from paiqi_core.streams import (
     LEGACY,
     MASK,
     Stream,
+    below,
     derived_key,
     draws,
     key_of,
@@ -80,7 +80,7 @@ def test_the_key_of_a_seed_is_splitmix64s_first_output_from_it() -> None:
 @pytest.mark.parametrize("run_seed", [0, 1, 2**32 - 1, 2**32, 2**40 + 7, 2**63 - 1, 2**70])
 def test_the_keys_of_a_run_are_the_keys_of_its_game_seeds(run_seed: int) -> None:
     pytest.importorskip("numba")
-    from paiqi_core.fast.rng import keys_of, run_keys
+    from paiqi_core.core.rng import keys_of, run_keys
 
     indices = [0, 1, 7, 1000, 2**32 - 1]
     want = [signed(key_of(game_seed(run_seed, i))) for i in indices]
@@ -176,9 +176,9 @@ def test_the_streams_of_replays_are_their_own() -> None:
 # -- the compiled engine makes the same words ----------------------------------------------
 def test_the_kernel_makes_the_words_python_makes() -> None:
     pytest.importorskip("numba")
-    from paiqi_core.fast import layout as L
-    from paiqi_core.fast.rng import below as kernel_below
-    from paiqi_core.fast.rng import getrandbits, randbelow, word
+    from paiqi_core.core import layout as L
+    from paiqi_core.core.rng import below as kernel_below
+    from paiqi_core.core.rng import getrandbits, randbelow, word
 
     for key in (0, 1234567, 2**63, MASK, key_of(99)):
         s = Stream.from_key(key)
@@ -197,7 +197,7 @@ def test_the_kernel_makes_the_words_python_makes() -> None:
 
 def test_the_kernel_deals_every_seed_as_python_does() -> None:
     pytest.importorskip("numba")
-    from paiqi_core.fast import layout as L
+    from paiqi_core.core import layout as L
     from paiqi_core.fast.compiled import compiled_game
 
     game = Game("platform", {"deck.jokers": 1})  # a door card cut, the joker cut again

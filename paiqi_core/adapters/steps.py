@@ -45,8 +45,7 @@ from paiqi_core.adapters.encoding import (
     unpack,
 )
 from paiqi_core.engine import IllegalAction, State
-from paiqi_core.playout import below
-from paiqi_core.streams import key_of, signed
+from paiqi_core.streams import below, key_of, signed
 
 if TYPE_CHECKING:
     from paiqi_core.engine import Game
@@ -271,7 +270,7 @@ class Stepper:
         self.reason = None if self.fast else fast.why_not(game.rules) or "the Python engine"
         self.room = max(room, 1)
         if self.fast:
-            from paiqi_core.fast import layout as L
+            from paiqi_core.core import layout as L
             from paiqi_core.fast.compiled import compiled_game
             from paiqi_core.fast.steps import (
                 act,
@@ -349,7 +348,7 @@ class Stepper:
         for ``from_seed``; None where the kernel does not deal it (the Python engine)."""
         if not self.fast:
             return None
-        from paiqi_core.fast import layout as L
+        from paiqi_core.core import layout as L
 
         scratch = self._deal_scratch
         if scratch is None:
@@ -425,7 +424,7 @@ class KernelSteps(Steps):
         self._code(code)
 
     def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
-        from paiqi_core.fast import layout as L
+        from paiqi_core.core import layout as L
 
         for seat, hand in enumerate(hands):
             mask = 0
@@ -437,7 +436,7 @@ class KernelSteps(Steps):
         self._code(s.begin(self.box, s.ext, s.beyond, self.log, self._mask, door))
 
     def _resume(self, state: State) -> None:
-        from paiqi_core.fast import layout as L
+        from paiqi_core.core import layout as L
         from paiqi_core.fast.finish import encode
 
         self.box[L.B_STATE : L.B_STATE + L.STATE] = encode(state)
@@ -446,7 +445,7 @@ class KernelSteps(Steps):
     def seed_stream(self, seed: int) -> bool:
         """Draw ``play_random_until``'s choices from the stream of ``seed``
         (``paiqi_core.streams.Stream(seed)``); True: the kernel takes any seed."""
-        from paiqi_core.fast import layout as L
+        from paiqi_core.core import layout as L
 
         self.box[L.B_STATE + L.KEY] = _key(seed)
         self.box[L.B_STATE + L.DRAWN] = 0
@@ -533,7 +532,7 @@ class KernelSteps(Steps):
     def hidden(self) -> tuple[list[int], list[int]]:
         """Every seat's hand and covered cards, from the kernel's state (see
         ``Steps.hidden``)."""
-        from paiqi_core.fast import layout as L
+        from paiqi_core.core import layout as L
 
         n = self.game.players
         st = self.stepper.state_at
@@ -547,7 +546,7 @@ class KernelSteps(Steps):
         if self._result is None:
             if not self.over:
                 raise ValueError("the game is not over")
-            from paiqi_core.fast import layout as L
+            from paiqi_core.core import layout as L
             from paiqi_core.fast.outcomes import outcomes
 
             st = self.box[L.B_STATE : L.B_STATE + L.STATE]

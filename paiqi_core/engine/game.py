@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paiqi_core.cards import JOKER, mask_of
+from paiqi_core.core.plain import Beyond, RulesVector
 from paiqi_core.engine.state import State
-from paiqi_core.playout import below, compile_playout
 from paiqi_core.profile import Profile
 from paiqi_core.rules import Rules, rules_of
 from paiqi_core.seeds import shuffled
-from paiqi_core.streams import GENERATOR, stream
+from paiqi_core.streams import GENERATOR, below, stream
 
 BITS = tuple(1 << c for c in range(53))
 
@@ -48,7 +48,10 @@ class Game:
         self.stall = rules.stall
         self.jokers = rules.jokers
         self.score = rules.scoring.score
-        self.playout = compile_playout(self)
+        # what the rule core reads: the rules vector, and the rows' extensions and joker
+        # moves by row mask
+        self.vector = RulesVector(rules)
+        self.beyond = Beyond(rules)
         _GAMES.setdefault(id(rules), (rules, self))  # copies of its states come back to it
 
     @property

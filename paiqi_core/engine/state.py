@@ -1,9 +1,11 @@
-"""A game in progress: hands and the table as int bitmasks, and every transition.
+"""A game in progress: the state vector of the rule core (``paiqi_core.core``), played by
+its functions as plain Python, and what players and tools read of it.
 
-Legal plays are one AND of the hand with the table's frontier (the playable extensions of
-every row, from the compiled topology). What a stuck player may do, when the game ends and
-how it is scored come from the slot objects of the game's ``Rules``. Why an action is
-illegal is worked out in ``reasons``; what a seat may see, in ``observation``.
+Hands and the table are int bitmasks in the vector's slots (``core.layout``); legal
+actions, the effect of a move and the events it sets off (bursts, the joker's swap, the
+end) are the core's, the same functions the compiled engine runs. A plugin hook without a
+compiled form is asked by the core at its slot point. Why an action is illegal is worked
+out in ``reasons``; what a seat may see, in ``observation``.
 """
 
 from __future__ import annotations
@@ -14,33 +16,29 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from paiqi_core.actions import (
-    BURST,
     COVER,
-    CUT,
     HIDDEN_COVER,
     JOKER,
-    LEAVE,
     PASS,
     PLACE,
-    SWAP,
     ActionError,
-    joker_action,
-    joker_parts,
     parse_action,
 )
-from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import SEVEN, SUIT_MASK, bits, card_text
+from paiqi_core.cards import bits, card_text
+from paiqi_core.core import layout as L
+from paiqi_core.core.plain import ProgressOf, SeatOf, kernel
 from paiqi_core.engine.reasons import NOT_AN_ACTION
 from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
-from paiqi_core.streams import GENERATOR
+from paiqi_core.streams import GENERATOR, Stream, below
 
 if TYPE_CHECKING:
     from paiqi_core.engine.game import Game
 
-FULL_SUIT = SUIT_MASK
-JOKER_BIT = 1 << JOKER_CARD
-SUITED = JOKER_BIT - 1
+_apply = kernel.apply
+_options = kernel.options
+_plays = kernel.plays
+_NO_JOKERS: list[int] = []  # joker moves are written only where the game has a joker
 
 
 class IllegalAction(ValueError):
@@ -50,39 +48,7 @@ class IllegalAction(ValueError):
 class State:
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
-    __slots__ = (
-        "_cover_order",
-        "_public",
-        "_views",
-        "actions",
-        "bursts",
-        "completions",
-        "covered",
-        "dealt",
-        "door_card",
-        "finished",
-        "first_card",
-        "frontier",
-        "game",
-        "generator",
-        "hand_sizes",
-        "hands",
-        "idle",
-        "joker_at",
-        "laid",
-        "last_play",
-        "left",
-        "log",
-        "opened",
-        "over",
-        "passes",
-        "played",
-        "rng",
-        "seed",
-        "started",
-        "table",
-        "turn",
-    )
+    __slots__ = ("_cover_order", "_public", "game", "generator", "log", "rng", "seed", "st")
 
     def __init__(
         self,
@@ -106,155 +72,249 @@ class State:
         self.seed = seed
         self.generator = GENERATOR  # what dealt ``seed`` (``paiqi_core.streams``)
         self.rng: random.Random | None = None
-        self.door_card = door_card
-        self.hands = list(hands)
-        self.dealt = tuple(hands)
-        if covered is None and played is None:  # a new deal
-            self.covered, self.played = [0] * n, [0] * n
-            self.hand_sizes = [h.bit_count() for h in hands]
-        else:
-            self.covered = list(covered) if covered is not None else [0] * n
-            self.played = list(played) if played is not None else [0] * n
-            self.hand_sizes = [
-                h.bit_count() + c.bit_count() + p
-                for h, c, p in zip(self.hands, self.covered, self.played, strict=True)
-            ]
-        self.passes = list(passes) if passes is not None else [0] * n
-        self.actions = [0] * n  # actions taken by seat: plays, covers, passes, joker plays
-        self.last_play: list[int | None] = [None] * n
-        self.completions: list[list[int]] = [[] for _ in range(n)]
-        self.opened: list[int] = []
-        self.finished: list[int] = []  # emptied their hands, in order
-        self.bursts: list[int] = []  # burst, in order
-        self.laid: list[int] = []  # the hand each burst laid face up (a joker in it included)
-        self.left: list[int] = []  # left holding only the joker
-        self.joker_at: int | None = None
         self.log: list[tuple[int, int]] = []
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
-        self._views: list[SeatOf] | None = None  # what stuck rules see of each seat
         self._cover_order: list[list[int]] = [[] for _ in range(n)]  # covered cards, in order
-        self.over = False
-        self.idle = 0  # passes in a row, with nothing else done in between (the stall rule)
-        self.started = table != 0
-        start = game.start(self.hands, door_card)
-        self.first_card = start.first_card
+        self.st = st = [0] * L.STATE
+        covered = list(covered) if covered is not None else [0] * n
+        played = list(played) if played is not None else [0] * n
+        for s in range(n):
+            st[L.HAND + s] = st[L.DEALT + s] = hands[s]
+            st[L.COVERED + s] = covered[s]
+            st[L.PLAYED + s] = played[s]
+            st[L.SIZE + s] = hands[s].bit_count() + covered[s].bit_count() + played[s]
+            st[L.PASSES + s] = passes[s] if passes is not None else 0
+            st[L.LAST + s] = st[L.FINISH + s] = st[L.BURSTED + s] = -1
+        st[L.DOOR] = -1 if door_card is None else door_card
+        st[L.JOKER_AT] = -1
+        st[L.STARTED] = int(table != 0)
+        start = game.start(hands, door_card)
+        st[L.FIRST] = -1 if start.first_card is None else start.first_card
         for seat, card in start.placed:
-            self.hands[seat] &= ~(1 << card)
+            st[L.HAND + seat] &= ~(1 << card)
             table |= 1 << card
             self.log.append((seat, PLACE + card))
+        st[L.LOGLEN] = len(self.log)
         if table:
-            self.opened.extend(opened)
-            self._set_table(table)
+            for i, suit in enumerate(opened):
+                st[L.OPENED + i] = suit
+            st[L.NOPENED] = len(opened)
+            kernel.set_table(st, game.extensions, table)
         else:
-            self.table, self.frontier = 0, game.empty_frontier
-        self.turn = start.seat if turn is None else turn
-        if not all(self.hands):
-            for seat in range(n):
-                if not self.hands[seat] and self.hand_sizes[seat]:
-                    self.finished.append(seat)  # every card went to the table before play
-        if game.is_over(self):
-            self.over = True
-            return
-        if not self.hands[self.turn] or self._bursts_now(self.turn):
-            self._advance()
+            st[L.FRONTIER] = game.empty_frontier
+        st[L.TURN] = seat = start.seat if turn is None else turn
+        for s in range(n):
+            if not st[L.HAND + s] and st[L.SIZE + s]:  # every card went to the table before play
+                st[L.FINISH + s] = st[L.NFINISHED]
+                st[L.NFINISHED] += 1
+        vector, beyond = game.vector, game.beyond
+        if kernel.is_over(st, vector, self.log):
+            st[L.OVER] = 1
+        elif not st[L.HAND + seat] or kernel._bursts_now(st, vector, beyond, self.log, seat):
+            kernel.advance(st, vector, game.extensions, beyond, self.log)
 
     def clone(self) -> State:
         """An independent copy that shares the compiled game: play on from either."""
         other = State.__new__(State)
-        for name in (
-            "game", "seed", "generator", "door_card", "dealt", "joker_at", "over", "started",
-            "idle",
-        ):  # fmt: skip
-            setattr(other, name, getattr(self, name))
-        for name in ("first_card", "table", "frontier", "turn"):
-            setattr(other, name, getattr(self, name))
-        for name in (
-            "hands", "covered", "played", "passes", "hand_sizes", "actions", "last_play",
-            "opened", "finished", "bursts", "laid", "left", "log", "_public",
-        ):  # fmt: skip
-            setattr(other, name, list(getattr(self, name)))
-        other.completions = [list(c) for c in self.completions]
-        other._cover_order = [list(c) for c in self._cover_order]
+        other.game, other.seed, other.generator = self.game, self.seed, self.generator
+        other.st = self.st[:]
+        other.log = self.log[:]
+        other._public = self._public[:]
+        other._cover_order = [c[:] for c in self._cover_order]
         other.rng = None if self.rng is None else _copy_rng(self.rng)
-        other._views = None
         return other
 
     def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in State.__slots__ if name != "_views"}
+        return {name: getattr(self, name) for name in State.__slots__}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.generator = GENERATOR
-        self._views = None
         for name, value in state.items():
             setattr(self, name, value)
 
-    def _set_table(self, table: int) -> None:
-        self.table = table
-        ext = self.game.extensions
-        frontier = 0
-        for suit in range(4):
-            row = (table >> (13 * suit)) & FULL_SUIT
-            if row and suit not in self.opened:
-                self.opened.append(suit)
-            frontier |= ext[row] << (13 * suit)
-        self.frontier = frontier
+    # -- the state, read from the vector ---------------------------------------------------
+    def _seats(self, at: int) -> list[int]:
+        return self.st[at : at + self.game.players]
+
+    def _in_order(self, at: int, first: int = 0) -> list[int]:
+        st, n = self.st, self.game.players
+        return [s for _, s in sorted((st[at + s], s) for s in range(n) if st[at + s] >= first)]
+
+    @property
+    def hands(self) -> list[int]:
+        """Card masks by seat (a copy: change hands with ``set_hidden``)."""
+        return self._seats(L.HAND)
+
+    @property
+    def covered(self) -> list[int]:
+        """Covered cards, a mask by seat."""
+        return self._seats(L.COVERED)
+
+    @property
+    def played(self) -> list[int]:
+        """Cards played, by seat (the joker and the card it stands in for count too)."""
+        return self._seats(L.PLAYED)
+
+    @property
+    def passes(self) -> list[int]:
+        """Passes made, by seat."""
+        return self._seats(L.PASSES)
+
+    @property
+    def actions(self) -> list[int]:
+        """Actions taken, by seat: plays, covers, passes and joker moves."""
+        return self._seats(L.ACTIONS)
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Cards dealt, by seat."""
+        return self._seats(L.SIZE)
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The hands as dealt, card masks by seat."""
+        return tuple(self._seats(L.DEALT))
+
+    @property
+    def last_play(self) -> list[int | None]:
+        """By seat, the card whose play emptied its hand (None: none did)."""
+        return [None if c < 0 else c for c in self._seats(L.LAST)]
+
+    @property
+    def completions(self) -> list[list[int]]:
+        """By seat, the rows it closed, each as the order (1 for the first) in which its
+        suit was opened."""
+        st = self.st
+        return [
+            st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]]
+            for s in range(self.game.players)
+        ]
+
+    @property
+    def opened(self) -> list[int]:
+        """Suits in the order they were opened."""
+        return self.st[L.OPENED : L.OPENED + self.st[L.NOPENED]]
+
+    @property
+    def finished(self) -> list[int]:
+        """Seats that emptied their hands, in order."""
+        return self._in_order(L.FINISH)
+
+    @property
+    def bursts(self) -> list[int]:
+        """Seats that burst, in order."""
+        return self._in_order(L.BURSTED)
+
+    @property
+    def laid(self) -> list[int]:
+        """The hand each burst laid face up (a joker in it included), in burst order."""
+        return [self.st[L.LAID_BY + s] for s in self.bursts]
+
+    @property
+    def left(self) -> list[int]:
+        """Seats that left holding only the joker, in order."""
+        return self._in_order(L.LEFT, 1)
+
+    @property
+    def joker_at(self) -> int | None:
+        """The place the joker stands in on the table, None: nowhere."""
+        at = self.st[L.JOKER_AT]
+        return None if at < 0 else at
+
+    @property
+    def table(self) -> int:
+        """The cards on the table, a mask."""
+        return self.st[L.TABLE]
+
+    @property
+    def frontier(self) -> int:
+        """The cards that extend a row now, a mask."""
+        return self.st[L.FRONTIER]
+
+    @property
+    def turn(self) -> int:
+        """The seat to move."""
+        return self.st[L.TURN]
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over."""
+        return self.st[L.OVER] != 0
+
+    @property
+    def started(self) -> bool:
+        """Whether a card has been played."""
+        return self.st[L.STARTED] != 0
+
+    @property
+    def first_card(self) -> int | None:
+        """The card the first move must play (None: any)."""
+        first = self.st[L.FIRST]
+        return None if first < 0 else first
+
+    @property
+    def door_card(self) -> int | None:
+        """The door card cut before play (None: none)."""
+        door = self.st[L.DOOR]
+        return None if door < 0 else door
+
+    @property
+    def idle(self) -> int:
+        """Passes in a row, with nothing else done in between (the stall rule)."""
+        return self.st[L.IDLE]
+
+    def set_hidden(self, seat: int, hand: int, covered: int, dealt: int) -> None:
+        """Put other cards in ``seat``'s hidden places: its hand, its covered cards and its
+        hand as dealt (a deal sampled for a seat that cannot see them)."""
+        st = self.st
+        st[L.HAND + seat], st[L.COVERED + seat], st[L.DEALT + seat] = hand, covered, dealt
 
     # -- queries -------------------------------------------------------------------
     def plays(self) -> int:
         """Mask of the cards the player to move may play."""
-        hand = self.hands[self.turn]
-        first = self.first_card
-        if not self.started and first is not None:
-            return hand & (1 << first)
-        return hand & self.frontier
+        return _plays(self.st, self.st[L.TURN])
 
     def joker_plays(self) -> list[int]:
         """Joker actions of the player to move: the joker takes the place of a legal
         extension X that the player does not hold, and the card just beyond X (the next
         empty place in the same direction, across the A-K junction where rows run on) is
         played from the hand in the same turn."""
-        hand = self.hands[self.turn]
-        if not hand & JOKER_BIT or (not self.started and self.first_card is not None):
+        if not self.game.jokers:
             return []
-        beyond = self.game.rules.topology.beyond
-        out = []
-        for x in bits(self.frontier & ~hand):
-            shift = 13 * (x // 13)
-            y = beyond((self.table >> shift) & FULL_SUIT, x - shift)
-            if y is not None and hand >> (shift + y) & 1:
-                out.append(joker_action(x, shift + y))
-        return out
+        jx, jy = [0] * 16, [0] * 16
+        st = self.st
+        count = kernel.joker_moves(st, self.game.beyond, st[L.HAND + st[L.TURN]], jx, jy)
+        return [JOKER + 64 * jx[i] + jy[i] for i in range(count)]
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to move, ascending (empty when the game is over):
         plays, then covers or a pass, then joker moves."""
-        if self.over:
+        st = self.st
+        if st[L.OVER]:
             return []
         game = self.game
-        acts = list(bits(self.plays()))
-        jokers = self.joker_plays() if game.jokers else []
-        if not acts and not jokers:
-            return list(game.stuck.actions(self.seat_view()))
-        opening_card = not self.started and self.first_card is not None
-        if not game.must_play and not opening_card:  # the opening card is compulsory
-            acts += game.stuck.voluntary(self.seat_view())
-        return acts + jokers if jokers else acts
+        if game.jokers:
+            jx, jy = [0] * 16, [0] * 16
+        else:
+            jx = jy = _NO_JOKERS
+        can, njokers, covers, may_pass = _options(st, game.vector, game.beyond, self.log, jx, jy)
+        acts = list(bits(can)) if can else []
+        if covers:
+            acts += [COVER + c for c in bits(covers)]
+        if may_pass:
+            acts.append(PASS)
+        if njokers:
+            acts += [JOKER + 64 * jx[i] + jy[i] for i in range(njokers)]
+        return acts
 
     def seat_view(self, seat: int | None = None) -> SeatOf:
         """What a stuck rule is shown of ``seat`` (the seat to move by default): a
-        read-only view of this state (``slots.SeatView``), made once a seat."""
-        views = self._views
-        if views is None:
-            views = self._views = [SeatOf(self, s) for s in range(self.game.players)]
-        return views[self.turn if seat is None else seat]
+        read-only view of this state (``slots.SeatView``)."""
+        return SeatOf(self.st, self.log, self.turn if seat is None else seat, self.game.players)
 
-    def _bursts_now(self, seat: int) -> bool:
-        """Whether ``seat``, to move, has nothing at all to do (out of passes and stuck)."""
-        if not self.game.may_burst:
-            return False
-        if self.turn != seat:
-            raise ValueError("only the player to move can burst")
-        return not self.legal_actions()
+    def progress(self) -> ProgressOf:
+        """What an ending is shown of this game (``slots.Progress``), read only."""
+        return ProgressOf(self.st, self.game.players)
 
     def why_illegal(self, action: int, seat: int | None = None) -> str | None:
         """None when ``action`` is legal for the player to move (or for ``seat``), else the
@@ -265,15 +325,15 @@ class State:
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.over
+        return self.st[L.OVER] != 0
 
     def current_seat(self) -> int:
         """The seat to move."""
-        return self.turn
+        return self.st[L.TURN]
 
     def hand_counts(self) -> list[int]:
         """Cards held by seat."""
-        return [h.bit_count() for h in self.hands]
+        return [h.bit_count() for h in self._seats(L.HAND)]
 
     # -- moves ---------------------------------------------------------------------
     def apply(self, action: int | str, seat: int | None = None) -> None:
@@ -292,123 +352,33 @@ class State:
 
     def apply_unchecked(self, action: int) -> None:
         """Apply an action known to be legal (no check: for agents' own legal choices)."""
-        seat = self.turn
-        self.log.append((seat, action))
-        self.actions[seat] += 1
-        self.idle = 0 if action != PASS else self.idle + 1
-        if action == PASS:
-            self.passes[seat] += 1
-        elif action >= JOKER:
-            self._joker(seat, action)
-        elif action >= COVER:
-            bit = 1 << (action - COVER)
-            self.hands[seat] ^= bit
-            self.covered[seat] |= bit
-        else:
-            self._play(seat, action)
-        self._check_out(seat)
-        if self.game.is_over(self) or self.stalled:
-            self.over = True
-        else:
-            self._advance()
+        game = self.game
+        _apply(self.st, game.vector, game.extensions, game.beyond, self.log, action)
 
     @property
     def stalled(self) -> bool:
         """Whether the stall rule ends the game here: every player still holding cards has
         passed ``rules.stall`` times in a row, with nothing else done in between."""
-        rounds = self.game.stall
-        return rounds is not None and self.idle >= rounds * sum(1 for h in self.hands if h)
-
-    def _play(self, seat: int, card: int) -> None:
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        self.table |= bit
-        self.played[seat] += 1
-        self.started = True
-        suit = card // 13
-        if card % 13 == SEVEN and suit not in self.opened:
-            self.opened.append(suit)
-        self._row_changed(seat, suit)
-        if not self.hands[seat]:
-            self.last_play[seat] = card
-
-    def _row_changed(self, seat: int, suit: int) -> None:
-        """Update a suit's extensions after ``seat`` added to its row; credit a closure:
-        a row cut at an end of its line (斬龍), or complete with its 13 real cards (a joker
-        standing in the row leaves it incomplete until its card is laid)."""
-        shift = 13 * suit
-        row = (self.table >> shift) & FULL_SUIT
-        ext = self.game.extensions[row]
-        self.frontier = (self.frontier & ~(FULL_SUIT << shift)) | (ext << shift)
-        if ext:
-            return
-        if row != FULL_SUIT:  # cut at an end of its line
-            self.completions[seat].append(self.opened.index(suit) + 1)
-            self.log.append((seat, CUT + suit))
-        elif self.joker_at is None or self.joker_at // 13 != suit:
-            self.completions[seat].append(self.opened.index(suit) + 1)
-
-    def _joker(self, seat: int, action: int) -> None:
-        at, card = joker_parts(action)
-        self.hands[seat] &= ~JOKER_BIT
-        self.played[seat] += 1
-        self.table |= 1 << at
-        self.joker_at = at
-        self._play(seat, card)  # the card beyond the joker, in the same turn
-        owner = next((s for s, h in enumerate(self.hands) if h >> at & 1), None)
-        if owner is not None:  # the holder of the replaced card plays it and takes the joker
-            self.hands[owner] = (self.hands[owner] & ~(1 << at)) | JOKER_BIT
-            self.played[owner] += 1
-            self.joker_at = None
-            self.log.append((owner, SWAP + at))
-            suit = at // 13
-            if (self.table >> 13 * suit) & FULL_SUIT == FULL_SUIT:  # the 13th real card
-                self.completions[owner].append(self.opened.index(suit) + 1)
-            self._check_out(owner)
-
-    def _check_out(self, seat: int) -> None:
-        """A hand that became empty finishes; a hand of only the joker leaves the game."""
-        hand = self.hands[seat]
-        if hand == JOKER_BIT:
-            self.hands[seat] = 0
-            self.left.append(seat)
-            self.log.append((seat, LEAVE))
-        elif not hand and seat not in self.finished and seat not in self.bursts:
-            self.finished.append(seat)
-
-    def _burst(self, seat: int) -> None:
-        """Out of passes and stuck: the hand goes face up to the table, each card in its
-        place (joined to nothing until the gaps fill); a joker in it is removed."""
-        self.log.append((seat, BURST))
-        self.idle = 0
-        self.laid.append(self.hands[seat])
-        laid = self.hands[seat] & SUITED
-        self.hands[seat] = 0
-        self.bursts.append(seat)
-        self._set_table(self.table | laid)
-
-    def _advance(self) -> None:
-        """Pass the turn to the next seat that holds cards; a seat with nothing at all to
-        do bursts on its turn, and the turn moves on."""
-        n = self.game.players
-        seat = self.turn
-        for _ in range(2 * n):
-            seat = (seat + 1) % n
-            if not self.hands[seat]:
-                continue
-            self.turn = seat
-            if not self._bursts_now(seat):
-                return
-            self._burst(seat)
-            if self.game.is_over(self):
-                self.over = True
-                return
-        self.over = True
+        return bool(kernel.stalled(self.st, self.game.vector))
 
     def play_random(self, rng: random.Random) -> None:
         """Play to the end with every seat choosing uniformly among its sorted legal
         actions: the same choices as ``RandomAgent`` sharing ``rng``, only faster."""
-        self.game.playout(self, rng)
+        game = self.game
+        if type(rng) is Stream:  # the core draws from the stream's key and count itself
+            st = self.st
+            key, drawn = st[L.KEY], st[L.DRAWN]
+            st[L.KEY], st[L.DRAWN] = rng.key, rng.drawn
+            jx, jy = [0] * 16, [0] * 16
+            kernel.play_out(
+                st, game.vector, game.extensions, game.beyond, self.log, kernel.RANDOM, jx, jy
+            )
+            rng.setstate((GENERATOR, rng.key, st[L.DRAWN]))
+            st[L.KEY], st[L.DRAWN] = key, drawn
+            return
+        while not self.st[L.OVER]:
+            acts = self.legal_actions()
+            self.apply_unchecked(acts[below(rng, len(acts))])
 
     # -- what seats see --------------------------------------------------------------
     def public_log(self) -> list[tuple[int, int]]:
@@ -453,37 +423,26 @@ class State:
     # -- results -------------------------------------------------------------------
     def outcomes(self) -> list[PlayerOutcome]:
         """Each seat's end-of-game facts, as scoring reads them."""
-        finished, bursts, left = self.finished, self.bursts, self.left
+        st = self.st
         return [
             PlayerOutcome(  # positional, in field order: keywords cost twice the time
-                tuple(bits(covered)) if covered else (),  # covered
-                played,
-                last_play,
-                tuple(completions),
-                finished.index(s) if s in finished else None,  # finish
-                passes,
-                hand.bit_count(),  # hand_left
-                hand_size,
-                bursts.index(s) if s in bursts else None,  # burst
-                s in left,  # left_with_joker
+                tuple(bits(covered)) if (covered := st[L.COVERED + s]) else (),  # covered
+                st[L.PLAYED + s],
+                None if st[L.LAST + s] < 0 else st[L.LAST + s],  # last_play
+                tuple(st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]]),
+                None if st[L.FINISH + s] < 0 else st[L.FINISH + s],  # finish
+                st[L.PASSES + s],
+                st[L.HAND + s].bit_count(),  # hand_left
+                st[L.SIZE + s],
+                None if st[L.BURSTED + s] < 0 else st[L.BURSTED + s],  # burst
+                st[L.LEFT + s] != 0,  # left_with_joker
             )
-            for s, (covered, played, last_play, completions, passes, hand, hand_size) in enumerate(
-                zip(
-                    self.covered,
-                    self.played,
-                    self.last_play,
-                    self.completions,
-                    self.passes,
-                    self.hands,
-                    self.hand_sizes,
-                    strict=True,
-                )
-            )
+            for s in range(self.game.players)
         ]
 
     def result(self, outcomes: Sequence[PlayerOutcome] | None = None) -> Result:
         """The scored game; pass ``outcomes()`` if you already took them."""
-        if not self.over:
+        if not self.st[L.OVER]:
             raise ValueError("the game is not over")
         return self.game.score(self.outcomes() if outcomes is None else outcomes)
 
@@ -497,49 +456,3 @@ def _copy_rng(rng: random.Random) -> random.Random:
     other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other
-
-
-class SeatOf:
-    """A seat of a game in progress as a stuck rule sees it (``slots.SeatView``): read
-    only, each fact read from the state when asked."""
-
-    __slots__ = ("_state", "seat")
-
-    def __init__(self, state: State, seat: int) -> None:
-        self._state = state
-        self.seat = seat
-
-    @property
-    def hand(self) -> int:
-        """Its hand, a card mask."""
-        return self._state.hands[self.seat]
-
-    @property
-    def passes_used(self) -> int:
-        """The passes it has made this game."""
-        return self._state.passes[self.seat]
-
-    @property
-    def covered(self) -> int:
-        """The cards it has covered, a mask."""
-        return self._state.covered[self.seat]
-
-    @property
-    def covers_used(self) -> int:
-        """How many cards it has covered."""
-        return self._state.covered[self.seat].bit_count()
-
-    @property
-    def table(self) -> int:
-        """The cards on the table, a mask."""
-        return self._state.table
-
-    @property
-    def hand_counts(self) -> tuple[int, ...]:
-        """Cards held, by seat."""
-        return tuple(self._state.hand_counts())
-
-    @property
-    def history(self) -> tuple[tuple[int, int], ...]:
-        """Every move and event so far as every seat sees it (covers hidden)."""
-        return tuple(self._state.public_log())

@@ -28,14 +28,15 @@ from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+CORE = HERE.parent / "core"  # the rules of play (``paiqi_core.core``), compiled here too
 
 
-# what is compiled
+# what is compiled: the rule core's modules, then this package's
 COMPILED = (
-    "bits",
-    "layout",
-    "rng",
-    "kernel",
+    CORE / "bits.py",
+    CORE / "layout.py",
+    CORE / "rng.py",
+    CORE / "kernel.py",
     "scoring",
     "course",
     "tables",
@@ -52,8 +53,9 @@ def stamp() -> str:
 
     h = hashlib.sha256(numba.__version__.encode())
     for name in COMPILED:
-        h.update(name.encode())
-        h.update((HERE / f"{name}.py").read_bytes())
+        path = name if isinstance(name, Path) else HERE / f"{name}.py"
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 

@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from paiqi_core.actions import JOKER
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
 from paiqi_core.fast.compiled import compiled_game
 
 if TYPE_CHECKING:
@@ -38,54 +37,11 @@ EXACT = 1 << 53  # integers up to this convert to float exactly
 
 
 def encode(state: State) -> np.ndarray:
-    """The kernel's state vector of a Python ``State``."""
-    v = [0] * L.STATE
-    n = state.game.players
-    finished, bursts, left = state.finished, state.bursts, state.left
-    jokers = [0] * n
-    if state.game.jokers:
-        for seat, action in state.log:
-            if action >= JOKER:
-                jokers[seat] += 1
-    for s in range(n):
-        v[L.HAND + s] = state.hands[s]
-        v[L.COVERED + s] = state.covered[s]
-        v[L.PLAYED + s] = state.played[s]
-        v[L.PASSES + s] = state.passes[s]
-        v[L.ACTIONS + s] = state.actions[s]
-        last = state.last_play[s]
-        v[L.LAST + s] = -1 if last is None else last
-        v[L.SIZE + s] = state.hand_sizes[s]
-        closed = state.completions[s]
-        v[L.NCLOSED + s] = len(closed)
-        for i, order in enumerate(closed[:4]):
-            v[L.CLOSED + 4 * s + i] = order
-        v[L.FINISH + s] = finished.index(s) if s in finished else -1
-        v[L.BURSTED + s] = bursts.index(s) if s in bursts else -1
-        v[L.LEFT + s] = int(s in left)
-        v[L.JOKERS + s] = jokers[s]
-        v[L.DEALT + s] = state.dealt[s]
-    for i, suit in enumerate(state.opened):
-        v[L.OPENED + i] = suit
-    v[L.NOPENED] = len(state.opened)
-    v[L.TABLE] = state.table
-    v[L.FRONTIER] = state.frontier
-    v[L.JOKER_AT] = -1 if state.joker_at is None else state.joker_at
-    v[L.STARTED] = int(state.started)
-    v[L.FIRST] = -1 if state.first_card is None else state.first_card
-    v[L.TURN] = state.turn
-    v[L.OVER] = int(state.over)
-    v[L.NFINISHED] = len(finished)
-    v[L.NBURSTS] = len(bursts)
-    v[L.NLEFT] = len(left)
-    v[L.DOOR] = -1 if state.door_card is None else state.door_card
-    v[L.IDLE] = state.idle
-    for hand in state.laid:
-        v[L.LAID] |= hand
-    for seat, laid in zip(bursts, state.laid, strict=True):
-        if laid & L.JOKER_BIT:
-            v[L.LOST] = seat + 1
-    return np.array(v, dtype=np.int64)
+    """The kernel's state vector of a Python ``State``: its own, with the log's count at
+    0 (the kernel logs what it plays from there)."""
+    v = np.array(state.st, dtype=np.int64)
+    v[L.LOGLEN] = 0
+    return v
 
 
 def fast_finish(

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.fast.bits import hot, lowest, nth_bit, popcount, step
-from paiqi_core.fast.kernel import options
-from paiqi_core.fast.layout import (
+from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
+from paiqi_core.core.kernel import options
+from paiqi_core.core.layout import (
     COVER,
     COVERED,
     FULL_ROW,
@@ -45,7 +45,7 @@ from paiqi_core.fast.layout import (
     TABLE,
     TURN,
 )
-from paiqi_core.fast.rng import below
+from paiqi_core.core.rng import below
 from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,
     BLOCK_WEIGHT,
@@ -225,7 +225,8 @@ def choices(
     which are filled; the equally cheap covers, as cards)."""
     seat = st[TURN]
     hand = st[HAND + seat]
-    can, njokers, covers, may_pass = options(st, R, beyond, jx, jy)
+    # the compiled player plays no plugin hook, so nothing reads the log (given ``jx``)
+    can, njokers, covers, may_pass = options(st, R, beyond, jx, jx, jy)
     nplays = popcount(can)
     if nplays == 0 and njokers == 0:  # stuck: a cover, or a pass
         if covers:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from paiqi_core.core.kernel import apply
+from paiqi_core.core.layout import STATE
 from paiqi_core.fast.heuristic import agrees
-from paiqi_core.fast.kernel import apply
-from paiqi_core.fast.layout import STATE
 
 
 @njit(cache=True, nogil=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.cards import bits
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
 from paiqi_core.outcome import PlayerOutcome
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
+from paiqi_core.core.vector import play_vector
 from paiqi_core.forms import Form, form_of
 
 if TYPE_CHECKING:
@@ -59,29 +60,8 @@ def rules_vector(rules: Rules) -> list[int]:
     forms = forms_of(rules)
     opening, stuck, ending, scoring = (forms[s] for s in ("opening", "stuck", "ending", "scoring"))
     assert opening and stuck and ending and scoring
-    R = [0] * L.RULES
-    R[L.R_PLAYERS] = rules.players
-    R[L.R_DECK] = len(rules.deck)
-    R[L.R_JOKERS] = rules.jokers
-    R[L.R_MUST_PLAY] = int(rules.must_play)
-    R[L.R_STALL] = -1 if rules.stall is None else rules.stall
-    R[L.R_OPENING] = L.OPENINGS.index(opening.kind)
-    R[L.R_OPENING_CARD] = int(opening.get("card", -1))
-    R[L.R_DOOR] = int(bool(rules.opening.uses_door_card))
-    R[L.R_STUCK] = L.STUCKS.index(stuck.kind)
-    if stuck.kind == "cover":
-        R[L.R_COVERABLE] = int(stuck["coverable"])
-        R[L.R_PASS_LIMIT] = -1
-    else:
-        limit = stuck["pass_limit"]
-        R[L.R_PASS_LIMIT] = -1 if limit is None else int(limit)
-        R[L.R_THEN_COVER] = int(bool(stuck["then_cover"]))
-        R[L.R_MAY_BURST] = int(limit is not None and not stuck["then_cover"])
-    R[L.R_ENDING] = L.ENDINGS.index(ending.kind)
+    R = play_vector(rules)
     R[L.R_SCORING] = L.SCORINGS.index(scoring.kind)
-    ext0 = rules.topology.extensions[0]
-    R[L.R_EMPTY_FRONTIER] = sum(ext0 << (13 * suit) for suit in range(4))
-    R[L.R_BEYOND] = int(rules.jokers > 0)
     R[L.R_COURSE_COVERS] = int(bool(rules.stuck.covers))
     R[L.R_CLEAN_EVENT] = int(bool(rules.facts.clean_bonus))
     bust = rules.facts.bust_above

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.fast.bits import face_points, hot, lowest, popcount
-from paiqi_core.fast.layout import (
+from paiqi_core.core.bits import face_points, hot, lowest, popcount
+from paiqi_core.core.layout import (
     ACTIONS,
     BURSTED,
     CLOSED,

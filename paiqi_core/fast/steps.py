@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.fast.bits import hot, lowest, popcount, step
-from paiqi_core.fast.kernel import RANDOM, apply, choose, deal, joker_moves, plays, start
-from paiqi_core.fast.layout import (
+from paiqi_core.core.bits import hot, lowest, popcount, step
+from paiqi_core.core.kernel import RANDOM, apply, choose, deal, joker_moves, plays, start
+from paiqi_core.core.layout import (
     ACTION_INDICES,
     B_COUNT,
     B_JOKERS,
@@ -211,7 +211,7 @@ def play_random_until(
     jy = box[B_JY : B_JY + 16]
     played = 0
     while not st[OVER] and st[TURN] != seat and played < limit:
-        action = choose(st, R, beyond, RANDOM, jx, jy)
+        action = choose(st, R, beyond, log, RANDOM, jx, jy)
         apply(st, R, ext, beyond, log, action)
         played += 1
     return refill(box, beyond, mask) + 4096 * played

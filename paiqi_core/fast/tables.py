@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.fast.bits import tabulate
-from paiqi_core.fast.layout import SEVEN
+from paiqi_core.core.bits import tabulate
+from paiqi_core.core.layout import SEVEN
 from paiqi_core.topology import Topology
 
 ROWS = 1 << 13

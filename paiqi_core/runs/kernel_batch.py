@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.runs.block import Coded
 from paiqi_core.runs.kernel_rows import game_columns, log_of, outcomes, record

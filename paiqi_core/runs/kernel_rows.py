@@ -12,7 +12,7 @@ import numpy as np
 
 from paiqi_core.actions import record_action
 from paiqi_core.cards import bits, card_text
-from paiqi_core.fast import layout as L
+from paiqi_core.core import layout as L
 from paiqi_core.fast.outcomes import outcomes
 from paiqi_core.records import is_builtin
 from paiqi_core.runs.block import Coded

@@ -73,7 +73,7 @@ class Weigher:
         observation, so their games start alike (the same first player and first card,
         the same door card, the same cards put out before the first move) but for the
         hands: one start is made, and each deal's hands put in, less the cards put out."""
-        from paiqi_core.fast import layout as L
+        from paiqi_core.core import layout as L
         from paiqi_core.fast.finish import encode
 
         if self.start is None:

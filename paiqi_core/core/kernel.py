@@ -1,11 +1,17 @@
-"""The rules of a game, compiled: start, legal actions, moves and events, as the Python
-engine (``paiqi_core.engine.state``) does them, step for step.
+"""The rules of play: the start of a game, legal actions, moves and the events they set
+off, on a game's state vector. Written once: compiled by numba for the compiled engine
+(``paiqi_core.fast``), and run as plain Python by ``engine.State`` (``plain``).
 
 Every function works on one game's state vector ``st`` (see ``layout``) under a rules
 vector ``R`` with the rank topology's tables: ``ext`` (row mask -> playable ranks) and
 ``beyond`` (row mask * 13 + rank -> the rank a joker move plays beyond it, -1 for none).
 Moves and automatic events are logged into ``log`` (seat, action) while it has room; its
 count goes on in ``st[LOGLEN]`` so a caller can tell a log that ran out of room.
+
+A slot whose rule is a plugin hook has the code ``PLUGIN`` in the rules vector; the core
+then asks the hook at a slot point (``plugin_stuck``, ``plugin_over``). The compiled engine
+plays no plugin, so compiled the slot points answer nothing; ``plain`` puts the calls of
+the hooks in their place.
 
 The random choices are those of ``RandomAgent`` (uniform over the sorted legal actions,
 nothing drawn for a single one), and ``eager`` those of ``search.objective.finish``: a
@@ -14,10 +20,10 @@ card whenever one can be played.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from paiqi_core.fast.bits import bit_length, hot, lowest, nth_bit, popcount, step
-from paiqi_core.fast.layout import (
+from paiqi_core.core.bits import bit_length, hot, lowest, nth_bit, popcount, step
+from paiqi_core.core.layout import (
     ACTIONS,
     BURST,
     BURSTED,
@@ -38,6 +44,7 @@ from paiqi_core.fast.layout import (
     JOKER_BIT,
     JOKERS,
     LAID,
+    LAID_BY,
     LAST,
     LEAVE,
     LEFT,
@@ -54,6 +61,7 @@ from paiqi_core.fast.layout import (
     PASSES,
     PLACE,
     PLAYED,
+    PLUGIN,
     R_COVERABLE,
     R_DECK,
     R_DOOR,
@@ -68,6 +76,7 @@ from paiqi_core.fast.layout import (
     R_PLAYERS,
     R_STALL,
     R_STUCK,
+    R_THEN_COVER,
     SEVEN,
     SIZE,
     STARTED,
@@ -76,7 +85,10 @@ from paiqi_core.fast.layout import (
     TABLE,
     TURN,
 )
-from paiqi_core.fast.rng import below, getrandbits, randbelow
+from paiqi_core.core.rng import below, getrandbits, randbelow
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RANDOM = 0  # uniform over the legal actions
 EAGER = 1  # a card whenever one can be played
@@ -138,11 +150,31 @@ def set_table(st: np.ndarray, ext: np.ndarray, table: int) -> None:
     st[FRONTIER] = frontier
 
 
+# -- slot points: a plugin hook is asked here (``plain``); compiled, nothing is ------------
 @step
-def is_over(st: np.ndarray, R: np.ndarray) -> bool:
+def plugin_over(st: np.ndarray, R: np.ndarray, log: np.ndarray) -> bool:
+    """Whether a plugin ending ends the game now."""
+    return False
+
+
+@step
+def plugin_stuck(st: np.ndarray, R: np.ndarray, log: np.ndarray, seat: int, stuck: bool) -> int:
+    """What a plugin stuck rule lets ``seat`` do: when ``stuck``, its actions; else what
+    it may do instead of playing. The cards it may cover, a mask, with ``MAY_PASS`` set
+    when it may pass."""
+    return 0
+
+
+MAY_PASS = 1 << 60  # in what ``plugin_stuck`` answers: the seat may pass
+
+
+@step
+def is_over(st: np.ndarray, R: np.ndarray, log: np.ndarray) -> bool:
     """The ending rule."""
     n = R[R_PLAYERS]
     kind = R[R_ENDING]
+    if kind == PLUGIN:
+        return plugin_over(st, R, log)
     if kind == 1:  # first out
         return st[NFINISHED] > 0
     holding = 0
@@ -217,7 +249,9 @@ def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
 
 
 @step
-def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) -> bool:
+def _bursts_now(
+    st: np.ndarray, R: np.ndarray, beyond: np.ndarray, log: np.ndarray, seat: int
+) -> bool:
     """Whether ``seat``, to move, has no legal action at all (out of passes, stuck)."""
     if not R[R_MAY_BURST]:
         return False
@@ -225,6 +259,8 @@ def _bursts_now(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
         return False
     if R[R_JOKERS] and _any_joker_move(st, beyond, st[HAND + seat]):
         return False
+    if R[R_STUCK] == PLUGIN:
+        return plugin_stuck(st, R, log, seat, True) == 0
     limit = R[R_PASS_LIMIT]
     return limit >= 0 and st[PASSES + seat] >= limit
 
@@ -235,6 +271,7 @@ def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     _log(st, log, seat, BURST)
     st[IDLE] = 0
     st[LAID] |= st[HAND + seat]
+    st[LAID_BY + seat] = st[HAND + seat]
     if st[HAND + seat] & JOKER_BIT:
         st[LOST] = seat + 1
     laid = st[HAND + seat] & SUITED
@@ -259,10 +296,10 @@ def advance(
         if st[HAND + seat] == 0:
             continue
         st[TURN] = seat
-        if not _bursts_now(st, R, beyond, seat):
+        if not _bursts_now(st, R, beyond, log, seat):
             return
         _burst(st, ext, log, seat)
-        if is_over(st, R):
+        if is_over(st, R, log):
             st[OVER] = 1
             return
     st[OVER] = 1
@@ -294,6 +331,7 @@ def start(
         st[BURSTED + s] = -1
         st[LEFT + s] = 0
         st[JOKERS + s] = 0
+        st[LAID_BY + s] = 0
     st[NOPENED] = 0
     st[TABLE] = 0
     st[JOKER_AT] = -1
@@ -338,10 +376,10 @@ def start(
         if st[HAND + s] == 0 and st[SIZE + s]:
             st[FINISH + s] = st[NFINISHED]
             st[NFINISHED] += 1
-    if is_over(st, R):
+    if is_over(st, R, log):
         st[OVER] = 1
         return
-    if st[HAND + seat] == 0 or _bursts_now(st, R, beyond, seat):
+    if st[HAND + seat] == 0 or _bursts_now(st, R, beyond, log, seat):
         advance(st, R, ext, beyond, log)
 
 
@@ -423,8 +461,8 @@ def _check_out(st: np.ndarray, log: np.ndarray, seat: int) -> None:
     hand = st[HAND + seat]
     if hand == JOKER_BIT:
         st[HAND + seat] = 0
-        st[LEFT + seat] = 1
         st[NLEFT] += 1
+        st[LEFT + seat] = st[NLEFT]
         _log(st, log, seat, LEAVE)
     elif hand == 0 and st[FINISH + seat] < 0 and st[BURSTED + seat] < 0:
         st[FINISH + seat] = st[NFINISHED]
@@ -484,7 +522,7 @@ def apply(
     else:
         _play(st, ext, log, seat, action)
     _check_out(st, log, seat)
-    if is_over(st, R) or stalled(st, R):
+    if is_over(st, R, log) or stalled(st, R):
         st[OVER] = 1
     else:
         advance(st, R, ext, beyond, log)
@@ -492,7 +530,12 @@ def apply(
 
 @step
 def options(
-    st: np.ndarray, R: np.ndarray, beyond: np.ndarray, jx: np.ndarray, jy: np.ndarray
+    st: np.ndarray,
+    R: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    jx: np.ndarray,
+    jy: np.ndarray,
 ) -> tuple[int, int, int, bool]:
     """What the player to move may do, as the legal actions list it in ascending order:
     (the cards it may play; its joker moves, filled into ``jx`` and ``jy``; the cards it
@@ -504,14 +547,24 @@ def options(
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BIT:
         njokers = joker_moves(st, beyond, hand, jx, jy)
+    if R[R_STUCK] == PLUGIN:
+        opening = st[STARTED] == 0 and st[FIRST] >= 0
+        if (can or njokers) and (R[R_MUST_PLAY] or opening):
+            return can, njokers, 0, False
+        other = plugin_stuck(st, R, log, seat, can == 0 and njokers == 0)
+        return can, njokers, other & SUITED | other & JOKER_BIT, (other & MAY_PASS) != 0
     cover = R[R_STUCK] == 0
     limit = R[R_PASS_LIMIT]
     passes_left = limit < 0 or st[PASSES + seat] < limit
     if can == 0 and njokers == 0:  # stuck
-        if cover or not passes_left:  # covering, or out of passes and covering (no burst here)
-            m = hand & R[R_COVERABLE] if cover else hand
+        if cover:
+            m = hand & R[R_COVERABLE]
             return 0, 0, m if m else hand, False
-        return 0, 0, 0, True
+        if passes_left:
+            return 0, 0, 0, True
+        if R[R_THEN_COVER]:  # out of passes, it covers any card
+            return 0, 0, hand, False
+        return 0, 0, 0, False  # out of passes: nothing (it bursts on its turn)
     if R[R_MUST_PLAY] or (st[STARTED] == 0 and st[FIRST] >= 0):
         return can, njokers, 0, False
     if cover:  # covers by choice (house rules)
@@ -525,6 +578,7 @@ def choose(
     st: np.ndarray,
     R: np.ndarray,
     beyond: np.ndarray,
+    log: np.ndarray,
     policy: int,
     jx: np.ndarray,
     jy: np.ndarray,
@@ -532,7 +586,7 @@ def choose(
     """The action the player to move picks under ``policy``, drawing as the Python players
     do: the legal actions in ascending order are the plays, then what may be done instead
     of playing (a cover or a pass), then the joker moves."""
-    can, njokers, covers, may_pass = options(st, R, beyond, jx, jy)
+    can, njokers, covers, may_pass = options(st, R, beyond, log, jx, jy)
     nplays = popcount(can)
     eager = policy == EAGER and not R[R_MUST_PLAY]
     if nplays == 0 and njokers == 0:  # stuck
@@ -573,5 +627,5 @@ def play_out(
 ) -> None:
     """Play the game in ``st`` to its end, every seat under ``policy``."""
     while not st[OVER]:
-        action = choose(st, R, beyond, policy, jx, jy)
+        action = choose(st, R, beyond, log, policy, jx, jy)
         apply(st, R, ext, beyond, log, action)

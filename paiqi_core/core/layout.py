@@ -4,9 +4,9 @@ and of a game's result, as integer offsets shared by the kernel and the Python s
 A game in progress is one int64 vector (``STATE`` long): per seat (up to ``MAX_SEATS``)
 the hand, covered cards, cards played, passes, actions, the card whose play emptied the
 hand, the dealt hand size, the suits closed (by opening order), finish and burst order,
-whether the seat left holding only the joker, its joker moves and the hand as dealt; then
-the table, and the cards that bursts laid face up. The rules are an int64 vector (``RULES``
-long) filled from the compiled forms.
+when the seat left holding only the joker, its joker moves, the hand as dealt and the hand
+its burst laid face up; then the table, and the cards that bursts laid face up. The rules
+are an int64 vector (``RULES`` long) filled from the compiled forms.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ NCLOSED = 56
 CLOSED = 64  # 4 per seat: opening order (1..4) of each suit closed
 FINISH = 96  # finish order, -1: not finished
 BURSTED = 104  # burst order, -1: did not burst
-LEFT = 112  # 1: left holding only the joker
+LEFT = 112  # 1 + the order in which it left holding only the joker; 0: did not
 JOKERS = 120  # joker moves
 DEALT = 128  # hands as dealt
 OPENED = 136  # suits in opening order (4)
@@ -64,7 +64,8 @@ LAID = 154  # the cards laid face up by bursts (a joker removed with a hand incl
 LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
 IDLE = 156  # passes in a row, with nothing else done in between (the stall rule)
 KEY = 157  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
-STATE = 160
+LAID_BY = 160  # the hand each seat's burst laid face up (a joker in it included), 0: none
+STATE = 168
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -84,6 +85,9 @@ R_SCORING = 13  # index in forms.KINDS["scoring"]
 R_EMPTY_FRONTIER = 14
 R_BEYOND = 15  # a joker can be played (the beyond table is filled)
 R_STALL = 16  # the stall rule: rounds of passes in a row that end the game, -1: none
+# the slots' codes (R_OPENING, R_STUCK, R_ENDING) are PLUGIN where the rule is a plugin hook
+# with no compiled form: the core asks it at a slot point (``paiqi_core.core.plain``)
+PLUGIN = -1
 # scoring parameters
 R_BUST_ABOVE = 20
 R_LAST_SEVEN = 21

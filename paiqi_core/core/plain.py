@@ -1,0 +1,239 @@
+"""The rule core as plain Python, for ``engine.State``: the very functions the compiled
+engine compiles (``kernel``, ``rng``, ``bits``), loaded a second time as if numba were not
+installed, on a state held in a Python list.
+
+Three functions of that copy are put in the place of the compiled ones:
+
+- ``_log`` appends each move and event to a Python list (the compiled engine fills an
+  array with a fixed room);
+- ``plugin_stuck`` and ``plugin_over``, the core's slot points, ask a plugin hook written
+  in Python: the stuck rule is shown a ``SeatOf`` (``slots.SeatView``), the ending a
+  ``ProgressOf`` (``slots.Progress``), both read-only views of the state vector.
+
+The rules vector of the copy is a ``RulesVector``: the list of ``vector.play_vector`` that
+also carries the game's ``Rules``, where the slot points find the hooks.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from paiqi_core.actions import COVER, HIDDEN_COVER, PASS
+from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.core.layout import (
+    BURSTED,
+    COVERED,
+    FINISH,
+    HAND,
+    LEFT,
+    LOGLEN,
+    PASSES,
+    TABLE,
+)
+from paiqi_core.core.vector import play_vector
+
+if TYPE_CHECKING:
+    from paiqi_core.rules import Rules
+
+
+def _load(name: str, plain: dict[str, ModuleType]) -> ModuleType:
+    """A fresh copy of module ``name`` run as if numba were not installed, its imports of
+    the modules of ``plain`` answered by their plain copies."""
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None and spec.origin is not None
+    source = spec.loader.get_source(name)  # type: ignore[attr-defined]
+    module = ModuleType(f"{name}[plain]")
+    module.__file__ = spec.origin
+    swapped = {"numba": None, **plain}
+    absent = object()
+    saved = {key: sys.modules.get(key, absent) for key in swapped}
+    try:
+        sys.modules.update(swapped)  # type: ignore[arg-type]
+        exec(compile(source, spec.origin, "exec"), module.__dict__)
+    finally:
+        for key, value in saved.items():
+            if value is absent:
+                sys.modules.pop(key, None)
+            else:
+                sys.modules[key] = value  # type: ignore[assignment]
+    return module
+
+
+def _copies() -> ModuleType:
+    plain: dict[str, ModuleType] = {}
+    for name in ("bits", "rng", "kernel"):
+        full = f"paiqi_core.core.{name}"
+        plain[full] = _load(full, plain)
+    return plain["paiqi_core.core.kernel"]
+
+
+kernel = _copies()  # the rules of play as plain Python
+
+
+class RulesVector(list[int]):
+    """The rules vector of a game (``vector.play_vector``), with its ``Rules``: where the
+    slot points find the plugin hooks."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(play_vector(rules))
+        self.rules = rules
+
+
+class Beyond:
+    """``Topology.beyond`` as the core reads it: row mask * 13 + rank -> the rank a joker
+    move in place of ``rank`` plays beyond it, -1 for none; worked out when first asked."""
+
+    __slots__ = ("_found", "_topology")
+
+    def __init__(self, rules: Rules) -> None:
+        self._topology = rules.topology
+        self._found: dict[int, int] = {}
+
+    def __getitem__(self, index: int) -> int:
+        found = self._found.get(index)
+        if found is None:
+            row, rank = divmod(int(index), 13)
+            y = self._topology.beyond(row, rank)
+            found = self._found[index] = -1 if y is None else y
+        return found
+
+
+# -- what plugin hooks are shown ---------------------------------------------------------
+def public(log: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The moves and events of ``log`` as every seat sees them: covers hidden."""
+    return tuple((s, HIDDEN_COVER if COVER <= a < PASS else a) for s, a in log)
+
+
+def _in_order(st: Sequence[int], at: int, n: int, first: int) -> list[int]:
+    """The seats whose slot ``at`` holds an order (from ``first``), in that order."""
+    ranked = [(st[at + s], s) for s in range(n) if st[at + s] >= first]
+    return [s for _, s in sorted(ranked)]
+
+
+class SeatOf:
+    """A seat of a game in progress as a stuck rule sees it (``slots.SeatView``): read
+    only, each fact read from the state vector when asked."""
+
+    __slots__ = ("_log", "_n", "_st", "seat")
+
+    def __init__(self, st: Sequence[int], log: Sequence[tuple[int, int]], seat: int, n: int):
+        self._st, self._log, self.seat, self._n = st, log, seat, n
+
+    @property
+    def hand(self) -> int:
+        """Its hand, a card mask."""
+        return self._st[HAND + self.seat]
+
+    @property
+    def passes_used(self) -> int:
+        """The passes it has made this game."""
+        return self._st[PASSES + self.seat]
+
+    @property
+    def covered(self) -> int:
+        """The cards it has covered, a mask."""
+        return self._st[COVERED + self.seat]
+
+    @property
+    def covers_used(self) -> int:
+        """How many cards it has covered."""
+        return int(self._st[COVERED + self.seat]).bit_count()
+
+    @property
+    def table(self) -> int:
+        """The cards on the table, a mask."""
+        return self._st[TABLE]
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        """Cards held, by seat."""
+        return tuple(int(self._st[HAND + s]).bit_count() for s in range(self._n))
+
+    @property
+    def history(self) -> tuple[tuple[int, int], ...]:
+        """Every move and event so far as every seat sees it (covers hidden)."""
+        return public(self._log)
+
+
+class ProgressOf:
+    """A game in progress as an ending sees it (``slots.Progress``): read only."""
+
+    __slots__ = ("_n", "_st")
+
+    def __init__(self, st: Sequence[int], n: int) -> None:
+        self._st, self._n = st, n
+
+    @property
+    def hands(self) -> list[int]:
+        """Card masks by seat (0 for a seat that has left)."""
+        return list(self._st[HAND : HAND + self._n])
+
+    @property
+    def finished(self) -> list[int]:
+        """Seats that emptied their hands by playing or covering, in order."""
+        return _in_order(self._st, FINISH, self._n, 0)
+
+    @property
+    def bursts(self) -> list[int]:
+        """Seats that burst, in order."""
+        return _in_order(self._st, BURSTED, self._n, 0)
+
+    @property
+    def left(self) -> list[int]:
+        """Seats that left holding only the joker, in order."""
+        return _in_order(self._st, LEFT, self._n, 1)
+
+    @property
+    def passes(self) -> list[int]:
+        """Passes made, by seat."""
+        return list(self._st[PASSES : PASSES + self._n])
+
+    @property
+    def covered(self) -> list[int]:
+        """Covered cards, a mask by seat."""
+        return list(self._st[COVERED : COVERED + self._n])
+
+    @property
+    def table(self) -> int:
+        """The cards on the table, a mask."""
+        return self._st[TABLE]
+
+
+# -- the functions put in the copy ---------------------------------------------------------
+def _log(st: list[int], log: list[tuple[int, int]], seat: int, action: int) -> None:
+    log.append((seat, action))
+    st[LOGLEN] += 1
+
+
+def _plugin_over(st: list[int], R: RulesVector, log: Any) -> bool:
+    return bool(R.rules.ending.over(ProgressOf(st, R.rules.players)))
+
+
+MAY_PASS: int = kernel.MAY_PASS
+_COVERABLE = (1 << (JOKER_CARD + 1)) - 1
+
+
+def _plugin_stuck(st: list[int], R: RulesVector, log: Any, seat: int, stuck: bool) -> int:
+    rule = R.rules.stuck
+    view = SeatOf(st, log, seat, R.rules.players)
+    answer = 0
+    for action in rule.actions(view) if stuck else rule.voluntary(view):
+        if action == PASS:
+            answer |= MAY_PASS
+        elif COVER <= action < PASS and action - COVER <= JOKER_CARD:
+            answer |= 1 << (action - COVER)
+        else:
+            hook = R.rules.hook_name("stuck")
+            raise ValueError(f"the stuck rule '{hook}' answered {action!r}: not a cover or a pass")
+    return answer & (_COVERABLE | MAY_PASS)
+
+
+setattr(kernel, "_log", _log)  # noqa: B010 (the copy is a module made at run time)
+setattr(kernel, "plugin_over", _plugin_over)  # noqa: B010
+setattr(kernel, "plugin_stuck", _plugin_stuck)  # noqa: B010
