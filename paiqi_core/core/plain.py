@@ -16,6 +16,7 @@ also carries the game's ``Rules``, where the slot points find the hooks.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from paiqi_core.actions import COVER, HIDDEN_COVER, PASS
 from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.core import layout
 from paiqi_core.core.layout import (
     BURSTED,
     COVERED,
@@ -40,6 +42,34 @@ if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
 
+class _SlotsWrittenIn(ast.NodeTransformer):
+    """Names of ``layout``'s integers read in a function become the integers themselves:
+    what numba does when it compiles the functions, done for the plain copy (a constant
+    is quicker to load than a global)."""
+
+    def __init__(self, names: dict[str, int]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.names:
+            return ast.copy_location(ast.Constant(self.names[node.id]), node)
+        return node
+
+
+def _with_slots_written_in(tree: ast.Module) -> ast.Module:
+    names: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == layout.__name__:
+            for alias in node.names:
+                value = getattr(layout, alias.name)
+                if type(value) is int:
+                    names[alias.asname or alias.name] = value
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    for function in functions:
+        _SlotsWrittenIn(names).visit(function)
+    return ast.fix_missing_locations(tree)
+
+
 def _load(name: str, plain: dict[str, ModuleType]) -> ModuleType:
     """A fresh copy of module ``name`` run as if numba were not installed, its imports of
     the modules of ``plain`` answered by their plain copies."""
@@ -48,12 +78,13 @@ def _load(name: str, plain: dict[str, ModuleType]) -> ModuleType:
     source = spec.loader.get_source(name)  # type: ignore[attr-defined]
     module = ModuleType(f"{name}[plain]")
     module.__file__ = spec.origin
+    tree = _with_slots_written_in(ast.parse(source, spec.origin))
     swapped = {"numba": None, **plain}
     absent = object()
     saved = {key: sys.modules.get(key, absent) for key in swapped}
     try:
         sys.modules.update(swapped)  # type: ignore[arg-type]
-        exec(compile(source, spec.origin, "exec"), module.__dict__)
+        exec(compile(tree, spec.origin, "exec"), module.__dict__)
     finally:
         for key, value in saved.items():
             if value is absent:
@@ -63,11 +94,23 @@ def _load(name: str, plain: dict[str, ModuleType]) -> ModuleType:
     return module
 
 
+def _lowest(x: int) -> int:
+    return (x & -x).bit_length() - 1 if x else 64
+
+
+# The bit operations on Python ints, without the conversions that the copy as loaded makes
+# for NumPy's scalars (the state of ``State`` holds Python ints only)
+_INT_BITS = {"popcount": int.bit_count, "bit_length": int.bit_length, "lowest": _lowest}
+
+
 def _copies() -> ModuleType:
     plain: dict[str, ModuleType] = {}
     for name in ("bits", "rng", "kernel"):
         full = f"paiqi_core.core.{name}"
-        plain[full] = _load(full, plain)
+        plain[full] = module = _load(full, plain)
+        for op, function in _INT_BITS.items():
+            if op in vars(module):
+                setattr(module, op, function)
     return plain["paiqi_core.core.kernel"]
 
 

@@ -136,8 +136,13 @@ class State:
     def _seats(self, at: int) -> list[int]:
         return self.st[at : at + self.game.players]
 
-    def _in_order(self, at: int, first: int = 0) -> list[int]:
-        st, n = self.st, self.game.players
+    def _in_order(self, at: int, count: int, first: int = 0) -> list[int]:
+        """The seats whose slot ``at`` holds an order (from ``first``), in that order;
+        ``count`` is the slot of how many do."""
+        st = self.st
+        if not st[count]:
+            return []
+        n = self.game.players
         return [s for _, s in sorted((st[at + s], s) for s in range(n) if st[at + s] >= first)]
 
     @property
@@ -198,12 +203,12 @@ class State:
     @property
     def finished(self) -> list[int]:
         """Seats that emptied their hands, in order."""
-        return self._in_order(L.FINISH)
+        return self._in_order(L.FINISH, L.NFINISHED)
 
     @property
     def bursts(self) -> list[int]:
         """Seats that burst, in order."""
-        return self._in_order(L.BURSTED)
+        return self._in_order(L.BURSTED, L.NBURSTS)
 
     @property
     def laid(self) -> list[int]:
@@ -213,7 +218,7 @@ class State:
     @property
     def left(self) -> list[int]:
         """Seats that left holding only the joker, in order."""
-        return self._in_order(L.LEFT, 1)
+        return self._in_order(L.LEFT, L.NLEFT, 1)
 
     @property
     def joker_at(self) -> int | None:
@@ -397,26 +402,29 @@ class State:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now: its own hand, the table and public counts."""
         public = self.public_log()
-        over = self.over
+        st, n = self.st, self.game.players
+        over = st[L.OVER] != 0
+        bursts = self.bursts
+        joker_at, door = st[L.JOKER_AT], st[L.DOOR]
         return Observation(
             seat,
-            self.hands[seat],
-            self.table,
-            self.turn,
-            tuple([h.bit_count() for h in self.hands]),
-            tuple([c.bit_count() for c in self.covered]),
-            tuple(self.passes),
-            self.covered[seat],
-            tuple(self.opened),
+            st[L.HAND + seat],
+            st[L.TABLE],
+            st[L.TURN],
+            tuple(map(int.bit_count, st[L.HAND : L.HAND + n])),
+            tuple(map(int.bit_count, st[L.COVERED : L.COVERED + n])),
+            tuple(st[L.PASSES : L.PASSES + n]),
+            st[L.COVERED + seat],
+            tuple(st[L.OPENED : L.OPENED + st[L.NOPENED]]),
             tuple(self.finished),
-            tuple(self.bursts),
-            tuple(self.laid),
+            tuple(bursts),
+            tuple([st[L.LAID_BY + s] for s in bursts]),
             tuple(self.left),
-            self.joker_at,
+            None if joker_at < 0 else joker_at,
             History(public, len(public)),
-            tuple(self.legal_actions()) if seat == self.turn and not over else (),
+            tuple(self.legal_actions()) if seat == st[L.TURN] and not over else (),
             over,
-            self.door_card,
+            None if door < 0 else door,
             tuple(self._cover_order[seat]),
         )
 
