@@ -45,6 +45,7 @@ from paiqi_core.actions import (
 )
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SUIT_MASK, bits
+from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 
@@ -139,7 +140,18 @@ class Belief:
         held_joker = _joker_spans(obs.history, obs.laid)
         beyond = rules.topology.beyond
         laid = iter(obs.laid)
+        # where a player may stop instead of playing an extra card after one that ended its
+        # line, a pass right after such a card is that stop: no pass, and proof of nothing
+        ends = game.vector[R_ENDS] if rules.extra_after_end == "may" else 0
+        ended_by = -1  # the seat whose last move laid a card that ends its line
         for index, (seat, action) in enumerate(obs.history):
+            if ends and not EVENT <= action < JOKER:
+                if action == PASS and seat == ended_by:
+                    ended_by = -1
+                    continue
+                card = action if action < COVER else (action - JOKER) % 64
+                ends_line = (action < COVER or action >= JOKER) and ends >> (card % 13) & 1
+                ended_by = seat if ends_line else -1
             if action in (HIDDEN_COVER, PASS):
                 if not by_choice(action, passes[seat]):
                     if not started and first_card is not None:
@@ -375,11 +387,12 @@ class Belief:
         """Whether a sample can be made from another by exchanging the hidden cards
         (``_rebuilt``): the rules are built-in ones, whose every refusal of a history the
         placement constraints already express, and the joker is not among the unseen cards
-        (where it is held, and whether a joker move was open, only a replay can tell)."""
+        (where it is held, and whether a joker move was open, only a replay can tell), and no
+        extra play follows a card that ends its line."""
         from paiqi_core.fast.plan import forms_of  # declared forms: standard library only
 
-        if JOKER_CARD in self.hidden:
-            return False
+        if JOKER_CARD in self.hidden or self.game.rules.extra_after_end != "none":
+            return False  # extra plays: whether a pass was a stop, only a replay can tell
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

@@ -106,6 +106,25 @@ READINGS: dict[str, Reading] = {
             lambda r: r.stuck.pass_limit is not None,
         ),
         Reading(
+            "extra-after-end-chains",
+            "An extra card that ends its line too gives another play, as often as it happens; "
+            "a player with nothing playable after an end card, or with no cards left, simply "
+            "ends the turn.",
+            lambda r: r.extra_after_end != "none",
+        ),
+        Reading(
+            "extra-after-end-stop",
+            "A player who stops instead of playing the extra card says pass: it is not counted "
+            "among the passes (nor by the stall rule), and it tells nothing about the hand.",
+            lambda r: r.extra_after_end == "may",
+        ),
+        Reading(
+            "extra-after-end-joker",
+            "A joker move whose card played beyond the joker ends its line gives the extra play "
+            "too; the holder who lays the replaced card and takes the joker gets none.",
+            lambda r: r.extra_after_end != "none" and _jokers(r),
+        ),
+        Reading(
             "cover-after-passes-finishes",
             "With passes that run out into covers, a hand emptied by covering finishes like "
             "any other.",

@@ -70,6 +70,8 @@ class Rules:
     session: SessionRules
     match: MatchRules
     declared_readings: tuple[str, ...] = ()  # readings the chosen hooks declare
+    # after a card that ends its row's line, another play: none, may or must
+    extra_after_end: str = "none"
 
     @property
     def readings(self) -> tuple[Reading, ...]:
@@ -182,6 +184,7 @@ def compile_rules(profile: Profile) -> Rules:
             int(profile.get("session.hands")), None if bankroll is None else int(bankroll)
         ),
         match=MatchRules(int(profile.get("match.games"))),
+        extra_after_end=str(profile.get("turn.extra_after_end")),
         declared_readings=tuple(
             key
             for slot, dotted in hooks.registry.SLOTS.items()

@@ -25,6 +25,7 @@ JOKER_VARIANTS = [
     ("shichinarabe-tunnel", "deck.jokers:1;players:3"),
     ("doujue-passes", "deck.jokers:1"),
     ("platform-zhanlong", "deck.jokers:1;players:5"),
+    ("shichinarabe", "deck.jokers:1;turn.extra_after_end:may"),  # the same seat moves again
 ]
 
 

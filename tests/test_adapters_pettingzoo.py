@@ -39,6 +39,8 @@ JOKER_VARIANTS = [
     ("shichinarabe-wrap", {"deck.jokers": 1, "players": 3}),
     ("doujue-passes", {"deck.jokers": 1}),
     ("platform-zhanlong", {"deck.jokers": 1, "players": 5}),
+    # a seat that lays a card ending its line moves again (or stops with a pass)
+    ("shichinarabe", {"deck.jokers": 1, "turn.extra_after_end": "may"}),
 ]
 
 

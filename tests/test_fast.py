@@ -91,6 +91,12 @@ VARIANTS = [
     ("shichinarabe", ("turn.pass_limit=0",)),
     ("shichinarabe", ("turn.pass_limit=0", "deck.jokers=1")),
     ("doujue-passes", ("turn.pass_limit=0",)),
+    # another play after a card that ends its line: may (stop with a pass) or must
+    ("pagat", ("turn.extra_after_end=may",)),
+    ("pagat", ("turn.extra_after_end=must", "turn.must_play=false", "ending.stall=1")),
+    ("doujue", ("turn.extra_after_end=may", "deck.jokers=1")),
+    ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
+    ("platform-zhanlong", ("turn.extra_after_end=must",)),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

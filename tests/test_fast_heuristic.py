@@ -42,6 +42,8 @@ CASES = [
     ("platform-zhanlong", ("scoring.melds=false", "turn.must_play=false")),
     ("pagat", ()),
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
+    ("pagat", ("turn.extra_after_end=may",)),
+    ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
 ]
 
 

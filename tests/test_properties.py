@@ -92,6 +92,8 @@ class Rules:
     params: dict[str, Any]
     # RULES.md section 5: rounds of passes in a row (by every holder) that end the game
     stall: int | None = None
+    # Sjuan, Ristiseiska: who lays a card ending its row's line plays again (none, may, must)
+    extra_after_end: str = "none"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -129,7 +131,16 @@ class Rules:
             scoring=p.get("scoring.method"),
             params=dict(p.section("scoring")),
             stall=stall_of(p.get("ending.stall"), p.get("turn.must_play"), stuck, limit),
+            extra_after_end=p.get("turn.extra_after_end"),
         )
+
+    def ends_line(self, card: int) -> bool:
+        """Whether ``card`` ends its row's line: the A or the K where the ace is low, the 2
+        or the A where it is high; no card where the A and the K are joined."""
+        if self.ace_king != "none":
+            return False
+        rank = card % 13  # A = 0, 2 = 1, ..., K = 12
+        return rank in ((0, 12) if self.ace == "low" else (1, 0))
 
     @property
     def ends_at_first_out(self) -> bool:
@@ -258,6 +269,7 @@ class Model:
         self.history: list[tuple[int, str]] = []
         self.over = False
         self.idle = 0  # passes in a row
+        self.extra = False  # the player to move plays again after a card that ended its line
         self._legal: set[str] | None = None  # the legal actions, until the next change
         self.first = rules.first_card(door_card)
         if rules.opening == "sevens_out":
@@ -294,6 +306,9 @@ class Model:
         r = self.rules
         hand, used = self.hands[self.turn], self.passes[self.turn]
         plays = self.plays()
+        if self.extra:  # another card, or (where it may) stop
+            texts = {card_text(c) for c in plays}
+            return texts | {"pass"} if r.extra_after_end == "may" else texts
         if not plays:
             # A held 7 is always playable, so a stuck player never holds one.
             assert not any(c % 13 == SEVEN for c in hand), "stuck while holding a 7"
@@ -319,15 +334,20 @@ class Model:
         assert text in self.legal(), f"{text} is not legal for seat {seat} by the rules"
         self._legal = None
         self.history.append((seat, text))
-        self.idle = self.idle + 1 if text == "pass" else 0
-        if text == "pass":
+        stop = text == "pass" and self.extra  # no extra card: not a pass
+        self.extra = False
+        self.idle = self.idle + 1 if text == "pass" and not stop else 0
+        laid = None  # the card laid on the table, if any
+        if stop:
+            pass
+        elif text == "pass":
             self.passes[seat] += 1
         elif text.startswith("cover "):
             card = CARD_NUMBER[text.removeprefix("cover ")]
             self.hands[seat].remove(card)
             self.covered[seat].add(card)
         else:
-            card = CARD_NUMBER[text]
+            card = laid = CARD_NUMBER[text]
             self.hands[seat].remove(card)
             self.played[seat] += 1
             suit = card // 13
@@ -347,6 +367,14 @@ class Model:
         stall = self.rules.stall
         if self.ended() or (stall is not None and self.idle >= stall * holders):
             self.over = True
+        elif (
+            self.rules.extra_after_end != "none"
+            and laid is not None
+            and self.rules.ends_line(laid)
+            and self.hands[seat]
+            and self.plays()
+        ):
+            self.extra = True  # the same seat moves again
         else:
             self._advance()
 
@@ -875,6 +903,34 @@ def played_as_the_model(
         check_state(state, model)
     assert model.over
     return state
+
+
+# an extra play after a card that ends its row's line (Sjuan, Ristiseiska; WILD_RULES rows
+# 16 and 18): may (stop with a pass that is no pass) or must
+EXTRA_PLAYS = [
+    ("pagat", ("turn.extra_after_end=may",)),
+    ("pagat", ("turn.extra_after_end=must", "layout.ace=low")),
+    ("doujue", ("turn.extra_after_end=may",)),
+    ("shichinarabe", ("turn.extra_after_end=may", "ending.stall=1", "turn.pass_limit=null")),
+    ("platform-zhanlong", ("turn.extra_after_end=must",)),
+    ("shichinarabe-wrap", ("turn.extra_after_end=may",)),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), EXTRA_PLAYS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_an_extra_play_after_an_end_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game where a card ending its line gives another play equals the
+    model's: the same seat moves again exactly when it should, a stop is no pass, and the
+    result follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.extra_after_end != "none"
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 # rule sets with the stall rule in effect: passes by choice, a round or two of them ends it

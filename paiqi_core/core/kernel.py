@@ -33,6 +33,7 @@ from paiqi_core.core.layout import (
     CUT,
     DEALT,
     DOOR,
+    EXTRA,
     FINISH,
     FIRST,
     FRONTIER,
@@ -50,6 +51,7 @@ from paiqi_core.core.layout import (
     LEFT,
     LOGLEN,
     LOST,
+    MAY,
     NBURSTS,
     NCLOSED,
     NFINISHED,
@@ -59,6 +61,7 @@ from paiqi_core.core.layout import (
     OVER,
     PASS,
     PASSES,
+    PHASE,
     PLACE,
     PLAYED,
     PLUGIN,
@@ -67,6 +70,8 @@ from paiqi_core.core.layout import (
     R_DOOR,
     R_EMPTY_FRONTIER,
     R_ENDING,
+    R_ENDS,
+    R_EXTRA,
     R_JOKERS,
     R_MAY_BURST,
     R_MUST_PLAY,
@@ -345,6 +350,7 @@ def start(
     st[LAID] = 0
     st[LOST] = 0
     st[IDLE] = 0
+    st[PHASE] = 0
     kind = R[R_OPENING]
     first = -1
     table = 0
@@ -508,11 +514,14 @@ def apply(
 ) -> None:
     """Apply a legal action of the player to move, then the events it sets off."""
     seat = st[TURN]
+    stop = action == PASS and st[PHASE] == EXTRA  # no extra card: the turn ends, no pass
+    st[PHASE] = 0
     _log(st, log, seat, action)
     st[ACTIONS + seat] += 1
-    st[IDLE] = st[IDLE] + 1 if action == PASS else 0
+    st[IDLE] = st[IDLE] + 1 if action == PASS and not stop else 0
     if action == PASS:
-        st[PASSES + seat] += 1
+        if not stop:
+            st[PASSES + seat] += 1
     elif action >= JOKER:
         _joker(st, R, ext, log, seat, action)
     elif action >= COVER:
@@ -524,8 +533,24 @@ def apply(
     _check_out(st, log, seat)
     if is_over(st, R, log) or stalled(st, R):
         st[OVER] = 1
+    elif _earns_extra(st, R, beyond, seat, action):
+        st[PHASE] = EXTRA  # the same seat plays again
     else:
         advance(st, R, ext, beyond, log)
+
+
+@step
+def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, action: int) -> bool:
+    """Whether ``action`` of ``seat`` laid a card that ends its row's line, under a rule
+    that gives another play for it, and ``seat`` has another card it can play."""
+    if R[R_EXTRA] == 0 or COVER <= action < JOKER:  # no such rule, or no card laid
+        return False
+    card = action if action < COVER else (action - JOKER) % 64
+    if not (R[R_ENDS] >> (card % 13)) & 1 or st[HAND + seat] == 0:
+        return False
+    if plays(st, seat):
+        return True
+    return R[R_JOKERS] != 0 and _any_joker_move(st, beyond, st[HAND + seat])
 
 
 @step
@@ -547,6 +572,8 @@ def options(
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BIT:
         njokers = joker_moves(st, beyond, hand, jx, jy)
+    if st[PHASE] == EXTRA:  # another card after one that ended its line; or stop, with MAY
+        return can, njokers, 0, R[R_EXTRA] == MAY
     if R[R_STUCK] == PLUGIN:
         opening = st[STARTED] == 0 and st[FIRST] >= 0
         if (can or njokers) and (R[R_MUST_PLAY] or opening):

@@ -64,6 +64,7 @@ LAID = 154  # the cards laid face up by bursts (a joker removed with a hand incl
 LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
 IDLE = 156  # passes in a row, with nothing else done in between (the stall rule)
 KEY = 157  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
+PHASE = 158  # the step of the turn: 0 its first, EXTRA after a card that ends its line
 LAID_BY = 160  # the hand each seat's burst laid face up (a joker in it included), 0: none
 STATE = 168
 
@@ -85,6 +86,8 @@ R_SCORING = 13  # index in forms.KINDS["scoring"]
 R_EMPTY_FRONTIER = 14
 R_BEYOND = 15  # a joker can be played (the beyond table is filled)
 R_STALL = 16  # the stall rule: rounds of passes in a row that end the game, -1: none
+R_EXTRA = 17  # after a card that ends its line, another play: 0 none, MAY or MUST
+R_ENDS = 18  # the ranks that end a row's line, a mask (0 where rows run on)
 # the slots' codes (R_OPENING, R_STUCK, R_ENDING) are PLUGIN where the rule is a plugin hook
 # with no compiled form: the core asks it at a slot point (``paiqi_core.core.plain``)
 PLUGIN = -1
@@ -124,6 +127,10 @@ R_CLEAN_EVENT = 57
 R_H_BUST = 58
 R_H_CLOSURE = 59
 RULES = 64
+
+EXTRA = 1  # PHASE: the extra play after a card that ends its line
+EXTRAS = ("none", "may", "must")  # R_EXTRA
+MAY, MUST = 1, 2
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
 STUCKS = ("cover", "pass")

@@ -59,6 +59,9 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_LEGAL}: {card_text(card)} does not extend a row"
     rules = state.game.rules
     can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
+    if state.extra_play:
+        stop = " or stop (pass)" if rules.extra_after_end == "may" else ""
+        return f"{MUST_PLAY}: after a card that ends its line, play another ({can}){stop}"
     limit = rules.stuck.pass_limit
     out_of_passes = limit is not None and state.passes[state.turn] >= limit
     if k == "pass" and out_of_passes:

@@ -264,6 +264,12 @@ class State:
         return None if door < 0 else door
 
     @property
+    def extra_play(self) -> bool:
+        """Whether the player to move plays again after a card that ended its line
+        (``turn.extra_after_end``)."""
+        return self.st[L.PHASE] == L.EXTRA
+
+    @property
     def idle(self) -> int:
         """Passes in a row, with nothing else done in between (the stall rule)."""
         return self.st[L.IDLE]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import hot, lowest, popcount, step
-from paiqi_core.core.kernel import RANDOM, apply, choose, deal, joker_moves, plays, start
+from paiqi_core.core.kernel import RANDOM, apply, choose, deal, options, start
 from paiqi_core.core.layout import (
     ACTION_INDICES,
     B_COUNT,
@@ -35,7 +35,6 @@ from paiqi_core.core.layout import (
     DOOR,
     DRAWN,
     FINISH,
-    FIRST,
     HAND,
     JOKER,
     JOKER_AT,
@@ -47,15 +46,8 @@ from paiqi_core.core.layout import (
     OVER,
     PASS,
     PASSES,
-    R_COVERABLE,
-    R_JOKERS,
-    R_MUST_PLAY,
-    R_PASS_LIMIT,
     R_PLAYERS,
-    R_STUCK,
-    R_THEN_COVER,
     RULES,
-    STARTED,
     STATE,
     TABLE,
     TURN,
@@ -101,39 +93,20 @@ def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
     njokers = 0
     seat = st[TURN]
     over = st[OVER]
-    if not over:
-        hand = st[HAND + seat]
-        can = plays(st, seat)
-        if R[R_JOKERS]:
-            njokers = joker_moves(st, beyond, hand, jx, jy)
-        cover = R[R_STUCK] == 0
-        limit = R[R_PASS_LIMIT]
-        passes_left = limit < 0 or st[PASSES + seat] < limit
-        if can == 0 and njokers == 0:  # stuck: the stuck rule's actions
-            if cover:
-                m = hand & R[R_COVERABLE]
-                k = _covers(legal, k, m if m else hand)
-            elif passes_left:
-                legal[k] = PASS_ACTION
-                k += 1
-            elif R[R_THEN_COVER]:
-                k = _covers(legal, k, hand)
-        else:
-            while can:
-                legal[k] = lowest(can)
-                k += 1
-                can &= can - 1
-            opening = st[STARTED] == 0 and st[FIRST] >= 0
-            if not R[R_MUST_PLAY] and not opening:  # what may be done instead of playing
-                if cover:
-                    m = hand & R[R_COVERABLE]
-                    k = _covers(legal, k, m if m else hand)
-                elif passes_left:
-                    legal[k] = PASS_ACTION
-                    k += 1
-            for i in range(njokers):
-                legal[k] = JOKER_BASE + jx[i]
-                k += 1
+    if not over:  # the core's options, as the documented indices in ascending order
+        # (the compiled engine plays no plugin hook, so nothing reads the log: given ``jx``)
+        can, njokers, covers, may_pass = options(st, R, beyond, jx, jx, jy)
+        while can:
+            legal[k] = lowest(can)
+            k += 1
+            can &= can - 1
+        k = _covers(legal, k, covers)
+        if may_pass:
+            legal[k] = PASS_ACTION
+            k += 1
+        for i in range(njokers):
+            legal[k] = JOKER_BASE + jx[i]
+            k += 1
     for i in range(k):
         mask[legal[i]] = 1
     box[B_COUNT] = k
