@@ -17,8 +17,8 @@ also carries the game's ``Rules``, where the slot points find the hooks.
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.util
-import sys
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -72,25 +72,25 @@ def _with_slots_written_in(tree: ast.Module) -> ast.Module:
 
 def _load(name: str, plain: dict[str, ModuleType]) -> ModuleType:
     """A fresh copy of module ``name`` run as if numba were not installed, its imports of
-    the modules of ``plain`` answered by their plain copies."""
+    the modules of ``plain`` answered by their plain copies. Only the copy's own imports
+    are redirected (through its builtins): nothing of the process changes."""
     spec = importlib.util.find_spec(name)
     assert spec is not None and spec.loader is not None and spec.origin is not None
     source = spec.loader.get_source(name)  # type: ignore[attr-defined]
     module = ModuleType(f"{name}[plain]")
     module.__file__ = spec.origin
     tree = _with_slots_written_in(ast.parse(source, spec.origin))
-    swapped = {"numba": None, **plain}
-    absent = object()
-    saved = {key: sys.modules.get(key, absent) for key in swapped}
-    try:
-        sys.modules.update(swapped)  # type: ignore[arg-type]
-        exec(compile(tree, spec.origin, "exec"), module.__dict__)
-    finally:
-        for key, value in saved.items():
-            if value is absent:
-                sys.modules.pop(key, None)
-            else:
-                sys.modules[key] = value  # type: ignore[assignment]
+
+    def imports(wanted: str, *args: Any, **kwargs: Any) -> ModuleType:
+        if wanted == "numba" or wanted.startswith("numba."):
+            raise ImportError(f"{wanted} is not used by the plain copy of the rule core")
+        if wanted in plain:
+            return plain[wanted]
+        found: ModuleType = builtins.__import__(wanted, *args, **kwargs)
+        return found
+
+    module.__dict__["__builtins__"] = {**vars(builtins), "__import__": imports}
+    exec(compile(tree, spec.origin, "exec"), module.__dict__)
     return module
 
 
