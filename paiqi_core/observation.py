@@ -85,6 +85,8 @@ class Observation(NamedTuple):
     terminal: bool
     door_card: int | None = None  # the card cut before play, shown to everybody, if any
     cover_order: tuple[int, ...] = ()  # this seat's covered cards in the order it covered them
+    # the seat to move plays again after a card that ended its line (turn.extra_after_end)
+    extra_play: bool = False
 
     @property
     def hand(self) -> tuple[int, ...]:

@@ -105,3 +105,26 @@ def test_seats_show_passes_left() -> None:
     view = view_of(state)
     for seat in view["seats"]:
         assert seat["passes_left"] == 3 - seat["passes"]
+
+
+def test_the_extra_play_after_an_end_card_is_shown_to_every_seat() -> None:
+    # Ristiseiska's rows (ace low): a laid SK ends the spade line and a moves again, its
+    # pass now a stop; every seat's view says so, and it ends with the stop
+    from paiqi_core.cards import parse_card
+
+    game = Game("pagat", ["turn.extra_after_end=may", "layout.ace=low"])
+    table = ["S7", "S8", "S9", "S10", "SJ", "SQ", "H7", "D7", "C7"]
+    hands = [["SK", "H8", "CQ"], ["S6", "H9"], ["D8", "D9"], ["C8", "C9"]]
+    state = State(
+        game,
+        [sum(1 << parse_card(c) for c in h) for h in hands],
+        table=sum(1 << parse_card(c) for c in table),
+        turn=0,
+    )
+    assert not any(view_of(state, s)["extra_play"] for s in range(4))
+    state.apply("SK")
+    views = [view_of(state, s) for s in range(4)]
+    assert all(v["extra_play"] and v["turn"] == 0 for v in views)
+    assert {m["kind"] for m in views[0]["legal"]} == {"play", "pass"}
+    state.apply("pass")
+    assert not view_of(state, 1)["extra_play"] and view_of(state, 1)["turn"] == 1

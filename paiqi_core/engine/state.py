@@ -432,6 +432,7 @@ class State:
             over,
             None if door < 0 else door,
             tuple(self._cover_order[seat]),
+            st[L.PHASE] == L.EXTRA,
         )
 
     # -- results -------------------------------------------------------------------

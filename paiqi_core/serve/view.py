@@ -225,6 +225,8 @@ def seat_view(
         "own_covered": [card_text(c) for c in obs.cover_order],
         "history": history,
         "legal": legal_moves(obs.legal),
+        # the seat to move plays again after a card that ended its line: its pass is a stop
+        "extra_play": obs.extra_play,
         "ending": ending(rules, obs, names, stalled) if obs.terminal else None,
     }
 

@@ -262,7 +262,9 @@ function renderMoves(v, L, myTurn, onlyCovers) {
     return;
   }
   if (L.pass) {
-    box.append(el("button", { type: "button", id: "pass", onclick: () => act("pass") }, "Pass ", el("kbd", { text: "P" })));
+    // after a card that ends its line, a pass only ends the turn (no pass is counted)
+    const label = v.extra_play ? "Stop (no extra card) " : "Pass ";
+    box.append(el("button", { type: "button", id: "pass", onclick: () => act("pass") }, label, el("kbd", { text: "P" })));
   }
   if (L.covers.size && !onlyCovers) {
     box.append(el("button", {
