@@ -3,7 +3,7 @@
 ``compile_rules`` is the only reader of a profile's dotted keys. It picks the four slot
 objects from the hook registries (``paiqi_core.slots`` says what each must provide),
 compiles the rank topology to its lookup tables, and gathers the session and match settings
-and the public facts an agent may know. The engine, the random-play loop, the agents, the
+and the public facts an agent may know. The engine, the agents, the
 runs, the records and the verifier read ``Rules`` only.
 
 ``Rules`` pickle as their resolved profile and are rebuilt (once per process, cached by the

@@ -41,7 +41,7 @@ def play_game(
         state.rng = replay_stream(seed, replay, generator)
     rng = state.rng
     assert rng is not None
-    if ONLY_RANDOM.issuperset(agent_names):  # "random" and "easy" play as the fast loop does
+    if ONLY_RANDOM.issuperset(agent_names):  # "random" and "easy": the core plays them to the end
         state.play_random(rng)
         return state
     names = list(agent_names) or ["random"] * game.players

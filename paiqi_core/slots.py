@@ -4,10 +4,9 @@ A profile names one hook for each slot: ``opening`` (who moves first), ``stuck``
 player does instead of playing), ``ending`` (when the game is over) and ``scoring`` (what
 the end of a game is worth). A hook's factory returns an object of its slot's protocol.
 Besides the behaviour, each object *declares what it can do*: whether a stuck rule covers
-or passes and with what limit, whether an ending is one of the two endings the fast
-random-play loop knows, what a scorer optimises and which scoring facts are public. The
-engine, the random-play loop, the agents and the runs read those declarations, never the
-name of a hook, so a plugin hook is as good as a built-in one.
+or passes and with what limit, what a scorer optimises and which scoring facts are public.
+The engine, the agents, the adapters and the runs read those declarations, never the name
+of a hook, so a plugin hook is as good as a built-in one.
 
 Every declaration has a safe default in the base classes below (``Opening``, ``Stuck``,
 ``Ending``, ``Scoring``): a plugin that declares nothing gets the general, exact path.
@@ -33,7 +32,6 @@ SLOTS = ("opening", "stuck", "ending", "scoring")
 
 Objective = Literal["money", "points", "win"]
 StuckLoop = Literal["cover", "pass"]
-EndingLoop = Literal["first_out", "all_empty"]
 OBJECTIVES: tuple[Objective, ...] = ("money", "points", "win")
 
 
@@ -163,7 +161,8 @@ class StuckRule(Protocol):
     def loop(self) -> StuckLoop | None:
         """``cover``: a stuck player always covers one card of ``coverable & hand`` (any
         card of the hand if none), and passes never happen; ``pass``: a stuck player always
-        passes, without limit. None: neither; the random loop then asks ``actions``."""
+        passes, without limit. None: neither, or not declared (what the limits of a game read:
+        ``paiqi_core.limits``)."""
         ...
 
     @property
@@ -183,7 +182,7 @@ class StuckRule(Protocol):
 
 class Stuck:
     """A base for stuck rules: declares nothing special (no covers, no passes, no burst,
-    no fast loop); subclasses override ``actions`` and what they do differently."""
+    no declared loop); subclasses override ``actions`` and what they do differently."""
 
     name = "stuck"
     covers = False
@@ -295,21 +294,14 @@ class Progress(Protocol):
 class EndingRule(Protocol):
     """When a game is over."""
 
-    @property
-    def loop(self) -> EndingLoop | None:
-        """``first_out`` or ``all_empty`` when ``over`` is exactly that rule (the fast
-        random-play loop then applies); None otherwise."""
-        ...
-
     def over(self, game: Progress) -> bool:
         """Whether the game is over. Asked after every action and automatic event."""
         ...
 
 
 class Ending:
-    """A base for endings: ``over`` to override; not one of the fast loop's endings."""
+    """A base for endings: ``over`` to override."""
 
-    loop: EndingLoop | None = None
     compiled: Any = None  # no compiled form unless a subclass declares one
 
     def over(self, game: Progress) -> bool:

@@ -201,8 +201,9 @@ def test_a_hook_that_breaks_its_protocol_is_a_located_error(
 
     path = tmp_path / "broken.yaml"
     path.write_text("extends: pagat\nending:\n  method: forgetful\n", encoding="utf-8")
-    with pytest.raises(ProfileError, match=r"broken.yaml:3:11: ending.method: ending hook "
-                       r"'forgetful' returned object, which lacks loop, over"):  # fmt: skip
+    where = r"broken.yaml:3:11: ending.method: ending hook "
+    lacks = r"'forgetful' returned object, which lacks over of the ending protocol"
+    with pytest.raises(ProfileError, match=where + lacks):
         Game(str(path))
     path.write_text("extends: pagat\nturn:\n  stuck: fussy\n", encoding="utf-8")
     with pytest.raises(ProfileError, match=r"turn.stuck: stuck hook 'fussy': needs a pass limit"):

@@ -9,7 +9,7 @@ from paiqi_core.actions import COVER, PASS
 from paiqi_core.cards import SEVEN, bits, parse_card
 from paiqi_core.forms import Form, form
 from paiqi_core.hooks.registry import Params, register
-from paiqi_core.slots import EndingLoop, Opening, Progress, SeatView, Start, StuckLoop
+from paiqi_core.slots import Opening, Progress, SeatView, Start, StuckLoop
 
 
 def holder(hands: Sequence[int], card: int) -> int:
@@ -148,7 +148,7 @@ class PassWhenStuck:
 
     @property
     def loop(self) -> StuckLoop | None:
-        """Unlimited passes: the fast loop's ``pass``."""
+        """Unlimited passes: ``pass`` (a stuck player always passes)."""
         return "pass" if self.pass_limit is None else None
 
     @property
@@ -191,8 +191,6 @@ def pass_(p: Params) -> PassWhenStuck:
 class AllEmpty:
     """The game ends when every hand is empty."""
 
-    loop: EndingLoop | None = "all_empty"
-
     @property
     def compiled(self) -> Form | None:
         """The kernel's ``all_empty`` (a subclass that changes ``over`` declares its own)."""
@@ -211,8 +209,6 @@ class AllEmpty:
 class FirstOut:
     """The game ends when a player empties their hand."""
 
-    loop: EndingLoop | None = "first_out"
-
     @property
     def compiled(self) -> Form | None:
         """The kernel's ``first_out`` (a subclass that changes ``over`` declares its own)."""
@@ -230,8 +226,6 @@ class FirstOut:
 @dataclass(frozen=True)
 class OneLeft:
     """The game ends when one player (or none) still holds cards."""
-
-    loop: EndingLoop | None = None
 
     @property
     def compiled(self) -> Form | None:

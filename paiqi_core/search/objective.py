@@ -38,9 +38,9 @@ def utilities(result: Result, objective: Objective) -> list[float]:
 
 def finish(state: State, rng: random.Random, policy: str = "random") -> None:
     """Play ``state`` to its end: every seat ``random`` (uniform over its legal actions: the
-    compiled fast loop), ``eager`` (a random card whenever one can be played, a pass or a
-    cover only when none can), or the rule-based ``heuristic`` player (slower, closer to how
-    people play)."""
+    core's own random play, ``State.play_random``), ``eager`` (a random card whenever one
+    can be played, a pass or a cover only when none can), or the rule-based ``heuristic``
+    player (slower, closer to how people play)."""
     if state.over:
         return
     if policy == "random":
