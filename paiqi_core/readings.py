@@ -106,6 +106,13 @@ READINGS: dict[str, Reading] = {
             lambda r: r.stuck.pass_limit is not None,
         ),
         Reading(
+            "sides-filled-place",
+            "Where a row leaves its 7 in a set order, the 6 or the 8 counts as down once its "
+            "place is filled: by the card itself, by a burst's card laid there face up, or by "
+            "the joker standing in for it.",
+            lambda r: r.topology.sides != "either",
+        ),
+        Reading(
             "extra-after-end-chains",
             "An extra card that ends its line too gives another play, as often as it happens; "
             "a player with nothing playable after an end card, or with no cards left, simply "

@@ -172,7 +172,10 @@ def compile_rules(profile: Profile) -> Rules:
         jokers=jokers,
         deck=tuple(full_deck(jokers)),
         topology=compile_topology(
-            profile.get("layout.ace"), profile.get("layout.ends"), profile.get("layout.ace_king")
+            profile.get("layout.ace"),
+            profile.get("layout.ends"),
+            profile.get("layout.ace_king"),
+            profile.get("layout.sides"),
         ),
         must_play=must_play,
         stall=stall_rounds(profile.get("ending.stall"), must_play, stuck),

@@ -7,15 +7,16 @@ connected part of the row that holds the 7: this also covers cards that lie on t
 without being joined to their 7 (they extend nothing until the gap is filled). An empty row
 offers its 7.
 
-Two options change that per row state: ``tunnel`` (once one side of the 7 has reached its
-end, the other side is closed next to the 7 and is played from its far end instead) and
-``cut`` ends (斬龍: a card at either end of the line closes the row).
+Three options change that per row state: ``tunnel`` (once one side of the 7 has reached its
+end, the other side is closed next to the 7 and is played from its far end instead),
+``cut`` ends (斬龍: a card at either end of the line closes the row) and the order in which
+a row leaves its 7 (``sides``: the 8 before the 6, the 6 before the 8, or both before
+anything further out).
 
 The compiled table maps each of the 8192 possible row masks to the mask of playable ranks,
-so the engine finds a suit's extensions with one list index. Where every row that play can
-build changes its extensions locally (playing rank r removes r and always adds the same
-ranks), the topology also carries those per-rank successors, and random play updates the
-whole table's frontier with one mask operation.
+so the engine finds a suit's extensions with one list index. Both speeds of the rule core
+read that table (``paiqi_core.core``): a rule that only changes which ranks a row offers
+is a change of this table alone.
 """
 
 from __future__ import annotations
@@ -59,14 +60,12 @@ class Topology:
 
     name: str
     extensions: tuple[int, ...]  # row mask -> mask of playable ranks
-    # rank -> ranks its play adds to the row's extensions, when that holds on every row
-    # reachable by play from the empty row and only full rows close; else None
-    successors: tuple[int, ...] | None = None
     reachable: frozenset[int] = frozenset()  # rows built by play from the empty row
     order: tuple[int, ...] = tuple(range(13))  # ranks along the line, lowest first
     ring: bool = False  # rows run on across the A-K junction (wrap, tunnel)
     ace_king: str = "none"  # none, wrap or tunnel
     cut: bool = False  # a card at an end of the line closes its row (斬龍)
+    sides: str = "either"  # the order in which a row leaves its 7 (``SIDES``)
     _beyond: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def beyond(self, row: int, rank: int) -> int | None:
@@ -119,10 +118,20 @@ def _bits_of(mask: int) -> list[int]:
     return [r for r in range(RANK_COUNT) if mask >> r & 1]
 
 
+SIDES = ("either", "high_first", "low_first", "both_first")
+
+
 @cache
-def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> Topology:
-    """Lookup table for ``ace`` (low/high), ``ends`` (open/cut) and ``ace_king``
-    (none/wrap/tunnel; wrap and tunnel need the ace low)."""
+def compile_topology(
+    ace: str, ends: str = "open", ace_king: str = "none", sides: str = "either"
+) -> Topology:
+    """Lookup table for ``ace`` (low/high), ``ends`` (open/cut), ``ace_king``
+    (none/wrap/tunnel; wrap and tunnel need the ace low) and ``sides``, the order in which
+    a row leaves its 7: ``either`` side first; ``high_first``, no 6 before the 8;
+    ``low_first``, no 8 before the 6; ``both_first``, nothing beyond the 6 and the 8 until
+    both are down."""
+    if sides not in SIDES:
+        raise ValueError(f"unknown order of a row's sides {sides!r}")
     if ends not in ("open", "cut"):
         raise ValueError(f"unknown row ends {ends!r}")
     if ace_king not in ("none", "wrap", "tunnel"):
@@ -165,18 +174,21 @@ def compile_topology(ace: str, ends: str = "open", ace_king: str = "none") -> To
         for r in _bits_of(component):
             reach |= neighbours[r]
         table[mask] = reach & ~mask
+    if sides != "either":
+        _order_the_sides(table, sides)
     name = f"ace-{ace}/{ends}" + (f"/{ace_king}" if ace_king != "none" else "")
+    name += f"/{sides}" if sides != "either" else ""
     reachable = _reachable(table)
     order = tuple(range(RANK_COUNT)) if ace == "low" else (*range(1, RANK_COUNT), ACE)
     return Topology(
         name,
         tuple(table),
-        _local_successors(table, reachable),
         reachable,
         order=order,
         ring=ace_king != "none",
         ace_king=ace_king,
         cut=ends == "cut",
+        sides=sides,
     )
 
 
@@ -192,22 +204,23 @@ def _reachable(table: list[int]) -> frozenset[int]:
     return frozenset(seen)
 
 
-def _local_successors(table: list[int], reachable: frozenset[int]) -> tuple[int, ...] | None:
-    """Per rank, what its play adds to a row's extensions, if that is the same on every
-    reachable row, nothing but the played rank is removed, and only a full row closes."""
-    full = ROW_STATES - 1
-    added: list[int | None] = [None] * RANK_COUNT
-    for row in reachable:
-        ext = table[row]
-        if not ext and row != full:
-            return None  # closed before it is full (cut ends)
-        for r in _bits_of(ext):
-            after = table[row | 1 << r]
-            new = after & ~ext
-            if after != (ext & ~(1 << r)) | new or added[r] not in (None, new):
-                return None
-            added[r] = new
-    return tuple(a or 0 for a in added)
+SIX, EIGHT = 1 << (SEVEN - 1), 1 << (SEVEN + 1)
+
+
+def _order_the_sides(table: list[int], sides: str) -> None:
+    """Take from each row with its 7 down what ``sides`` does not allow yet: the 6 while
+    the 8 is missing (``high_first``), the 8 while the 6 is (``low_first``), everything but
+    the 6 and the 8 while either is (``both_first``). A rank beyond the 6 or the 8 is
+    playable only through them, so nothing else needs taking."""
+    for mask in range(ROW_STATES):
+        if not mask >> SEVEN & 1:
+            continue
+        if sides == "high_first" and not mask & EIGHT:
+            table[mask] &= ~SIX
+        elif sides == "low_first" and not mask & SIX:
+            table[mask] &= ~EIGHT
+        elif sides == "both_first" and (mask & (SIX | EIGHT)) != SIX | EIGHT:
+            table[mask] &= SIX | EIGHT
 
 
 def _tunnel(mask: int, *, high_complete: bool) -> int:

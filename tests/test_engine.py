@@ -246,28 +246,34 @@ def ranks(*names: str) -> int:
     return mask_of(parse_card("S" + n) for n in names)  # spades: card number = rank index
 
 
-def test_a_line_of_ranks_has_per_rank_successors() -> None:
-    # Ace low: A..K. The 7 opens 6 and 8; 2 opens A; 8 opens 9; the ends A and K open nothing.
-    low = compile_topology("low")
-    assert low.successors is not None
-    assert low.successors[6] == ranks("6", "8")
-    assert low.successors[1] == ranks("A")
-    assert low.successors[7] == ranks("9")
-    assert low.successors[0] == low.successors[12] == 0
-    # Ace high: 2..K, A. The K opens the A; the 2 is the bottom end.
-    high = compile_topology("high")
-    assert high.successors is not None
-    assert high.successors[12] == ranks("A")
-    assert high.successors[1] == high.successors[0] == 0
-    # Rows play can build: the empty row and the 7 * 7 runs through the 7 (A..7 by 7..K).
-    assert len(low.reachable) == 1 + 7 * 7
-    assert len(high.reachable) == 1 + 6 * 8  # 2..7 by 7..A
+def test_the_rows_play_can_build() -> None:
+    # the empty row and the 7 * 7 runs through the 7 (A..7 by 7..K); ace high: 2..7 by 7..A
+    assert len(compile_topology("low").reachable) == 1 + 7 * 7
+    assert len(compile_topology("high").reachable) == 1 + 6 * 8
 
 
-def test_rings_tunnels_and_cut_ends_have_no_per_rank_successors() -> None:
-    # wrap: K opens A only while the A is free; tunnel and cut close or open far from the card.
-    for args in (("low", "open", "wrap"), ("low", "open", "tunnel"), ("low", "cut")):
-        assert compile_topology(*args).successors is None
+def test_the_order_in_which_a_row_leaves_its_seven() -> None:
+    # with the 7 alone: either side, only the 8, only the 6; 6-7-8 first: 6 and 8 only
+    seven = ranks("7")
+    sides = ("either", "high_first", "low_first", "both_first")
+    found = {s: compile_topology("low", sides=s).extensions for s in sides}
+    assert found["either"][seven] == ranks("6", "8")
+    assert found["high_first"][seven] == ranks("8")
+    assert found["low_first"][seven] == ranks("6")
+    assert found["both_first"][seven] == ranks("6", "8")
+    # once the 8 is down (the 8 first), the 6 and the 9 are both open
+    assert found["high_first"][ranks("7", "8")] == ranks("6", "9")
+    assert found["low_first"][ranks("6", "7")] == ranks("5", "8")
+    # 6-7-8 first: 7-8 opens the 6 only; 6-7-8 opens the 5 and the 9
+    assert found["both_first"][ranks("7", "8")] == ranks("6")
+    assert found["both_first"][ranks("6", "7", "8")] == ranks("5", "9")
+    # a 5 laid by a burst below a lone 7 joins nothing until the 6: the 6 still waits for the 8
+    assert found["high_first"][ranks("5", "7")] == ranks("8")
+    # rows play can build with the 8 first: the empty row, the 7 alone, and 1..6 cards above
+    # it by 0..6 below
+    assert len(compile_topology("low", sides="high_first").reachable) == 1 + 1 + 6 * 7
+    with pytest.raises(ValueError, match="unknown order"):
+        compile_topology("low", sides="sideways")
 
 
 def test_both_ends_of_a_row_and_unopened_sevens_are_legal_together() -> None:

@@ -97,6 +97,10 @@ VARIANTS = [
     ("doujue", ("turn.extra_after_end=may", "deck.jokers=1")),
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
     ("platform-zhanlong", ("turn.extra_after_end=must",)),
+    # the order in which a row leaves its 7 (the joker's moves follow the same table)
+    ("shichinarabe", ("layout.sides=high_first", "deck.jokers=1")),
+    ("doujue", ("layout.sides=both_first", "deck.jokers=1")),
+    ("pagat", ("layout.sides=low_first",)),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

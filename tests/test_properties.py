@@ -94,6 +94,8 @@ class Rules:
     stall: int | None = None
     # Sjuan, Ristiseiska: who lays a card ending its row's line plays again (none, may, must)
     extra_after_end: str = "none"
+    # the order in which a row leaves its 7: either, high_first, low_first or both_first
+    sides: str = "either"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -132,6 +134,7 @@ class Rules:
             params=dict(p.section("scoring")),
             stall=stall_of(p.get("ending.stall"), p.get("turn.must_play"), stuck, limit),
             extra_after_end=p.get("turn.extra_after_end"),
+            sides=p.get("layout.sides"),
         )
 
     def ends_line(self, card: int) -> bool:
@@ -212,8 +215,24 @@ def playable(rules: Rules, table: set[int]) -> set[int]:
     for suit in range(4):
         positions = frozenset(row_positions(table, suit, rules.ace))
         ext = row_extensions(rules.ace, rules.ends, rules.ace_king, positions)
-        out |= {13 * suit + order[p] for p in ext}
+        out |= allowed_by_sides(rules.sides, table, suit, {13 * suit + order[p] for p in ext})
     return out
+
+
+def allowed_by_sides(sides: str, table: set[int], suit: int, cards: set[int]) -> set[int]:
+    """What the order of a row's sides leaves of ``cards``, the extensions of ``suit``:
+    no 6 before the 8 (high_first), no 8 before the 6 (low_first), only the 6 and the 8
+    until both are down (both_first)."""
+    seven, six, eight = (13 * suit + r for r in (SEVEN, SEVEN - 1, SEVEN + 1))
+    if seven not in table:
+        return cards
+    if sides == "high_first" and eight not in table:
+        return cards - {six}
+    if sides == "low_first" and six not in table:
+        return cards - {eight}
+    if sides == "both_first" and not {six, eight} <= table:
+        return cards & {six, eight}
+    return cards
 
 
 def closes(rules: Rules, table: set[int], card: int) -> bool:
@@ -903,6 +922,32 @@ def played_as_the_model(
         check_state(state, model)
     assert model.over
     return state
+
+
+# the order in which a row leaves its 7 (WILD_RULES rows 6 and 20; Ristiseiska on BGA)
+ORDERED_SIDES = [
+    ("pagat", ("layout.sides=high_first",)),
+    ("doujue", ("layout.sides=low_first",)),
+    ("shichinarabe", ("layout.sides=both_first",)),
+    ("shichinarabe-tunnel", ("layout.sides=high_first",)),
+    ("platform-zhanlong", ("layout.sides=both_first",)),
+    ("pagat", ("layout.sides=low_first", "turn.extra_after_end=may", "layout.ace=low")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), ORDERED_SIDES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_an_order_of_the_sides_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game where a row leaves its 7 in a set order equals the model's: no
+    card is offered before the side it waits for, and the result follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.sides != "either"
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 # an extra play after a card that ends its row's line (Sjuan, Ristiseiska; WILD_RULES rows
