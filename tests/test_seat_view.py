@@ -142,3 +142,25 @@ def test_a_stuck_rule_of_the_first_form_still_works(hooks: Any) -> None:
     # asked outside a game, with the facts given
     assert texts(game.rules.stuck.voluntary(GivenSeat(passes_used=1))) == []
     assert texts(game.rules.stuck.actions(GivenSeat(mask_of([parse_card("D9")])))) == ["cover D9"]
+
+
+class PlaysWhenStuck(Stuck):
+    """Broken on purpose: answers a play, which no stuck rule may offer."""
+
+    name = "cover"
+
+    def actions(self, seat: SeatView) -> Sequence[int]:
+        return [parse_card("SK")]
+
+
+def test_a_stuck_rule_that_answers_a_play_is_named_in_the_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(registry._REGISTRY, "stuck", dict(registry._REGISTRY["stuck"]))
+    register("stuck", "plays_when_stuck", summary="broken")(lambda p: PlaysWhenStuck())
+    game = Game("doujue", {"turn.stuck": "plays_when_stuck"})
+    hands = [["S7", "HK"], ["DK"], ["CK"], ["SK"]]
+    state = game.new_state(hands=[[parse_card(c) for c in h] for h in hands])
+    state.apply("S7")  # seat 1 is stuck: the rule is asked, and answers SK
+    with pytest.raises(ValueError, match=r"the stuck rule 'plays_when_stuck' answered 12: "):
+        state.legal_actions()
