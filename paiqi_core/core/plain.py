@@ -33,6 +33,9 @@ from paiqi_core.core.layout import (
     HAND,
     LEFT,
     LOGLEN,
+    NBURSTS,
+    NFINISHED,
+    NLEFT,
     PASSES,
     TABLE,
 )
@@ -153,12 +156,6 @@ def public(log: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple((s, HIDDEN_COVER if COVER <= a < PASS else a) for s, a in log)
 
 
-def _in_order(st: Sequence[int], at: int, n: int, first: int) -> list[int]:
-    """The seats whose slot ``at`` holds an order (from ``first``), in that order."""
-    ranked = [(st[at + s], s) for s in range(n) if st[at + s] >= first]
-    return [s for _, s in sorted(ranked)]
-
-
 class SeatOf:
     """A seat of a game in progress as a stuck rule sees it (``slots.SeatView``): read
     only, each fact read from the state vector when asked."""
@@ -204,48 +201,80 @@ class SeatOf:
         return public(self._log)
 
 
-class ProgressOf:
+class Seats:
+    """A per-seat slot of the state vector, read as a list by seat (a descriptor of a
+    ``VectorView``)."""
+
+    def __init__(self, at: int, doc: str) -> None:
+        self.at, self.__doc__ = at, doc
+
+    def __get__(self, view: Any, owner: Any = None) -> list[int]:
+        if view is None:  # asked of the class (help, documentation): the descriptor
+            return self  # type: ignore[return-value]
+        result: list[int] = view.st[self.at : self.at + view.players]
+        return result
+
+
+class InOrder:
+    """The seats whose slot holds an order (from ``first``), in that order; ``count`` is the
+    slot of how many do (a descriptor of a ``VectorView``)."""
+
+    def __init__(self, at: int, count: int, doc: str, first: int = 0) -> None:
+        self.at, self.count, self.first, self.__doc__ = at, count, first, doc
+
+    def __get__(self, view: Any, owner: Any = None) -> list[int]:
+        if view is None:
+            return self  # type: ignore[return-value]
+        st = view.st
+        if not st[self.count]:
+            return []
+        at, first = self.at, self.first
+        ranked = sorted((st[at + s], s) for s in range(view.players) if st[at + s] >= first)
+        return [s for _, s in ranked]
+
+
+class Slot:
+    """One slot of the state vector: its number, or a flag (``flag``), or None where it is
+    negative (``optional``)."""
+
+    def __init__(self, at: int, doc: str, kind: str = "number") -> None:
+        self.at, self.kind, self.__doc__ = at, kind, doc
+
+    def __get__(self, view: Any, owner: Any = None) -> Any:
+        if view is None:
+            return self
+        value = view.st[self.at]
+        if self.kind == "flag":
+            return value != 0
+        if self.kind == "optional":
+            return None if value < 0 else value
+        return value
+
+
+class VectorView:
+    """What the vector of a game in progress says, read only: ``st`` (the vector) and
+    ``players`` are the view's own."""
+
+    __slots__ = ()
+    st: list[int]
+    players: int
+
+    hands = Seats(HAND, "Card masks by seat (0 for a seat that has left).")
+    covered = Seats(COVERED, "Covered cards, a mask by seat.")
+    passes = Seats(PASSES, "Passes made, by seat.")
+    finished = InOrder(FINISH, NFINISHED, "Seats that emptied their hands, in order.")
+    bursts = InOrder(BURSTED, NBURSTS, "Seats that burst, in order.")
+    left = InOrder(LEFT, NLEFT, "Seats that left holding only the joker, in order.", 1)
+    table = Slot(TABLE, "The cards on the table, a mask.")
+
+
+class ProgressOf(VectorView):
     """A game in progress as an ending sees it (``slots.Progress``): read only."""
 
-    __slots__ = ("_n", "_st")
+    __slots__ = ("players", "st")
 
-    def __init__(self, st: Sequence[int], n: int) -> None:
-        self._st, self._n = st, n
-
-    @property
-    def hands(self) -> list[int]:
-        """Card masks by seat (0 for a seat that has left)."""
-        return list(self._st[HAND : HAND + self._n])
-
-    @property
-    def finished(self) -> list[int]:
-        """Seats that emptied their hands by playing or covering, in order."""
-        return _in_order(self._st, FINISH, self._n, 0)
-
-    @property
-    def bursts(self) -> list[int]:
-        """Seats that burst, in order."""
-        return _in_order(self._st, BURSTED, self._n, 0)
-
-    @property
-    def left(self) -> list[int]:
-        """Seats that left holding only the joker, in order."""
-        return _in_order(self._st, LEFT, self._n, 1)
-
-    @property
-    def passes(self) -> list[int]:
-        """Passes made, by seat."""
-        return list(self._st[PASSES : PASSES + self._n])
-
-    @property
-    def covered(self) -> list[int]:
-        """Covered cards, a mask by seat."""
-        return list(self._st[COVERED : COVERED + self._n])
-
-    @property
-    def table(self) -> int:
-        """The cards on the table, a mask."""
-        return self._st[TABLE]
+    def __init__(self, st: list[int], players: int) -> None:
+        self.st, self.players = st, players
 
 
 # -- the functions put in the copy ---------------------------------------------------------

@@ -26,7 +26,7 @@ from paiqi_core.actions import (
 )
 from paiqi_core.cards import bits, card_text
 from paiqi_core.core import layout as L
-from paiqi_core.core.plain import ProgressOf, SeatOf, kernel
+from paiqi_core.core.plain import ProgressOf, SeatOf, Seats, Slot, VectorView, kernel
 from paiqi_core.engine.reasons import NOT_AN_ACTION
 from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
@@ -45,10 +45,12 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why."""
 
 
-class State:
+class State(VectorView):
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
-    __slots__ = ("_cover_order", "_public", "game", "generator", "log", "rng", "seed", "st")
+    __slots__ = (
+        "_cover_order", "_public", "game", "generator", "log", "players", "rng", "seed", "st",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -67,7 +69,7 @@ class State:
         """A game dealt ``hands`` (card masks by seat), or a position in the middle of one:
         ``table`` (a mask), ``turn``, ``opened`` (suits in opening order) and, by seat, the
         ``covered`` card masks, ``passes`` used and number of cards ``played`` so far."""
-        n = game.players
+        self.players = n = game.players
         self.game = game
         self.seed = seed
         self.generator = GENERATOR  # what dealt ``seed`` (``paiqi_core.streams``)
@@ -117,6 +119,7 @@ class State:
         """An independent copy that shares the compiled game: play on from either."""
         other = State.__new__(State)
         other.game, other.seed, other.generator = self.game, self.seed, self.generator
+        other.players = self.players
         other.st = self.st[:]
         other.log = self.log[:]
         other._public = self._public[:]
@@ -132,58 +135,31 @@ class State:
         for name, value in state.items():
             setattr(self, name, value)
 
-    # -- the state, read from the vector ---------------------------------------------------
-    def _seats(self, at: int) -> list[int]:
-        return self.st[at : at + self.game.players]
-
-    def _in_order(self, at: int, count: int, first: int = 0) -> list[int]:
-        """The seats whose slot ``at`` holds an order (from ``first``), in that order;
-        ``count`` is the slot of how many do."""
-        st = self.st
-        if not st[count]:
-            return []
-        n = self.game.players
-        return [s for _, s in sorted((st[at + s], s) for s in range(n) if st[at + s] >= first)]
-
-    @property
-    def hands(self) -> list[int]:
-        """Card masks by seat (a copy: change hands with ``set_hidden``)."""
-        return self._seats(L.HAND)
-
-    @property
-    def covered(self) -> list[int]:
-        """Covered cards, a mask by seat."""
-        return self._seats(L.COVERED)
-
-    @property
-    def played(self) -> list[int]:
-        """Cards played, by seat (the joker and the card it stands in for count too)."""
-        return self._seats(L.PLAYED)
-
-    @property
-    def passes(self) -> list[int]:
-        """Passes made, by seat."""
-        return self._seats(L.PASSES)
-
-    @property
-    def actions(self) -> list[int]:
-        """Actions taken, by seat: plays, covers, passes and joker moves."""
-        return self._seats(L.ACTIONS)
-
-    @property
-    def hand_sizes(self) -> list[int]:
-        """Cards dealt, by seat."""
-        return self._seats(L.SIZE)
+    # -- the state, read from the vector (hands, covered, passes, finished, bursts, left
+    # and table as every ``VectorView`` reads them) ---------------------------------------
+    played = Seats(L.PLAYED, "Cards played, by seat (the joker and the card beyond it too).")
+    actions = Seats(L.ACTIONS, "Actions taken, by seat: plays, covers, passes, joker moves.")
+    hand_sizes = Seats(L.SIZE, "Cards dealt, by seat.")
+    frontier = Slot(L.FRONTIER, "The cards that extend a row now, a mask.")
+    turn = Slot(L.TURN, "The seat to move.")
+    idle = Slot(L.IDLE, "Passes in a row, with nothing else done in between (the stall rule).")
+    over = Slot(L.OVER, "Whether the game is over.", "flag")
+    started = Slot(L.STARTED, "Whether a card has been played.", "flag")
+    joker_at = Slot(
+        L.JOKER_AT, "Where the joker stands in on the table (None: nowhere).", "optional"
+    )
+    first_card = Slot(L.FIRST, "The card the first move must play (None: any).", "optional")
+    door_card = Slot(L.DOOR, "The door card cut before play (None: none).", "optional")
 
     @property
     def dealt(self) -> tuple[int, ...]:
         """The hands as dealt, card masks by seat."""
-        return tuple(self._seats(L.DEALT))
+        return tuple(self.st[L.DEALT : L.DEALT + self.players])
 
     @property
     def last_play(self) -> list[int | None]:
         """By seat, the card whose play emptied its hand (None: none did)."""
-        return [None if c < 0 else c for c in self._seats(L.LAST)]
+        return [None if c < 0 else c for c in self.st[L.LAST : L.LAST + self.players]]
 
     @property
     def completions(self) -> list[list[int]]:
@@ -191,8 +167,7 @@ class State:
         suit was opened."""
         st = self.st
         return [
-            st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]]
-            for s in range(self.game.players)
+            st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]] for s in range(self.players)
         ]
 
     @property
@@ -201,78 +176,15 @@ class State:
         return self.st[L.OPENED : L.OPENED + self.st[L.NOPENED]]
 
     @property
-    def finished(self) -> list[int]:
-        """Seats that emptied their hands, in order."""
-        return self._in_order(L.FINISH, L.NFINISHED)
-
-    @property
-    def bursts(self) -> list[int]:
-        """Seats that burst, in order."""
-        return self._in_order(L.BURSTED, L.NBURSTS)
-
-    @property
     def laid(self) -> list[int]:
         """The hand each burst laid face up (a joker in it included), in burst order."""
         return [self.st[L.LAID_BY + s] for s in self.bursts]
-
-    @property
-    def left(self) -> list[int]:
-        """Seats that left holding only the joker, in order."""
-        return self._in_order(L.LEFT, L.NLEFT, 1)
-
-    @property
-    def joker_at(self) -> int | None:
-        """The place the joker stands in on the table, None: nowhere."""
-        at = self.st[L.JOKER_AT]
-        return None if at < 0 else at
-
-    @property
-    def table(self) -> int:
-        """The cards on the table, a mask."""
-        return self.st[L.TABLE]
-
-    @property
-    def frontier(self) -> int:
-        """The cards that extend a row now, a mask."""
-        return self.st[L.FRONTIER]
-
-    @property
-    def turn(self) -> int:
-        """The seat to move."""
-        return self.st[L.TURN]
-
-    @property
-    def over(self) -> bool:
-        """Whether the game is over."""
-        return self.st[L.OVER] != 0
-
-    @property
-    def started(self) -> bool:
-        """Whether a card has been played."""
-        return self.st[L.STARTED] != 0
-
-    @property
-    def first_card(self) -> int | None:
-        """The card the first move must play (None: any)."""
-        first = self.st[L.FIRST]
-        return None if first < 0 else first
-
-    @property
-    def door_card(self) -> int | None:
-        """The door card cut before play (None: none)."""
-        door = self.st[L.DOOR]
-        return None if door < 0 else door
 
     @property
     def extra_play(self) -> bool:
         """Whether the player to move plays again after a card that ended its line
         (``turn.extra_after_end``)."""
         return self.st[L.PHASE] == L.EXTRA
-
-    @property
-    def idle(self) -> int:
-        """Passes in a row, with nothing else done in between (the stall rule)."""
-        return self.st[L.IDLE]
 
     def set_hidden(self, seat: int, hand: int, covered: int, dealt: int) -> None:
         """Put other cards in ``seat``'s hidden places: its hand, its covered cards and its
@@ -321,11 +233,11 @@ class State:
     def seat_view(self, seat: int | None = None) -> SeatOf:
         """What a stuck rule is shown of ``seat`` (the seat to move by default): a
         read-only view of this state (``slots.SeatView``)."""
-        return SeatOf(self.st, self.log, self.turn if seat is None else seat, self.game.players)
+        return SeatOf(self.st, self.log, self.turn if seat is None else seat, self.players)
 
     def progress(self) -> ProgressOf:
         """What an ending is shown of this game (``slots.Progress``), read only."""
-        return ProgressOf(self.st, self.game.players)
+        return ProgressOf(self.st, self.players)
 
     def why_illegal(self, action: int, seat: int | None = None) -> str | None:
         """None when ``action`` is legal for the player to move (or for ``seat``), else the
@@ -344,7 +256,7 @@ class State:
 
     def hand_counts(self) -> list[int]:
         """Cards held by seat."""
-        return [h.bit_count() for h in self._seats(L.HAND)]
+        return [h.bit_count() for h in self.hands]
 
     # -- moves ---------------------------------------------------------------------
     def apply(self, action: int | str, seat: int | None = None) -> None:
@@ -408,7 +320,7 @@ class State:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now: its own hand, the table and public counts."""
         public = self.public_log()
-        st, n = self.st, self.game.players
+        st, n = self.st, self.players
         over = st[L.OVER] != 0
         bursts = self.bursts
         joker_at, door = st[L.JOKER_AT], st[L.DOOR]
@@ -452,7 +364,7 @@ class State:
                 None if st[L.BURSTED + s] < 0 else st[L.BURSTED + s],  # burst
                 st[L.LEFT + s] != 0,  # left_with_joker
             )
-            for s in range(self.game.players)
+            for s in range(self.players)
         ]
 
     def result(self, outcomes: Sequence[PlayerOutcome] | None = None) -> Result:
