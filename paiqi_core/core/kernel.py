@@ -581,7 +581,7 @@ def options(
         if (can or njokers) and (R[R_MUST_PLAY] or opening):
             return can, njokers, 0, False
         other = plugin_stuck(st, R, log, seat, can == 0 and njokers == 0)
-        return can, njokers, other & SUITED | other & JOKER_BIT, (other & MAY_PASS) != 0
+        return can, njokers, other & (SUITED | JOKER_BIT), (other & MAY_PASS) != 0
     cover = R[R_STUCK] == 0
     limit = R[R_PASS_LIMIT]
     passes_left = limit < 0 or st[PASSES + seat] < limit

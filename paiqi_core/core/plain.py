@@ -288,7 +288,6 @@ def _plugin_over(st: list[int], R: RulesVector, log: Any) -> bool:
 
 
 MAY_PASS: int = kernel.MAY_PASS
-_COVERABLE = (1 << (JOKER_CARD + 1)) - 1
 
 
 def _plugin_stuck(st: list[int], R: RulesVector, log: Any, seat: int, stuck: bool) -> int:
@@ -303,7 +302,7 @@ def _plugin_stuck(st: list[int], R: RulesVector, log: Any, seat: int, stuck: boo
         else:
             hook = R.rules.hook_name("stuck")
             raise ValueError(f"the stuck rule '{hook}' answered {action!r}: not a cover or a pass")
-    return answer & (_COVERABLE | MAY_PASS)
+    return answer
 
 
 setattr(kernel, "_log", _log)  # noqa: B010 (the copy is a module made at run time)
