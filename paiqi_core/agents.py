@@ -88,6 +88,8 @@ class TableRules:
     melds: bool = False  # covered melds are exempt (platform)
     closure_bonus: tuple[int, ...] = (0, 0, 0, 0)  # points for closing a suit, by opening order
     jokers: int = 0  # jokers in the deck
+    centre: int = SEVEN  # the rank every row starts from
+    ranks: int = SUIT_MASK  # the pack's ranks: a suit's cards that are anywhere at all
 
     @classmethod
     def of(cls, game: Game | None) -> TableRules:
@@ -104,6 +106,8 @@ class TableRules:
             melds=facts.melds_exempt,
             closure_bonus=facts.closure_bonus,
             jokers=rules.jokers,
+            centre=rules.topology.centre,
+            ranks=rules.topology.ranks,
         )
 
 
@@ -270,7 +274,7 @@ class HeuristicAgent:
             t = (table >> shift) & SUIT_MASK
             h = (hand >> shift) & SUIT_MASK
             d = (dead >> shift) & SUIT_MASK
-            out.append(_Suit(s, t, h, d, SUIT_MASK & ~(t | h | d)))
+            out.append(_Suit(s, t, h, d, self.rules.ranks & ~(t | h | d)))
         return out
 
     def _opponent_out_of_passes(self, obs: Observation) -> bool:
@@ -312,10 +316,10 @@ class HeuristicAgent:
         now = self._ext[after]
         given = _count(released & now) + FAR_RELEASE * _count(released & ~now)
         given += _count(placed & ~mine & u)  # the joker's place: its holder plays it
-        opening = card % 13 == SEVEN and not t
+        rules = self.rules
+        opening = card % 13 == rules.centre and not t
         score = (self.open_weight if opening else self.run_weight) * own
         score -= self.block_weight * pressure * given
-        rules = self.rules
         if rules.covering:
             # own cards cut off for good (斬龍) will have to be covered
             lost = reach(t, d) & ~reach(after, d) & ~placed

@@ -29,6 +29,7 @@ class PlayerOutcome(NamedTuple):
     hand_size: int = 13  # cards dealt to this player
     burst: int | None = None  # 0 for the first player to burst, 1 for the next, ...
     left_with_joker: bool = False  # left the game holding only the joker
+    centre: int = SEVEN  # the rank every row starts from (the 7 unless the rules say)
 
     @property
     def covered_points(self) -> int:
@@ -42,9 +43,10 @@ class PlayerOutcome(NamedTuple):
 
     @property
     def last_seven(self) -> bool:
-        """The card whose play emptied the hand is a 7 (尾張7)."""
+        """The card whose play emptied the hand is a 7 (尾張7; a card of the centre rank
+        where the rules name another)."""
         last = self.last_play
-        return last is not None and last < JOKER and last % 13 == SEVEN
+        return last is not None and last < JOKER and last % 13 == self.centre
 
     @property
     def clean(self) -> bool:

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from paiqi_core.cards import SEVEN
+from paiqi_core.pack import ALL_RANKS
+
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
@@ -161,6 +164,22 @@ READINGS: dict[str, Reading] = {
             "斬龍 closes a suit when its A or K is played; the closure bonus uses the same "
             "opening-order table as the 接龍 completion bonus.",
             lambda r: r.topology.cut and any(r.facts.closure_bonus),
+        ),
+        Reading(
+            "centre-takes-the-sevens-part",
+            "Where the rows start from another rank (layout.centre), its cards take every part "
+            "the rules give the 7s: they open the rows, the door card names the suit whose "
+            "centre card opens, sevens_out and cover_sevens mean them, and going out on one "
+            "earns the last-seven bonus (尾張七). The 鬥雀 tie-break on covered cards still "
+            "measures each card's points from 7.",
+            lambda r: r.topology.centre != SEVEN,
+        ),
+        Reading(
+            "short-pack-complete-row",
+            "With a short pack (deck.ranks) a row is complete, and earns a completion bonus, "
+            "once every rank of the pack lies in it (9 cards with 36, 8 with 32); all covered "
+            "(十三蓋, 全蓋) means every card dealt was covered.",
+            lambda r: r.topology.ranks != ALL_RANKS,
         ),
         Reading(
             "sevens-placed-at-once",

@@ -18,7 +18,8 @@ from typing import Any
 
 from paiqi_core import hooks
 from paiqi_core.actions import PASS
-from paiqi_core.cards import full_deck
+from paiqi_core.hooks.registry import SectionParams
+from paiqi_core.pack import ALL_RANKS, Pack, rank_index, rank_range
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
 from paiqi_core.readings import Reading, applicable
 from paiqi_core.slots import (
@@ -57,7 +58,7 @@ class Rules:
     profile: Profile  # where the rules came from: id, overrides, origins (for explain)
     players: int
     jokers: int
-    deck: tuple[int, ...]
+    deck: tuple[int, ...]  # what is shuffled and dealt: the pack's cards, then its jokers
     topology: Topology
     must_play: bool  # a player who can play must play
     # the stall rule: rounds of passes in a row (every holder passing) that end the game;
@@ -77,6 +78,11 @@ class Rules:
     def readings(self) -> tuple[Reading, ...]:
         """How paiqi settles the points these rules leave open (see ``paiqi_core.readings``)."""
         return applicable(self, self.declared_readings)
+
+    @property
+    def pack(self) -> Pack:
+        """The cards in play: the pack's ranks, its centre rank, its jokers."""
+        return Pack(self.topology.ranks, self.topology.centre, self.jokers)
 
     @property
     def id(self) -> str:
@@ -114,15 +120,26 @@ class Rules:
         return f"<Rules {self.id} {self.fingerprint[:12]}>"
 
 
-def _slot_object(profile: Profile, slot: str) -> Any:
-    """Build the slot object of the hook the profile names, checked against the protocol."""
+def pack_of(profile: Profile) -> Pack:
+    """The pack a validated profile plays with."""
+    ranks = profile.get("deck.ranks")
+    return Pack(
+        ALL_RANKS if ranks is None else rank_range(ranks, profile.get("layout.ace")),
+        rank_index(str(profile.get("layout.centre"))),
+        int(profile.get("deck.jokers")),
+    )
+
+
+def _slot_object(profile: Profile, slot: str, pack: Pack) -> Any:
+    """Build the slot object of the hook the profile names, checked against the protocol.
+    Its factory is given its section of the rules, with the ``pack`` beside them."""
     dotted = hooks.registry.SLOTS[slot]
     section, key = dotted.split(".")
     name = profile.get(dotted)
     hook = hooks.lookup(slot, name)
     where = profile.origin((section, key)).location or Location(profile.source, 1, 1)
     try:
-        made = hook.factory(profile.section(section))
+        made = hook.factory(SectionParams(profile.section(section), pack))
     except (ValueError, TypeError, KeyError) as e:
         raise ProfileError([Problem(where, (section, key), f"{slot} hook '{name}': {e}")]) from e
     if slot == "scoring" and callable(made) and not hasattr(made, "score"):
@@ -162,27 +179,29 @@ def stall_rounds(value: Any, must_play: bool, stuck: StuckRule) -> int | None:
 def compile_rules(profile: Profile) -> Rules:
     """Compile a validated profile; a hook that fails or breaks its protocol is a
     ProfileError located at the rule that names it."""
-    jokers = int(profile.get("deck.jokers"))
+    pack = pack_of(profile)
     bankroll = profile.get("session.bankroll")
     must_play = bool(profile.get("turn.must_play"))
-    stuck = _slot_object(profile, "stuck")
+    stuck = _slot_object(profile, "stuck", pack)
     return Rules(
         profile=profile,
         players=int(profile.get("players")),
-        jokers=jokers,
-        deck=tuple(full_deck(jokers)),
+        jokers=pack.jokers,
+        deck=pack.cards,
         topology=compile_topology(
             profile.get("layout.ace"),
             profile.get("layout.ends"),
             profile.get("layout.ace_king"),
             profile.get("layout.sides"),
+            pack.centre,
+            pack.ranks,
         ),
         must_play=must_play,
         stall=stall_rounds(profile.get("ending.stall"), must_play, stuck),
-        opening=_slot_object(profile, "opening"),
+        opening=_slot_object(profile, "opening", pack),
         stuck=stuck,
-        ending=_slot_object(profile, "ending"),
-        scoring=_slot_object(profile, "scoring"),
+        ending=_slot_object(profile, "ending", pack),
+        scoring=_slot_object(profile, "scoring", pack),
         session=SessionRules(
             int(profile.get("session.hands")), None if bankroll is None else int(bankroll)
         ),

@@ -1,11 +1,12 @@
 """The rank topology of a suit, built as a graph once and compiled to a lookup table.
 
-Nodes are rank indices (0=A .. 12=K); an edge joins two ranks that may be laid next to
-each other: a path A..K with the ace low, 2..K,A with the ace high, and with ``wrap`` the
-ace and king joined into a ring. A row's legal extensions are the free neighbours of the
-connected part of the row that holds the 7: this also covers cards that lie on the table
-without being joined to their 7 (they extend nothing until the gap is filled). An empty row
-offers its 7.
+Nodes are the rank indices of the pack (0=A .. 12=K; a short pack keeps a range of them,
+``paiqi_core.pack``); an edge joins two ranks that may be laid next to each other: a path
+A..K with the ace low, 2..K,A with the ace high, and with ``wrap`` the ace and king joined
+into a ring. A row's legal extensions are the free neighbours of the connected part of the
+row that holds its centre card (the 7 unless the rules name another rank): this also covers
+cards that lie on the table without being joined to the centre (they extend nothing until
+the gap is filled). An empty row offers its centre card. Below, "the 7" is the centre.
 
 Three options change that per row state: ``tunnel`` (once one side of the 7 has reached its
 end, the other side is closed next to the 7 and is played from its far end instead),
@@ -25,7 +26,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from paiqi_core.cards import SEVEN
+from paiqi_core.cards import RANKS, SEVEN
+from paiqi_core.pack import ALL_RANKS, line_of
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -35,20 +37,15 @@ ROW_STATES = 1 << RANK_COUNT
 ACE, KING = 0, 12
 
 
-def rank_graph(ace: str, ace_king: str = "none") -> nx.Graph:
-    """The adjacency of ranks: ``low`` puts A below 2, ``high`` puts A above K; ``wrap``
-    joins A and K (ace low) into a ring."""
+def rank_graph(ace: str, ace_king: str = "none", ranks: int = ALL_RANKS) -> nx.Graph:
+    """The adjacency of the ranks of ``ranks`` (a mask, a range along the line): ``low``
+    puts A below 2, ``high`` puts A above K; ``wrap`` joins A and K (ace low) into a ring."""
     import networkx as nx  # only where the graph is built: importing it costs ~100 ms
 
-    g = nx.Graph()
-    g.add_nodes_from(range(RANK_COUNT))
-    nx.add_path(g, range(1, RANK_COUNT))  # 2 .. K
-    if ace == "low":
-        g.add_edge(ACE, 1)
-    elif ace == "high":
-        g.add_edge(KING, ACE)
-    else:
+    if ace not in ("low", "high"):
         raise ValueError(f"unknown ace position {ace!r}")
+    g = nx.Graph()
+    nx.add_path(g, [r for r in line_of(ace) if ranks >> r & 1])
     if ace_king == "wrap":
         g.add_edge(ACE, KING)
     return g
@@ -66,7 +63,15 @@ class Topology:
     ace_king: str = "none"  # none, wrap or tunnel
     cut: bool = False  # a card at an end of the line closes its row (斬龍)
     sides: str = "either"  # the order in which a row leaves its 7 (``SIDES``)
+    centre: int = SEVEN  # the rank every row starts from
+    ranks: int = ALL_RANKS  # the ranks of the pack, a mask
     _beyond: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def line(self) -> tuple[int, ...]:
+        """The ranks of the pack along a row's line, lowest first (its ends are the first
+        and the last)."""
+        return tuple(r for r in self.order if self.ranks >> r & 1)
 
     def beyond(self, row: int, rank: int) -> int | None:
         """The rank just beyond ``rank`` (a playable place of ``row``) for a joker move: the
@@ -90,8 +95,9 @@ class Topology:
                 return j % RANK_COUNT
             return j if 0 <= j < RANK_COUNT else None
 
-        joined, todo = {place[SEVEN]}, [place[SEVEN]]  # the 7's part of the row, by place
-        if not row >> SEVEN & 1:
+        centre = self.centre
+        joined, todo = {place[centre]}, [place[centre]]  # the centre's part of the row
+        if not row >> centre & 1:
             return -1
         while todo:
             i = todo.pop()
@@ -123,13 +129,19 @@ SIDES = ("either", "high_first", "low_first", "both_first")
 
 @cache
 def compile_topology(
-    ace: str, ends: str = "open", ace_king: str = "none", sides: str = "either"
+    ace: str,
+    ends: str = "open",
+    ace_king: str = "none",
+    sides: str = "either",
+    centre: int = SEVEN,
+    ranks: int = ALL_RANKS,
 ) -> Topology:
     """Lookup table for ``ace`` (low/high), ``ends`` (open/cut), ``ace_king``
-    (none/wrap/tunnel; wrap and tunnel need the ace low) and ``sides``, the order in which
-    a row leaves its 7: ``either`` side first; ``high_first``, no 6 before the 8;
-    ``low_first``, no 8 before the 6; ``both_first``, nothing beyond the 6 and the 8 until
-    both are down."""
+    (none/wrap/tunnel; wrap and tunnel need the ace low and every rank), ``sides``, the
+    order in which a row leaves its 7: ``either`` side first; ``high_first``, no 6 before
+    the 8; ``low_first``, no 8 before the 6; ``both_first``, nothing beyond the 6 and the 8
+    until both are down; the ``centre`` rank (the 7 of all of these) and the pack's
+    ``ranks`` (a mask of a range along the line)."""
     if sides not in SIDES:
         raise ValueError(f"unknown order of a row's sides {sides!r}")
     if ends not in ("open", "cut"):
@@ -138,19 +150,23 @@ def compile_topology(
         raise ValueError(f"unknown ace-king option {ace_king!r}")
     if ace_king != "none" and ace != "low":
         raise ValueError(f"{ace_king} needs the ace low")
+    if ace_king != "none" and ranks != ALL_RANKS:
+        raise ValueError(f"{ace_king} needs every rank in the pack")
+    if not ranks >> centre & 1:
+        raise ValueError("the centre rank is not in the pack")
     import networkx as nx
 
-    g = rank_graph(ace, ace_king)
+    g = rank_graph(ace, ace_king, ranks)
     if not nx.is_connected(g):
         raise ValueError("the rank topology is not connected")
     neighbours = [0] * RANK_COUNT
     for a, b in g.edges:
         neighbours[a] |= 1 << b
         neighbours[b] |= 1 << a
-    seven = 1 << SEVEN
-    ends_mask = sum(1 << n for n in g.nodes if g.degree(n) == 1)
-    low_side = sum(1 << r for r in range(SEVEN + 1))  # A..7
-    high_side = sum(1 << r for r in range(SEVEN, RANK_COUNT))  # 7..K
+    seven = 1 << centre
+    ends_mask = sum(1 << n for n in g.nodes if g.degree(n) <= 1)
+    low_side = sum(1 << r for r in range(centre + 1))  # A..7 (tunnel: the ace low)
+    high_side = sum(1 << r for r in range(centre, RANK_COUNT))  # 7..K
     table = [0] * ROW_STATES
     for mask in range(ROW_STATES):
         if ends == "cut" and mask & ends_mask:
@@ -161,7 +177,7 @@ def compile_topology(
         if ace_king == "tunnel" and (mask & high_side == high_side) != (
             mask & low_side == low_side
         ):
-            table[mask] = _tunnel(mask, high_complete=mask & high_side == high_side)
+            table[mask] = _tunnel(mask, centre, high_complete=mask & high_side == high_side)
             continue
         component, frontier = seven, seven
         while frontier:
@@ -174,12 +190,16 @@ def compile_topology(
         for r in _bits_of(component):
             reach |= neighbours[r]
         table[mask] = reach & ~mask
+    line = [r for r in line_of(ace) if ranks >> r & 1]
     if sides != "either":
-        _order_the_sides(table, sides)
+        _order_the_sides(table, sides, line, centre)
     name = f"ace-{ace}/{ends}" + (f"/{ace_king}" if ace_king != "none" else "")
     name += f"/{sides}" if sides != "either" else ""
+    if ranks != ALL_RANKS:
+        name += f"/{RANKS[line[0]]}-{RANKS[line[-1]]}"
+    name += f"/centre-{RANKS[centre]}" if centre != SEVEN else ""
     reachable = _reachable(table)
-    order = tuple(range(RANK_COUNT)) if ace == "low" else (*range(1, RANK_COUNT), ACE)
+    order = line_of(ace)
     return Topology(
         name,
         tuple(table),
@@ -189,6 +209,8 @@ def compile_topology(
         ace_king=ace_king,
         cut=ends == "cut",
         sides=sides,
+        centre=centre,
+        ranks=ranks,
     )
 
 
@@ -204,29 +226,31 @@ def _reachable(table: list[int]) -> frozenset[int]:
     return frozenset(seen)
 
 
-SIX, EIGHT = 1 << (SEVEN - 1), 1 << (SEVEN + 1)
-
-
-def _order_the_sides(table: list[int], sides: str) -> None:
+def _order_the_sides(table: list[int], sides: str, line: list[int], centre: int) -> None:
     """Take from each row with its 7 down what ``sides`` does not allow yet: the 6 while
     the 8 is missing (``high_first``), the 8 while the 6 is (``low_first``), everything but
-    the 6 and the 8 while either is (``both_first``). A rank beyond the 6 or the 8 is
-    playable only through them, so nothing else needs taking."""
+    the 6 and the 8 while either is (``both_first``). The 6 and the 8 are the centre's
+    neighbours along the ``line``; where the centre ends the line, the side it lacks is
+    never waited for. A rank beyond the 6 or the 8 is playable only through them, so
+    nothing else needs taking."""
+    at = line.index(centre)
+    six = 1 << line[at - 1] if at > 0 else 0
+    eight = 1 << line[at + 1] if at + 1 < len(line) else 0
     for mask in range(ROW_STATES):
-        if not mask >> SEVEN & 1:
+        if not mask >> centre & 1:
             continue
-        if sides == "high_first" and not mask & EIGHT:
-            table[mask] &= ~SIX
-        elif sides == "low_first" and not mask & SIX:
-            table[mask] &= ~EIGHT
-        elif sides == "both_first" and (mask & (SIX | EIGHT)) != SIX | EIGHT:
-            table[mask] &= SIX | EIGHT
+        if sides == "high_first" and eight and not mask & eight:
+            table[mask] &= ~six
+        elif sides == "low_first" and six and not mask & six:
+            table[mask] &= ~eight
+        elif sides == "both_first" and (mask & (six | eight)) != six | eight:
+            table[mask] &= six | eight
 
 
-def _tunnel(mask: int, *, high_complete: bool) -> int:
+def _tunnel(mask: int, centre: int, *, high_complete: bool) -> int:
     """The other side, closed next to the 7, is played from its far end: the first missing
     rank counting from A upwards (7..K complete) or from K downwards (A..7 complete)."""
-    ranks = range(SEVEN) if high_complete else range(KING, SEVEN, -1)
+    ranks = range(centre) if high_complete else range(KING, centre, -1)
     for r in ranks:
         if not mask >> r & 1:
             return 1 << r

@@ -26,6 +26,9 @@ JOKER_VARIANTS = [
     ("doujue-passes", "deck.jokers:1"),
     ("platform-zhanlong", "deck.jokers:1;players:5"),
     ("shichinarabe", "deck.jokers:1;turn.extra_after_end:may"),  # the same seat moves again
+    # 32 cards from the 8: only the pack is dealt, and the door card chance (none here)
+    ("shichinarabe", "deck.jokers:1;layout.ace:high;deck.ranks:7-A;layout.centre:8"),
+    ("platform", "deck.ranks:A-10;layout.centre:5"),  # a door card cut from 40 cards
 ]
 
 

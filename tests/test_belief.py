@@ -28,6 +28,10 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("turn.extra_after_end=may",)),
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
     ("doujue-passes", ("turn.extra_after_end=must",)),
+    # short packs from another centre: only the pack's cards are hidden
+    ("pagat", ("players=3", "deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
+               "opening.card=D9")),
+    ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
 ]
 
 

@@ -101,6 +101,15 @@ VARIANTS = [
     ("shichinarabe", ("layout.sides=high_first", "deck.jokers=1")),
     ("doujue", ("layout.sides=both_first", "deck.jokers=1")),
     ("pagat", ("layout.sides=low_first",)),
+    # short packs and other centres: Девятка's 36 cards from the 9, Karten-Domino's 32
+    ("pagat", ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
+               "opening.card=D9")),
+    ("pagat", ("deck.ranks=7-A", "layout.centre=8", "layout.sides=both_first", "players=8")),
+    ("doujue", ("layout.centre=9", "opening.card=H9", "deck.jokers=1")),
+    ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5",
+                "turn.cover_sevens=false")),
+    ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
+    ("platform-zhanlong", ("layout.centre=9", "turn.extra_after_end=may")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

@@ -44,6 +44,10 @@ CASES = [
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
     ("pagat", ("turn.extra_after_end=may",)),
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
+    # short packs from another centre: the unseen cards are the pack's, the centre opens
+    ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5")),
+    ("pagat", ("players=3", "deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
+               "opening.card=D9")),
 ]
 
 

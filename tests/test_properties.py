@@ -96,6 +96,11 @@ class Rules:
     extra_after_end: str = "none"
     # the order in which a row leaves its 7: either, high_first, low_first or both_first
     sides: str = "either"
+    # the rank every row starts from (rank index), and the pack's ranks: positions lo..hi
+    # of the line A..K (2..A with the ace high); 0..12 for the whole pack
+    centre: int = SEVEN
+    lo: int = 0
+    hi: int = 12
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -113,6 +118,11 @@ class Rules:
         assert p.get("players") == 4
         assert p.get("deck.jokers") == 0, "the model knows no joker"
         limit = p.get("turn.pass_limit") if stuck == "pass" else None
+        ace = p.get("layout.ace")
+        lo, hi = 0, 12
+        if p.get("deck.ranks") is not None:  # LOW-HIGH, along the line
+            low, high = p.get("deck.ranks").split("-")
+            lo, hi = (RANK_ORDER[ace].index(RANK_TEXT.index(x)) for x in (low, high))
         return Rules(
             players=p.get("players"),
             ace=p.get("layout.ace"),
@@ -135,27 +145,42 @@ class Rules:
             stall=stall_of(p.get("ending.stall"), p.get("turn.must_play"), stuck, limit),
             extra_after_end=p.get("turn.extra_after_end"),
             sides=p.get("layout.sides"),
+            centre=RANK_TEXT.index(str(p.get("layout.centre"))),
+            lo=lo,
+            hi=hi,
         )
+
+    @property
+    def pack(self) -> list[int]:
+        """The cards of the pack: every suit's ranks from position lo to hi of the line."""
+        ranks = {RANK_ORDER[self.ace][q] for q in range(self.lo, self.hi + 1)}
+        return [c for c in range(52) if c % 13 in ranks]
+
+    @property
+    def hand_size(self) -> int:
+        return len(self.pack) // self.players
 
     def ends_line(self, card: int) -> bool:
         """Whether ``card`` ends its row's line: the A or the K where the ace is low, the 2
-        or the A where it is high; no card where the A and the K are joined."""
+        or the A where it is high (a short pack's lowest and highest ranks); no card where
+        the A and the K are joined."""
         if self.ace_king != "none":
             return False
         rank = card % 13  # A = 0, 2 = 1, ..., K = 12
-        return rank in ((0, 12) if self.ace == "low" else (1, 0))
+        return POSITION[self.ace][rank] in (self.lo, self.hi)
 
     @property
     def ends_at_first_out(self) -> bool:
         return self.ending == "first_out"
 
     def first_card(self, door_card: int | None) -> int | None:
-        """The card the first move must play: fixed, none, or the 7 of the door suit."""
+        """The card the first move must play: fixed, none, or the 7 (the centre card) of the
+        door suit."""
         if self.opening == "holder_leads":
             return self.opening_card
         if self.opening == "door_card":
             assert door_card is not None and 0 <= door_card < 52, "no door card was cut"
-            return 13 * (door_card // 13) + SEVEN
+            return 13 * (door_card // 13) + self.centre
         return None
 
 
@@ -170,20 +195,29 @@ def row_positions(table: set[int], suit: int, ace: str) -> list[int]:
 
 
 @cache
-def row_extensions(ace: str, ends: str, ace_king: str, positions: frozenset[int]) -> set[int]:
+def row_extensions(
+    ace: str,
+    ends: str,
+    ace_king: str,
+    positions: frozenset[int],
+    centre: int = SEVEN,
+    lo: int = 0,
+    hi: int = 12,
+) -> set[int]:
     """Playable positions (in the rank order) of a row holding ``positions``.
 
-    The row grows one card at a time from its 7 along the line A..K (or 2..A with the ace
-    high; a ring with wrap). Cards laid on the table away from the 7 (a burst hand) extend
-    nothing until the gap between is filled. 斬龍 (cut): a row holding either end of the
-    line takes nothing more. Tunnel: once one side of the 7 is complete to its end, the
-    other side is played from its far end (A upwards, or K downwards) up to the gap.
+    The row grows one card at a time from its 7 (the ``centre`` rank) along the line A..K
+    (or 2..A with the ace high; a ring with wrap), between positions ``lo`` and ``hi`` (a
+    short pack). Cards laid on the table away from the 7 (a burst hand) extend nothing
+    until the gap between is filled. 斬龍 (cut): a row holding either end of the line takes
+    nothing more. Tunnel: once one side of the 7 is complete to its end, the other side is
+    played from its far end (A upwards, or K downwards) up to the gap.
     """
-    seven = RANK_ORDER[ace].index(SEVEN)
+    seven = RANK_ORDER[ace].index(centre)
     if not positions:
         return {seven}
     assert seven in positions, "a row without its 7 (the model does not know this case)"
-    if ends == "cut" and positions & {0, 12}:
+    if ends == "cut" and positions & {lo, hi}:
         return set()
     if ace_king == "tunnel":
         low_done = set(range(seven + 1)) <= positions
@@ -194,7 +228,7 @@ def row_extensions(ace: str, ends: str, ace_king: str, positions: frozenset[int]
             return {max(set(range(seven + 1, 13)) - positions)}
 
     def neighbours(p: int) -> set[int]:
-        near = {q for q in (p - 1, p + 1) if 0 <= q <= 12}
+        near = {q for q in (p - 1, p + 1) if lo <= q <= hi}
         if ace_king == "wrap" and p in (0, 12):
             near.add(12 - p)
         return near
@@ -214,24 +248,32 @@ def playable(rules: Rules, table: set[int]) -> set[int]:
     out = set()
     for suit in range(4):
         positions = frozenset(row_positions(table, suit, rules.ace))
-        ext = row_extensions(rules.ace, rules.ends, rules.ace_king, positions)
-        out |= allowed_by_sides(rules.sides, table, suit, {13 * suit + order[p] for p in ext})
+        ext = row_extensions(
+            rules.ace, rules.ends, rules.ace_king, positions, rules.centre, rules.lo, rules.hi
+        )
+        out |= allowed_by_sides(rules, table, suit, {13 * suit + order[p] for p in ext})
     return out
 
 
-def allowed_by_sides(sides: str, table: set[int], suit: int, cards: set[int]) -> set[int]:
+def allowed_by_sides(rules: Rules, table: set[int], suit: int, cards: set[int]) -> set[int]:
     """What the order of a row's sides leaves of ``cards``, the extensions of ``suit``:
     no 6 before the 8 (high_first), no 8 before the 6 (low_first), only the 6 and the 8
-    until both are down (both_first)."""
-    seven, six, eight = (13 * suit + r for r in (SEVEN, SEVEN - 1, SEVEN + 1))
+    until both are down (both_first). The 6 and the 8 are the centre's neighbours on the
+    line; a side the pack does not have (the centre at its end) is not waited for."""
+    sides, order = rules.sides, RANK_ORDER[rules.ace]
+    at = order.index(rules.centre)
+    seven = 13 * suit + rules.centre
+    six = 13 * suit + order[at - 1] if at > rules.lo else None
+    eight = 13 * suit + order[at + 1] if at < rules.hi else None
     if seven not in table:
         return cards
-    if sides == "high_first" and eight not in table:
+    if sides == "high_first" and eight is not None and eight not in table:
         return cards - {six}
-    if sides == "low_first" and six not in table:
+    if sides == "low_first" and six is not None and six not in table:
         return cards - {eight}
-    if sides == "both_first" and not {six, eight} <= table:
-        return cards & {six, eight}
+    needed = {x for x in (six, eight) if x is not None}
+    if sides == "both_first" and not needed <= table:
+        return cards & needed
     return cards
 
 
@@ -239,15 +281,16 @@ def closes(rules: Rules, table: set[int], card: int) -> bool:
     """Whether playing ``card`` onto ``table`` closes its suit: the suit is then complete
     (all 13 on the table), or, with 斬龍, the card sits at an end of the line."""
     pos = row_positions(table | {card}, card // 13, rules.ace)
-    return len(pos) == 13 or (rules.ends == "cut" and (pos[0] == 0 or pos[-1] == 12))
+    complete = len(pos) == rules.hi - rules.lo + 1
+    return complete or (rules.ends == "cut" and (pos[0] == rules.lo or pos[-1] == rules.hi))
 
 
-def check_rows_contiguous(table: set[int], ace: str) -> None:
+def check_rows_contiguous(table: set[int], ace: str, centre: int = SEVEN) -> None:
     order = RANK_ORDER[ace]
     for suit in range(4):
         pos = row_positions(table, suit, ace)
         if pos:
-            assert order.index(SEVEN) in pos, f"suit {suit}: a row without its 7"
+            assert order.index(centre) in pos, f"suit {suit}: a row without its 7"
             assert pos == list(range(pos[0], pos[-1] + 1)), f"suit {suit}: gap in {pos}"
 
 
@@ -296,7 +339,7 @@ class Model:
             assert rules.opening_card is not None
             self.turn = holder_of(self.hands, rules.opening_card)
             for suit in range(4):
-                seven = 13 * suit + SEVEN
+                seven = 13 * suit + rules.centre
                 seat = holder_of(self.hands, seven)
                 self.hands[seat].remove(seven)
                 self.table.add(seven)
@@ -330,8 +373,8 @@ class Model:
             return texts | {"pass"} if r.extra_after_end == "may" else texts
         if not plays:
             # A held 7 is always playable, so a stuck player never holds one.
-            assert not any(c % 13 == SEVEN for c in hand), "stuck while holding a 7"
-        coverable = {c for c in hand if r.cover_sevens or c % 13 != SEVEN}
+            assert not any(c % 13 == r.centre for c in hand), "stuck while holding a 7"
+        coverable = {c for c in hand if r.cover_sevens or c % 13 != r.centre}
         covers = {"cover " + card_text(c) for c in coverable}
         passes_left = r.pass_limit is None or used < r.pass_limit
         if r.stuck == "cover":
@@ -370,7 +413,7 @@ class Model:
             self.hands[seat].remove(card)
             self.played[seat] += 1
             suit = card // 13
-            if card % 13 == SEVEN:
+            if card % 13 == self.rules.centre:
                 self.opened.append(suit)
             closing = closes(self.rules, self.table, card)
             self.table.add(card)
@@ -425,7 +468,7 @@ class Model:
         return holders <= 1 if self.rules.ending == "one_left" else holders == 0
 
     def facts(self) -> list[Facts]:
-        last_sevens = [c is not None and c % 13 == SEVEN for c in self.last_play]
+        last_sevens = [c is not None and c % 13 == self.rules.centre for c in self.last_play]
         return [
             Facts(
                 covered=sorted(self.covered[s]),
@@ -436,6 +479,7 @@ class Model:
                 out=s in self.finished,
                 finish=self.finished.index(s) if s in self.finished else None,
                 burst=self.bursts.index(s) if s in self.bursts else None,
+                dealt=len(self.dealt[s]),
             )
             for s in range(self.rules.players)
         ]
@@ -474,7 +518,7 @@ def check_state(state: State, model: Model) -> None:
     # Cards are conserved: hands + table + covered are the 52 cards, each once.
     everything = [c for h in model.hands for c in h] + list(model.table)
     everything += [c for cov in model.covered for c in cov]
-    assert sorted(everything) == list(range(52))
+    assert sorted(everything) == rules.pack
     assert set(obs[0].table) == model.table
     assert [set(o.hand) for o in obs] == model.hands
     assert [set(o.own_covered) for o in obs] == model.covered
@@ -488,7 +532,7 @@ def check_state(state: State, model: Model) -> None:
         assert obs[s].history.texts() == seen_by(model.history)
     if rules.ace_king == "none" and rules.out_of_passes != "burst":
         # Every row is contiguous from its 7 in the profile's rank order.
-        check_rows_contiguous(model.table, rules.ace)
+        check_rows_contiguous(model.table, rules.ace, rules.centre)
     # When the game ends.
     assert state.is_terminal() == obs[0].terminal == model.over
     if model.over:
@@ -582,10 +626,11 @@ class Facts:
     out: bool  # emptied the hand by playing or covering
     finish: int | None = None  # 0 for the first player out, ...
     burst: int | None = None  # 0 for the first player to burst, ...
+    dealt: int = 13  # cards dealt to this player
 
     @property
     def all_covered(self) -> bool:
-        return self.played == 0 and len(self.covered) == 13
+        return self.played == 0 and len(self.covered) == self.dealt
 
     @property
     def clean(self) -> bool:
@@ -975,6 +1020,39 @@ def test_games_with_an_extra_play_after_an_end_follow_the_rules(
     rules = Rules.of(played)
     assert rules.extra_after_end != "none"
     state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
+
+
+# short packs and centres other than the 7 (Девятка's 36 cards from the 9, Karten-Domino's
+# 32, nines as centres; WILD_RULES rows 19, 21, 22)
+PACKS = [
+    ("pagat", ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
+               "opening.card=D9")),
+    ("pagat", ("deck.ranks=7-A", "layout.centre=8", "layout.sides=both_first")),
+    ("pagat", ("layout.centre=2", "layout.sides=both_first")),
+    ("doujue", ("layout.centre=9", "opening.card=S9")),
+    ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5",
+                "turn.cover_sevens=false")),
+    ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "turn.extra_after_end=may")),
+    ("platform-zhanlong", ("layout.centre=9",)),
+    ("platform", ("deck.ranks=5-K", "layout.centre=J", "layout.sides=high_first")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), PACKS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_a_short_pack_or_another_centre_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game with a short pack or rows starting from another rank equals
+    the model's: only the pack is dealt, rows start from the centre and stop at the pack's
+    ends, and the result follows the rules (the last-seven bonus for the centre card)."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert (rules.centre, rules.lo, rules.hi) != (SEVEN, 0, 12)
+    state = played_as_the_model(played, rules, seed, rnd)
+    assert sum(len(h) for h in dealt(state)) == len(rules.pack)
     check_result(state, rules)
 
 

@@ -79,3 +79,23 @@ expect:
         )
         == []
     )
+
+
+def test_a_card_outside_a_short_pack_cannot_be_placed(tmp_path: Path) -> None:
+    # Девятка deals the 36 cards from 6 to ace: nobody can hold S5, and nothing can lie in
+    # its place: the example fails at its setup, saying why
+    assert _failures(
+        tmp_path,
+        """
+name: a five in a 36-card game
+profile: pagat
+set: {players: 3, deck.ranks: 6-A, layout.centre: 9, opening.method: holder_leads,
+      opening.card: D9}
+players: [甲, 乙, 丙]
+position:
+  table: [S9]
+  hand: [S5, S8]
+expect:
+  legal: [S8]
+""",
+    ) == ["setup: the pack has no S5 (deck.ranks: 6-A)"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from paiqi_core.cards import card_text
 from paiqi_core.engine import Game, State
-from paiqi_core.serve.view import seat_view
+from paiqi_core.serve.view import rules_summary, seat_view
 
 NAMES = ["a", "b", "c", "d"]
 
@@ -37,6 +37,27 @@ def test_rows_follow_the_rank_order() -> None:
         for row in view["rows"]:
             ranks = [c["rank"] for c in row["cells"]]
             assert (ranks[0], ranks[-1], len(ranks)) == (first, last, 13)
+
+
+def test_a_short_pack_shows_its_own_ranks_and_completes_rows_with_them() -> None:
+    # Девятка's 36 cards from the 9: rows of 6..A, opened by the 9s, complete at 9 cards
+    sets = ("players=3", "deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
+            "opening.card=D9")  # fmt: skip
+    game = Game("pagat", list(sets))
+    summary = rules_summary(game.rules)
+    assert summary["order"] == ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    assert summary["centre"] == "9"
+    view = view_of(game.new_state(1))
+    assert [c["card"] for r in view["rows"] for c in r["cells"] if c["state"] == "open"] == ["D9"]
+    complete = set()
+    for state in states("pagat", range(4), sets):
+        for row in view_of(state)["rows"]:
+            assert [c["rank"] for c in row["cells"]][::4] == ["6", "10", "A"]
+            played = [c for c in row["cells"] if c["state"] == "played"]
+            assert (row["status"] == "complete") == (len(played) == 9)
+            if len(played) == 9:
+                complete.add(row["suit"])
+    assert complete  # some row was completed
 
 
 def test_the_opening_card_is_the_only_open_place() -> None:

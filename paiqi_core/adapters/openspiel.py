@@ -358,7 +358,8 @@ class PaiqiState(pyspiel.State):
         if len(play.drawn) < len(deck):
             left = sorted(set(deck) - set(play.drawn))
             return [(c, 1.0 / len(left)) for c in left]
-        return [(c, 1.0 / 52) for c in range(52)]
+        suited = sorted({c for c in deck if c < 52})  # a cut joker is cut again
+        return [(c, 1.0 / len(suited)) for c in suited]
 
     def _apply_action(self, action: int) -> None:
         """A seat's move, or a card of the deal (the game starts once all are dealt)."""

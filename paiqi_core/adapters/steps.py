@@ -550,7 +550,9 @@ class KernelSteps(Steps):
             from paiqi_core.fast.outcomes import outcomes
 
             st = self.box[L.B_STATE : L.B_STATE + L.STATE]
-            self._result = self.game.score(outcomes(st, self.game.players))
+            self._result = self.game.score(
+                outcomes(st, self.game.players, self.game.rules.topology.centre)
+            )
         return self._result
 
     def clone(self) -> KernelSteps:

@@ -43,6 +43,7 @@ from paiqi_core.core.layout import (
     JOKER,
     JOKER_AT,
     JOKER_BIT,
+    JOKER_CARD,
     JOKERS,
     LAID,
     LAID_BY,
@@ -65,6 +66,7 @@ from paiqi_core.core.layout import (
     PLACE,
     PLAYED,
     PLUGIN,
+    R_CENTRE,
     R_COVERABLE,
     R_DECK,
     R_DOOR,
@@ -79,10 +81,10 @@ from paiqi_core.core.layout import (
     R_OPENING_CARD,
     R_PASS_LIMIT,
     R_PLAYERS,
+    R_ROW,
     R_STALL,
     R_STUCK,
     R_THEN_COVER,
-    SEVEN,
     SIZE,
     STARTED,
     SUITED,
@@ -360,12 +362,12 @@ def start(
     elif kind == 1:  # first_seat
         seat = 0
     elif kind == 2:  # door_card
-        first = 13 * (door // 13) + SEVEN
+        first = 13 * (door // 13) + R[R_CENTRE]
         seat = _holder(st, n, first)
     else:  # sevens_out
         seat = _holder(st, n, R[R_OPENING_CARD])
         for suit in range(4):
-            c = 13 * suit + SEVEN
+            c = 13 * suit + R[R_CENTRE]
             for s in range(n):
                 if (st[HAND + s] >> c) & 1:
                     st[HAND + s] &= ~(1 << c)
@@ -399,12 +401,17 @@ def deal(
     deck: np.ndarray,
 ) -> None:
     """Shuffle and deal from the stream of ``st[KEY]`` as ``Game.new_state(seed)`` does
-    (Fisher-Yates with getrandbits, round-robin from seat 0), cut the door card if the
-    opening uses one, and start."""
+    (Fisher-Yates with getrandbits over the pack's cards in card order then its jokers,
+    round-robin from seat 0), cut the door card if the opening uses one, and start."""
     size = R[R_DECK]
     n = R[R_PLAYERS]
-    for c in range(size):
-        deck[c] = c if c < 52 else 52
+    j = 0
+    for c in range(52):
+        if (R[R_ROW] >> (c % 13)) & 1:
+            deck[j] = c
+            j += 1
+    for c in range(j, size):
+        deck[c] = JOKER_CARD
     for i in range(size - 1, 0, -1):
         k = bit_length(i + 1)
         r = getrandbits(st, k)
@@ -430,16 +437,18 @@ def deal(
 
 
 @step
-def _row_changed(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, suit: int) -> None:
+def _row_changed(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, suit: int
+) -> None:
     """A suit's extensions after ``seat`` added to its row; credit a closure: a row cut at
-    an end of its line, or complete with its 13 real cards."""
+    an end of its line, or complete with every real card of the pack's ranks."""
     shift = 13 * suit
     row = (st[TABLE] >> shift) & FULL_ROW
     e = ext[row]
     st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
     if e:
         return
-    if row != FULL_ROW:
+    if row != R[R_ROW]:
         _credit(st, seat, _order(st, suit))
         _log(st, log, seat, CUT + suit)
     elif st[JOKER_AT] < 0 or st[JOKER_AT] // 13 != suit:
@@ -447,16 +456,18 @@ def _row_changed(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, su
 
 
 @step
-def _play(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int) -> None:
+def _play(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int
+) -> None:
     bit = 1 << card
+    suit = card // 13
+    if not (st[TABLE] >> (13 * suit)) & FULL_ROW:  # the row's first card: its centre card
+        _open(st, suit)
     st[HAND + seat] ^= bit
     st[TABLE] |= bit
     st[PLAYED + seat] += 1
     st[STARTED] = 1
-    suit = card // 13
-    if card % 13 == SEVEN:
-        _open(st, suit)
-    _row_changed(st, ext, log, seat, suit)
+    _row_changed(st, R, ext, log, seat, suit)
     if st[HAND + seat] == 0:
         st[LAST + seat] = card
 
@@ -488,7 +499,7 @@ def _joker(
     st[JOKERS + seat] += 1
     st[TABLE] |= 1 << at
     st[JOKER_AT] = at
-    _play(st, ext, log, seat, card)
+    _play(st, R, ext, log, seat, card)
     n = R[R_PLAYERS]
     for owner in range(n):
         if (st[HAND + owner] >> at) & 1:
@@ -497,7 +508,7 @@ def _joker(
             st[JOKER_AT] = -1
             _log(st, log, owner, SWAP + at)
             suit = at // 13
-            if (st[TABLE] >> (13 * suit)) & FULL_ROW == FULL_ROW:
+            if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW]:
                 _credit(st, owner, _order(st, suit))
             _check_out(st, log, owner)
             break
@@ -529,7 +540,7 @@ def apply(
         st[HAND + seat] ^= bit
         st[COVERED + seat] |= bit
     else:
-        _play(st, ext, log, seat, action)
+        _play(st, R, ext, log, seat, action)
     _check_out(st, log, seat)
     # (the rules' switches are tested here before the calls: free compiled, and fewer
     # calls in the plain copy)

@@ -88,6 +88,7 @@ R_BEYOND = 15  # a joker can be played (the beyond table is filled)
 R_STALL = 16  # the stall rule: rounds of passes in a row that end the game, -1: none
 R_EXTRA = 17  # after a card that ends its line, another play: 0 none, MAY or MUST
 R_ENDS = 18  # the ranks that end a row's line, a mask (0 where rows run on)
+R_CENTRE = 19  # the rank every row starts from (the 7: SEVEN)
 # the slots' codes (R_OPENING, R_STUCK, R_ENDING) are PLUGIN where the rule is a plugin hook
 # with no compiled form: the core asks it at a slot point (``paiqi_core.core.plain``)
 PLUGIN = -1
@@ -125,7 +126,8 @@ R_CLEAN_EVENT = 57
 # what the compiled rule-based player (``heuristic``) reads of the scoring: the bust
 # threshold of covered points (-1: none) and the closure bonus by opening order (4)
 R_H_BUST = 58
-R_H_CLOSURE = 59
+R_H_CLOSURE = 59  # 4
+R_ROW = 63  # the ranks of the pack, a mask: a row holding them all is complete
 RULES = 64
 
 EXTRA = 1  # PHASE: the extra play after a card that ends its line

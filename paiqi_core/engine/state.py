@@ -351,6 +351,7 @@ class State(VectorView):
     def outcomes(self) -> list[PlayerOutcome]:
         """Each seat's end-of-game facts, as scoring reads them."""
         st = self.st
+        centre = self.game.rules.topology.centre
         return [
             PlayerOutcome(  # positional, in field order: keywords cost twice the time
                 tuple(bits(covered)) if (covered := st[L.COVERED + s]) else (),  # covered
@@ -363,6 +364,7 @@ class State(VectorView):
                 st[L.SIZE + s],
                 None if st[L.BURSTED + s] < 0 else st[L.BURSTED + s],  # burst
                 st[L.LEFT + s] != 0,  # left_with_joker
+                centre,
             )
             for s in range(self.players)
         ]

@@ -35,13 +35,14 @@ from paiqi_core.core.layout import (
     OPENED,
     PASS,
     PASSES,
+    R_CENTRE,
     R_COURSE_COVERS,
     R_H_BUST,
     R_H_CLOSURE,
     R_JOKERS,
     R_PASS_LIMIT,
     R_PLAYERS,
-    SEVEN,
+    R_ROW,
     TABLE,
     TURN,
 )
@@ -124,7 +125,7 @@ def play_score(
     t = _row(st[TABLE], suit)
     h = _row(st[HAND + seat], suit)
     d = _row(st[COVERED + seat], suit)
-    u = FULL_ROW & ~(t | h | d)
+    u = R[R_ROW] & ~(t | h | d)
     base = t | (placed & ~mine)
     behind = reach(ext, base, d) & ~reach(ext, base, d | mine) & ~mine
     own = popcount(behind & h)
@@ -134,7 +135,7 @@ def play_score(
     now = ext[after]
     given = popcount(released & now) + FAR_RELEASE * popcount(released & ~now)
     given += popcount(placed & ~mine & u)
-    opening = rank == SEVEN and t == 0
+    opening = rank == R[R_CENTRE] and t == 0
     score = (OPEN_WEIGHT if opening else RUN_WEIGHT) * own
     score -= BLOCK_WEIGHT * pressure * given
     if R[R_COURSE_COVERS]:
@@ -167,7 +168,7 @@ def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: 
     t = _row(st[TABLE], suit)
     h = _row(st[HAND + seat], suit)
     d = _row(st[COVERED + seat], suit)
-    u = FULL_ROW & ~(t | h | d)
+    u = R[R_ROW] & ~(t | h | d)
     live = reach(ext, t, d)
     if not live & bit:
         return -0.5

@@ -9,8 +9,9 @@ from paiqi_core.core import layout as L
 from paiqi_core.outcome import PlayerOutcome
 
 
-def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:
-    """Each seat's end-of-game facts from a kernel state vector, as ``State.outcomes``."""
+def outcomes(st: np.ndarray, players: int, centre: int) -> list[PlayerOutcome]:
+    """Each seat's end-of-game facts from a kernel state vector, as ``State.outcomes``
+    (``centre``: the rank every row starts from)."""
     v = st.tolist()
     out = []
     for s in range(players):
@@ -29,6 +30,7 @@ def outcomes(st: np.ndarray, players: int) -> list[PlayerOutcome]:
                 v[L.SIZE + s],
                 None if burst < 0 else burst,
                 bool(v[L.LEFT + s]),
+                centre,
             )
         )
     return out

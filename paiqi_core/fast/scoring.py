@@ -45,6 +45,7 @@ from paiqi_core.core.layout import (
     R_BIG,
     R_BUST_ABOVE,
     R_BUST_MULT,
+    R_CENTRE,
     R_CLEAN,
     R_CLEAN_EVENT,
     R_CLOSURE,
@@ -67,7 +68,6 @@ from paiqi_core.core.layout import (
     R_WM_ALL_COVERED,
     R_WM_CLEAN,
     R_WM_LAST_SEVEN,
-    SEVEN,
     SIZE,
     SUITED,
     X_ACTIONS,
@@ -240,9 +240,10 @@ def _ranks(work: np.ndarray, n: int, res: np.ndarray) -> None:
 
 
 @hot
-def _last_seven(st: np.ndarray, s: int) -> bool:
+def _last_seven(st: np.ndarray, R: np.ndarray, s: int) -> bool:
+    """The card whose play emptied the hand is a 7 (the centre rank)."""
     last = st[LAST + s]
-    return last >= 0 and last < 52 and last % 13 == SEVEN
+    return last >= 0 and last < 52 and last % 13 == R[R_CENTRE]
 
 
 @hot
@@ -256,7 +257,7 @@ def _common(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray) -> None:
         res[s, X_PASSES] = st[PASSES + s]
         res[s, X_BURST] = 1 if st[BURSTED + s] >= 0 else 0
         res[s, X_CLOSURES] = st[NCLOSED + s]
-        res[s, X_LAST_SEVEN] = 1 if _last_seven(st, s) else 0
+        res[s, X_LAST_SEVEN] = 1 if _last_seven(st, R, s) else 0
         res[s, X_ALL_COVERED] = (
             1 if st[PLAYED + s] == 0 and popcount(covered) == st[SIZE + s] else 0
         )
@@ -305,7 +306,7 @@ def _covering(
         ncov = popcount(covered)
         pts = card_points(covered)
         work[W_POINTS + s] = pts
-        seven = _last_seven(st, s)
+        seven = _last_seven(st, R, s)
         clean = _clean(st, s)
         all_covered = res[s, X_ALL_COVERED] == 1
         if all_covered:
@@ -390,7 +391,7 @@ def _platform(
         if R[R_MELDS] and ncov >= 4:
             free = exempt_points(covered, work)
         points = card_points(covered) - free
-        seven = _last_seven(st, s)
+        seven = _last_seven(st, R, s)
         clean = _clean(st, s)
         work[W_MULT + s] = 1
         if res[s, X_ALL_COVERED] == 1:  # 十三蓋: a fixed total

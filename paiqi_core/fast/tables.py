@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import tabulate
-from paiqi_core.core.layout import SEVEN
 from paiqi_core.topology import Topology
 
 ROWS = 1 << 13
@@ -21,11 +20,13 @@ def _step(i: int, d: int, ring: bool) -> int:
 
 
 @tabulate
-def _beyond(row: int, rank: int, order: np.ndarray, ring: bool, ext: np.ndarray) -> int:
+def _beyond(
+    row: int, rank: int, order: np.ndarray, ring: bool, ext: np.ndarray, centre: int
+) -> int:
     """``Topology._find_beyond``: the next empty place beyond ``rank`` in the direction away
-    from the 7's part of the row, running on across the A-K junction where rows do; -1 for
-    none."""
-    if not (row >> SEVEN) & 1:
+    from the centre's part of the row, running on across the A-K junction where rows do; -1
+    for none."""
+    if not (row >> centre) & 1:
         return -1
     place = np.empty(13, np.int64)
     for i in range(13):
@@ -33,8 +34,8 @@ def _beyond(row: int, rank: int, order: np.ndarray, ring: bool, ext: np.ndarray)
     joined = np.zeros(13, np.bool_)
     todo = np.empty(13, np.int64)
     ntodo = 1
-    todo[0] = place[SEVEN]
-    joined[place[SEVEN]] = True
+    todo[0] = place[centre]
+    joined[place[centre]] = True
     while ntodo:
         ntodo -= 1
         i = todo[ntodo]
@@ -62,11 +63,11 @@ def _beyond(row: int, rank: int, order: np.ndarray, ring: bool, ext: np.ndarray)
 
 
 @tabulate
-def _beyond_table(order: np.ndarray, ring: bool, ext: np.ndarray) -> np.ndarray:
+def _beyond_table(order: np.ndarray, ring: bool, ext: np.ndarray, centre: int) -> np.ndarray:
     table = np.empty(ROWS * 13, np.int8)
     for row in range(ROWS):
         for rank in range(13):
-            table[row * 13 + rank] = _beyond(row, rank, order, ring, ext)
+            table[row * 13 + rank] = _beyond(row, rank, order, ring, ext, centre)
     return table
 
 
@@ -79,5 +80,8 @@ def beyond_table(topology: Topology) -> np.ndarray:
     """Row mask * 13 + rank -> the rank a joker move in place of ``rank`` plays beyond it
     (-1: none)."""
     return _beyond_table(
-        np.array(topology.order, dtype=np.int64), topology.ring, extensions(topology)
+        np.array(topology.order, dtype=np.int64),
+        topology.ring,
+        extensions(topology),
+        topology.centre,
     )

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paiqi_core.actions import COVER, PASS
-from paiqi_core.cards import SEVEN, bits, parse_card
+from paiqi_core.cards import bits, parse_card
 from paiqi_core.forms import Form, form
-from paiqi_core.hooks.registry import Params, register
+from paiqi_core.hooks.registry import Params, pack_of, register
 from paiqi_core.slots import Opening, Progress, SeatView, Start, StuckLoop
 
 
@@ -35,7 +35,7 @@ def holder_leads(p: Params) -> Opening:
 
 @register("opening", "first_seat", summary="seat 0 (the dealer's left) moves first; any 7 may open")
 def first_seat(p: Params) -> Opening:
-    """Seat 0 moves first; any 7 may open."""
+    """Seat 0 moves first; any 7 (any centre card) may open."""
     return Opening(lambda hands, door: Start(0), compiled=form("first_seat"))
 
 
@@ -46,18 +46,17 @@ def first_seat(p: Params) -> Opening:
     "and must open with it",
 )
 def door_card(p: Params) -> Opening:
-    """A door card is cut before play; its suit's 7 opens, played by its holder."""
+    """A door card is cut before play; its suit's 7 (centre card) opens, played by its
+    holder."""
+    centre = pack_of(p).centre
 
     def start(hands: Sequence[int], door: int | None) -> Start:
         if door is None or door >= 52:
             raise ValueError("this opening needs a door card (a suited card)")
-        seven = 13 * (door // 13) + SEVEN
+        seven = 13 * (door // 13) + centre
         return Start(holder(hands, seven), seven)
 
     return Opening(start, uses_door_card=True, compiled=form("door_card"))
-
-
-SEVEN_CARDS = tuple(13 * suit + SEVEN for suit in range(4))
 
 
 @register(
@@ -69,17 +68,18 @@ SEVEN_CARDS = tuple(13 * suit + SEVEN for suit in range(4))
     readings=("sevens-placed-at-once",),
 )
 def sevens_out(p: Params) -> Opening:
-    """Every 7 goes to the table after the deal; the holder of a fixed card moves first."""
+    """Every 7 (centre card) goes to the table after the deal; the holder of a fixed card
+    moves first."""
     card = parse_card(p["card"])
+    centres = pack_of(p).centre_cards
 
     def start(hands: Sequence[int], door: int | None) -> Start:
-        placed = tuple((holder(hands, c), c) for c in SEVEN_CARDS if any(h >> c & 1 for h in hands))
+        placed = tuple((holder(hands, c), c) for c in centres if any(h >> c & 1 for h in hands))
         return Start(holder(hands, card), None, placed)
 
     return Opening(start, compiled=form("sevens_out", card=card))
 
 
-SEVENS = sum(1 << c for c in SEVEN_CARDS)
 EVERY_CARD = (1 << 53) - 1
 
 
@@ -123,8 +123,9 @@ class CoverWhenStuck:
     summary="a player with no legal play covers a card face down",
 )
 def cover(p: Params) -> CoverWhenStuck:
-    """A stuck player covers a card (7s only if ``cover_sevens``)."""
-    return CoverWhenStuck(EVERY_CARD if p.get("cover_sevens", True) else EVERY_CARD & ~SEVENS)
+    """A stuck player covers a card (7s, the centre cards, only if ``cover_sevens``)."""
+    sevens = pack_of(p).centres
+    return CoverWhenStuck(EVERY_CARD if p.get("cover_sevens", True) else EVERY_CARD & ~sevens)
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,42 @@ from __future__ import annotations
 import copy
 import difflib
 import importlib.metadata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, overload
 
+from paiqi_core.pack import STANDARD, Pack
 from paiqi_core.slots import EndingRule, OpeningRule, ScoringRule, StuckRule
 
 Params = Mapping[str, Any]
+
+
+class SectionParams(Mapping[str, Any]):
+    """What a hook's factory is given: its section of the rules (a mapping of the keys it
+    reads), and beside them the ``pack`` in play (``paiqi_core.pack.Pack``: the ranks, the
+    centre rank, the jokers), which rules about "the 7s" read."""
+
+    def __init__(self, section: Mapping[str, Any], pack: Pack) -> None:
+        self._section = section
+        self.pack = pack
+
+    def __getitem__(self, key: str) -> Any:
+        return self._section[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._section)
+
+    def __len__(self) -> int:
+        return len(self._section)
+
+
+def pack_of(p: Params) -> Pack:
+    """The pack beside a hook's parameters (the whole pack where none is given)."""
+    pack = getattr(p, "pack", STANDARD)
+    assert isinstance(pack, Pack)
+    return pack
+
+
 Factory = Callable[[Params], Any]
 F = TypeVar("F", bound=Factory)
 OpeningFactory = TypeVar("OpeningFactory", bound=Callable[[Params], OpeningRule])

@@ -16,7 +16,9 @@ from typing import Any
 import jsonschema
 
 from paiqi_core import resources
+from paiqi_core.cards import SEVEN, card_text, parse_card
 from paiqi_core.hooks import registry
+from paiqi_core.pack import ALL_RANKS, Pack, line_of, rank_index, rank_range
 from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
 from paiqi_core.profile.model import Described, Origin, Profile, freeze
 from paiqi_core.profile.yamlsrc import (
@@ -464,6 +466,13 @@ def _semantic_errors(
                     f"{data[s2][k2]})",
                 )
             )
+    nearness = ("default", "parent", "profile", "set")  # later: closer to the user
+
+    def given(path: Path_) -> int:
+        o = origins.get(path)
+        return nearness.index(o.kind) if o is not None else 0
+
+    problems += _pack_errors(data, where, given)
     turn = data["turn"]
     if data["layout"]["ends"] == "cut" and turn["stuck"] == "pass" and turn["pass_limit"] is None:
         problems.append(
@@ -512,6 +521,82 @@ def _semantic_errors(
                         f"{data[s][k]})",
                     )
                 )
+    return problems
+
+
+def _pack_errors(
+    data: Mapping[str, Any], where: Callable[[Path_], Location], given: Callable[[Path_], int]
+) -> list[Problem]:
+    """The pack's rules against each other and against the rules that read it: a range of
+    ranks along the line (two ranks at least, so 8 cards: one for each of 8 players), a
+    centre inside it, an opening card
+    in the pack, and no rule that needs every rank (wrap, tunnel) or a centre away from the
+    ends (cut rows). A problem between two rules is located at the one the user gave last
+    (``given``: 3 for ``--set``, 2 for the profile, 1 for a parent, 0 for a default), the
+    first named on a tie."""
+    layout, opening = data["layout"], data["opening"]
+    ranks_text, ace = data["deck"]["ranks"], layout["ace"]
+    problems: list[Problem] = []
+
+    def problem(path: Path_, message: str, *other: Path_) -> None:
+        path = max((path, *other), key=given)
+        problems.append(Problem(where(path), path, message))
+
+    ranks = ALL_RANKS
+    if ranks_text is not None:
+        try:
+            ranks = rank_range(ranks_text, ace)
+        except ValueError as e:
+            problem(("deck", "ranks"), f"{e} (layout.ace)")
+            return problems
+    centre_text = str(layout["centre"])
+    centre = rank_index(centre_text)
+    if not ranks >> centre & 1:
+        problem(
+            ("layout", "centre"),
+            f"the centre rank {centre_text} (layout.centre) is not in the pack (deck.ranks: "
+            f"{ranks_text})",
+            ("deck", "ranks"),
+        )
+        return problems
+    pack = Pack(ranks, centre, int(data["deck"]["jokers"]))  # 8 cards at least: one a seat
+    if layout["ace_king"] != "none" and not pack.whole:
+        problem(
+            ("layout", "ace_king"),
+            f"layout.ace_king {layout['ace_king']} joins the ace and the king: it needs every "
+            f"rank (this profile has deck.ranks: {ranks_text})",
+            ("deck", "ranks"),
+        )
+    line = [r for r in line_of(ace) if ranks >> r & 1]
+    if layout["ends"] == "cut" and centre in (line[0], line[-1]):
+        problem(
+            ("layout", "ends"),
+            f"layout.ends cut closes a row at either end of its line, and the centre "
+            f"{centre_text} (layout.centre) is one: every row would close with its first card",
+            ("layout", "centre"),
+            ("deck", "ranks"),
+        )
+    method, card_text_ = opening["method"], opening["card"]
+    if method in ("holder_leads", "sevens_out"):
+        card = parse_card(card_text_)
+        if method == "holder_leads" and card % 13 != centre:
+            centres = ", ".join(card_text(c) for c in pack.centre_cards)
+            centres = centres.rsplit(", ", 1)[0] + " or " + card_text(pack.centre_cards[-1])
+            named = f" (layout.centre: {centre_text})" if centre != SEVEN else ""
+            problem(
+                ("opening", "card"),
+                ("" if centre == SEVEN else "opening.card ")
+                + f"{card_text_!r} is not a {centre_text} ({centres}): with opening method "
+                f"holder_leads the game opens with this card, and only a {centre_text} starts "
+                f"a row{named}",
+                ("layout", "centre"),
+            )
+        elif not pack.suited >> card & 1:
+            problem(
+                ("opening", "card"),
+                f"{card_text_} is not in the pack (deck.ranks: {ranks_text}): nobody would hold it",
+                ("deck", "ranks"),
+            )
     return problems
 
 

@@ -37,7 +37,7 @@ def _documented(schema: Mapping[str, Any], path: Path_ = ()) -> Iterator[tuple[P
 def describe(rng: Mapping[str, Any]) -> str:
     """A documented range in words: ``3..4``, ``1, 3 or 5``, ``4``."""
     if "enum" in rng:
-        values = [str(v) for v in rng["enum"]]
+        values = list(dict.fromkeys(str(v) for v in rng["enum"]))  # 7 and "7" alike
         return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " or " + values[-1]
     return f"{rng['minimum']}..{rng['maximum']}"
 

@@ -95,7 +95,7 @@ def results(
     score = game.rules.scoring.score
     for g, index in enumerate(indices):
         st = played.states[g]
-        result = score(outcomes(st, game.players))
+        result = score(outcomes(st, game.players, game.rules.topology.centre))
         data = None
         if records:
             assert played.logs is not None

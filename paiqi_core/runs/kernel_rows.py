@@ -188,7 +188,7 @@ def record(
     profile = rules.profile
     n = compiled.players
     door = int(st[L.DOOR])
-    result = rules.scoring.score(outcomes(st, n))
+    result = rules.scoring.score(outcomes(st, n, rules.topology.centre))
     out: dict[str, Any] = {
         "profile": rules.id,
         "options": dict(rules.options),

@@ -41,7 +41,8 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "name": rules.name,
         "players": rules.players,
         "jokers": rules.jokers,
-        "order": [RANKS[r] for r in topology.order],
+        "order": [RANKS[r] for r in topology.line],  # the pack's ranks along a row
+        "centre": RANKS[topology.centre],
         "ace": "high" if topology.order[-1] == 0 else "low",
         "ace_king": topology.ace_king,
         "cut": topology.cut,
@@ -66,7 +67,8 @@ def _open_places(rules: Rules, table: int, first_card: int | None) -> int:
 
 
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
-    """Each suit's row in the table's rank order: every place, what lies there."""
+    """Each suit's row in the table's rank order: every place of the pack, what lies
+    there."""
     table, joker_at = obs.table_mask, obs.joker_at
     open_places = 0 if obs.terminal else _open_places(rules, table, first_card)
     laid_by: dict[int, int] = {}
@@ -78,7 +80,7 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
     for suit in range(4):
         row = (table >> (13 * suit)) & SUIT_MASK
         cells = []
-        for r in rules.topology.order:
+        for r in rules.topology.line:
             c = suit * 13 + r
             cell: dict[str, Any] = {"card": card_text(c), "rank": RANKS[r]}
             if c == joker_at:
@@ -93,11 +95,11 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
             else:
                 cell["state"] = "empty"
             cells.append(cell)
-        if row == SUIT_MASK:
+        if row == rules.topology.ranks:
             status = "complete"
         elif not row:
             status = "unopened"
-        elif row >> 6 & 1 and not extensions[row] and first_card is None:
+        elif row >> rules.topology.centre & 1 and not extensions[row] and first_card is None:
             status = "cut" if rules.topology.cut else "closed"
         else:
             status = "open"
@@ -256,7 +258,7 @@ def ending(rules: Rules, obs: Observation, names: Sequence[str], stalled: bool) 
         cut = [
             SUIT_SYMBOLS[suit]
             for suit in range(4)
-            if (obs.table_mask >> (13 * suit)) & SUIT_MASK != SUIT_MASK
+            if (obs.table_mask >> (13 * suit)) & SUIT_MASK != rules.topology.ranks
             and rules.topology.cut
             and _closed(rules, obs.table_mask, suit)
         ]
@@ -303,7 +305,7 @@ def _and(words: Sequence[str]) -> str:
 def _closed(rules: Rules, table: int, suit: int) -> bool:
     """Whether a suit's row was closed at an end (斬龍): opened, with no place left."""
     row = (table >> (13 * suit)) & SUIT_MASK
-    return bool(row >> 6 & 1) and not rules.topology.extensions[row]
+    return bool(row >> rules.topology.centre & 1) and not rules.topology.extensions[row]
 
 
 def sort_hand(rules: Rules, mask: int) -> list[int]:

@@ -8,7 +8,6 @@ from typing import Any
 
 from paiqi_core.cards import (
     JOKER,
-    SEVEN,
     SUITS,
     card_text,
     mask_of,
@@ -64,6 +63,18 @@ def _no_duplicates(groups: Sequence[Sequence[int]]) -> None:
             seen.add(c)
 
 
+def _in_the_pack(game: Game, groups: Sequence[Sequence[int]]) -> None:
+    pack = set(game.deck)
+    for group in groups:
+        for c in group:
+            if c not in pack:
+                what = "no joker" if c == JOKER else f"no {card_text(c)}"
+                ranks = game.rules.profile.get("deck.ranks")
+                raise SetupError(
+                    f"the pack has {what}" + (f" (deck.ranks: {ranks})" if ranks else "")
+                )
+
+
 def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bool) -> State:
     """A state from an example's ``position`` or ``game`` setup.
 
@@ -89,6 +100,7 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         turn = mover
     covered = _seat_cards(seats, setup.get("covered"))
     _no_duplicates([table, *hands.values(), *covered.values()])
+    _in_the_pack(game, [table, *hands.values(), *covered.values()])
     used = (
         set(table)
         | {c for h in hands.values() for c in h}
@@ -116,7 +128,8 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         if not table:
             raise SetupError(f"{game.id} cuts a door card before play: give 'door_card:'")
         first_suit = (opened or [suit_of(min(table, key=lambda c: suit_of(c)))])[0]
-        door = 13 * first_suit + SEVEN  # mid-game: the door suit is the first one opened
+        # mid-game: the door suit is the first one opened
+        door = 13 * first_suit + game.rules.topology.centre
     passes = [0] * n
     for seat, count in (setup.get("passes") or {}).items():
         passes[seats.index(seat)] = int(count)
@@ -195,6 +208,7 @@ def outcomes_from_facts(
                 left_with_joker=bool(f.get("joker_only", False)),
                 hand_left=max(0, hand_size - played - len(covered)) if "played" in f else 0,
                 hand_size=hand_size,
+                centre=game.rules.topology.centre,
             )
         )
     return out
