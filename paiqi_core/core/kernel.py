@@ -312,6 +312,39 @@ def advance(
     st[OVER] = 1
 
 
+@step
+def opening(st: np.ndarray, R: np.ndarray, log: np.ndarray, door: int) -> int:
+    """The opening rule on the hands in ``st[HAND..]``: the seat that moves first
+    (``st[TURN]``) and the card it must play (``st[FIRST]``, -1 for none). The cards that
+    go to the table before play (``sevens_out``: the centre cards) leave their hands, are
+    logged under their holders, and are returned as a mask."""
+    n = R[R_PLAYERS]
+    kind = R[R_OPENING]
+    first = -1
+    table = 0
+    if kind == 0:  # holder_leads
+        first = R[R_OPENING_CARD]
+        seat = _holder(st, n, first)
+    elif kind == 1:  # first_seat
+        seat = 0
+    elif kind == 2:  # door_card: the centre card of its suit
+        first = 13 * (door // 13) + R[R_CENTRE]
+        seat = _holder(st, n, first)
+    else:  # sevens_out
+        seat = _holder(st, n, R[R_OPENING_CARD])
+        for suit in range(4):
+            c = 13 * suit + R[R_CENTRE]
+            for s in range(n):
+                if (st[HAND + s] >> c) & 1:
+                    st[HAND + s] &= ~(1 << c)
+                    table |= 1 << c
+                    _log(st, log, s, PLACE + c)
+                    break
+    st[FIRST] = first
+    st[TURN] = seat
+    return table
+
+
 @hot
 def start(
     st: np.ndarray,
@@ -353,33 +386,12 @@ def start(
     st[LOST] = 0
     st[IDLE] = 0
     st[PHASE] = 0
-    kind = R[R_OPENING]
-    first = -1
-    table = 0
-    if kind == 0:  # holder_leads
-        first = R[R_OPENING_CARD]
-        seat = _holder(st, n, first)
-    elif kind == 1:  # first_seat
-        seat = 0
-    elif kind == 2:  # door_card
-        first = 13 * (door // 13) + R[R_CENTRE]
-        seat = _holder(st, n, first)
-    else:  # sevens_out
-        seat = _holder(st, n, R[R_OPENING_CARD])
-        for suit in range(4):
-            c = 13 * suit + R[R_CENTRE]
-            for s in range(n):
-                if (st[HAND + s] >> c) & 1:
-                    st[HAND + s] &= ~(1 << c)
-                    table |= 1 << c
-                    _log(st, log, s, PLACE + c)
-                    break
-    st[FIRST] = first
+    table = opening(st, R, log, door)
+    seat = st[TURN]
     if table:
         set_table(st, ext, table)
     else:
         st[FRONTIER] = R[R_EMPTY_FRONTIER]
-    st[TURN] = seat
     for s in range(n):
         if st[HAND + s] == 0 and st[SIZE + s]:
             st[FINISH + s] = st[NFINISHED]

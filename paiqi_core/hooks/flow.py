@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from paiqi_core.actions import COVER, PASS
+from paiqi_core.actions import COVER, PASS, PLACE
 from paiqi_core.cards import bits, parse_card
+from paiqi_core.core import layout as L
+from paiqi_core.core.plain import kernel
 from paiqi_core.forms import Form, form
 from paiqi_core.hooks.registry import Params, pack_of, register
+from paiqi_core.pack import Pack
 from paiqi_core.slots import Opening, Progress, SeatView, Start, StuckLoop
 
 
-def holder(hands: Sequence[int], card: int) -> int:
-    """The seat whose hand holds ``card`` (seat 0 if nobody does)."""
-    bit = 1 << card
-    return next((seat for seat, hand in enumerate(hands) if hand & bit), 0)
+def core_start(kind: str, card: int, pack: Pack) -> Callable[[Sequence[int], int | None], Start]:
+    """The start of the built-in opening ``kind`` (with its ``card``, for the ``pack``): the
+    rule core's ``opening`` (``paiqi_core.core.kernel``), the one implementation that both
+    engines play, run on the hands given."""
+    R = [0] * L.RULES
+    R[L.R_OPENING] = L.OPENINGS.index(kind)
+    R[L.R_OPENING_CARD] = card
+    R[L.R_CENTRE] = pack.centre
+
+    def start(hands: Sequence[int], door: int | None) -> Start:
+        if kind == "door_card" and (door is None or door >= 52):
+            raise ValueError("this opening needs a door card (a suited card)")
+        st = [0] * L.STATE
+        st[L.HAND : L.HAND + len(hands)] = hands
+        R[L.R_PLAYERS] = len(hands)
+        log: list[tuple[int, int]] = []
+        kernel.opening(st, R, log, -1 if door is None else door)
+        first = st[L.FIRST]
+        placed = tuple((seat, action - PLACE) for seat, action in log)
+        return Start(st[L.TURN], None if first < 0 else first, placed)
+
+    return start
 
 
 @register(
@@ -27,16 +48,14 @@ def holder(hands: Sequence[int], card: int) -> int:
 def holder_leads(p: Params) -> Opening:
     """The holder of a fixed card moves first and must open with it."""
     card = parse_card(p["card"])
-    return Opening(
-        lambda hands, door: Start(holder(hands, card), card),
-        compiled=form("holder_leads", card=card),
-    )
+    start = core_start("holder_leads", card, pack_of(p))
+    return Opening(start, compiled=form("holder_leads", card=card))
 
 
 @register("opening", "first_seat", summary="seat 0 (the dealer's left) moves first; any 7 may open")
 def first_seat(p: Params) -> Opening:
     """Seat 0 moves first; any 7 (any centre card) may open."""
-    return Opening(lambda hands, door: Start(0), compiled=form("first_seat"))
+    return Opening(core_start("first_seat", -1, pack_of(p)), compiled=form("first_seat"))
 
 
 @register(
@@ -48,14 +67,7 @@ def first_seat(p: Params) -> Opening:
 def door_card(p: Params) -> Opening:
     """A door card is cut before play; its suit's 7 (centre card) opens, played by its
     holder."""
-    centre = pack_of(p).centre
-
-    def start(hands: Sequence[int], door: int | None) -> Start:
-        if door is None or door >= 52:
-            raise ValueError("this opening needs a door card (a suited card)")
-        seven = 13 * (door // 13) + centre
-        return Start(holder(hands, seven), seven)
-
+    start = core_start("door_card", -1, pack_of(p))
     return Opening(start, uses_door_card=True, compiled=form("door_card"))
 
 
@@ -71,13 +83,9 @@ def sevens_out(p: Params) -> Opening:
     """Every 7 (centre card) goes to the table after the deal; the holder of a fixed card
     moves first."""
     card = parse_card(p["card"])
-    centres = pack_of(p).centre_cards
-
-    def start(hands: Sequence[int], door: int | None) -> Start:
-        placed = tuple((holder(hands, c), c) for c in centres if any(h >> c & 1 for h in hands))
-        return Start(holder(hands, card), None, placed)
-
-    return Opening(start, compiled=form("sevens_out", card=card))
+    return Opening(
+        core_start("sevens_out", card, pack_of(p)), compiled=form("sevens_out", card=card)
+    )
 
 
 EVERY_CARD = (1 << 53) - 1
