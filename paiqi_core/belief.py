@@ -47,6 +47,7 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SUIT_MASK, bits
 from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
+from paiqi_core.forms import form_of
 from paiqi_core.slots import GivenSeat
 
 JOKER_BIT = 1 << JOKER_CARD
@@ -207,6 +208,13 @@ class Belief:
                     self._joker_seen, self._joker_with = True, None
         if not started and first_card is not None:
             self._opener = (first_card, mover)  # who moves first holds the opening card
+        # sevens_out: the holder of the opening's card moved first (a burst on that first
+        # turn included), so only that seat can hold it, or have covered it since
+        self._leader: tuple[int, int] | None = None
+        opening = form_of("opening", rules.opening)
+        if opening is not None and opening.kind == "sevens_out":
+            leader = next((s for s, a in obs.history if kind(a) != "place"), obs.turn)
+            self._leader = (int(opening["card"]), leader)
 
     def _find_places(self) -> None:
         game, obs, me = self.game, self.observation, self.seat
@@ -234,8 +242,9 @@ class Belief:
             if obs.hand_counts[t]:
                 places.append(Place(t, -1, obs.hand_counts[t]))
                 mask = EVERY_CARD & ~self._void[t]
-                if self._opener is not None and self._opener[1] != t:
-                    mask &= ~(1 << self._opener[0])
+                for constraint in (self._opener, self._leader):
+                    if constraint is not None and constraint[1] != t:
+                        mask &= ~(1 << constraint[0])
                 if under is not None:
                     mask &= ~(1 << under)  # it was in no hand when the joker took its place
                 if with_joker is not None and with_joker != t:
@@ -246,6 +255,8 @@ class Belief:
                 mask = EVERY_CARD & ~cannot
                 if self._opener is not None:
                     mask &= ~(1 << self._opener[0])
+                if self._leader is not None and self._leader[1] != t:
+                    mask &= ~(1 << self._leader[0])
                 if under is not None and k >= self._covers_before_joker[t]:
                     mask &= ~(1 << under)  # covered after the joker took its place
                 if with_joker is not None and (with_joker != t or k < self._covers_before_swap):

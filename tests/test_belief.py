@@ -28,9 +28,19 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("turn.extra_after_end=may",)),
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
     ("doujue-passes", ("turn.extra_after_end=must",)),
+    # sevens_out with a card that is no 7: its holder moved first, so it holds that card
+    ("shichinarabe", ("opening.card=SA",)),
     # short packs from another centre: only the pack's cards are hidden
-    ("pagat", ("players=3", "deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
-               "opening.card=D9")),
+    (
+        "pagat",
+        (
+            "players=3",
+            "deck.ranks=6-A",
+            "layout.centre=9",
+            "opening.method=holder_leads",
+            "opening.card=D9",
+        ),
+    ),
     ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
 ]
 
