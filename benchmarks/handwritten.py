@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from paiqi_core.fast.scoring import WORK, exempt_points
+from paiqi_core.core.scoring import WORK, exempt_points
 
 SEVEN = 6
 SEVENS = (1 << 6) | (1 << 19) | (1 << 32) | (1 << 45)

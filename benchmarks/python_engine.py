@@ -1,10 +1,12 @@
 """The Python API's speed, against another checkout of paiqi: what ``State`` costs per move
 when the rules of play are the core's functions run as plain Python.
 
-Four measures per profile, each on the same deals on both sides: a random game played
+Five measures per profile, each on the same deals on both sides: a random game played
 through the public API (``legal_actions`` and ``apply_unchecked``, what agents and the
 adapters do), ``play_random`` from the deal (the search players' Python playouts), a
-``clone`` and an ``observation`` (what search and belief sampling make most). Each side
+``clone`` and an ``observation`` (what search and belief sampling make most), and the
+``result`` of a finished game (its scoring). The first two are per move, the others per
+call. Each side
 runs in a process of its own; the figures are medians of ``--rounds`` rounds, and the
 ratio is this checkout's time over the other's (below 1: this checkout is faster).
 
@@ -37,7 +39,7 @@ except ImportError:  # versions before the rule core
 profile, games, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 game = Game(profile)
 deals = [game.new_state(seed=seed) for seed in range(games)]
-out = {"api": [], "play_random": [], "clone": [], "observation": [], "moves": 0}
+out = {"api": [], "play_random": [], "clone": [], "observation": [], "result": [], "moves": 0}
 for _ in range(rounds):
     states = [s.clone() for s in deals]
     moves = 0
@@ -55,6 +57,10 @@ for _ in range(rounds):
     for i, state in enumerate(states):
         state.play_random(Stream(i))
     out["play_random"].append((time.perf_counter() - t) / moves)
+    t = time.perf_counter()
+    for state in states:
+        state.result()
+    out["result"].append((time.perf_counter() - t) / len(states))
     middle = []
     for i, state in enumerate(deals):
         s = state.clone()
@@ -98,7 +104,7 @@ def main() -> None:
     for profile in args.profiles:
         mine = side(HERE, profile, args.games, args.rounds)
         other = side(args.against.resolve(), profile, args.games, args.rounds)
-        for measure in ("api", "play_random", "clone", "observation"):
+        for measure in ("api", "play_random", "clone", "observation", "result"):
             a = statistics.median(mine[measure]) * 1e6
             b = statistics.median(other[measure]) * 1e6
             print(f"{profile:14}{measure:13}{a:10.2f}{b:10.2f}{a / b:8.2f}")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -95,12 +93,6 @@ class Result(NamedTuple):
 def money_json(m: Money) -> int | str:
     """Money as JSON: an integer when whole, else the string ``"a/b"``."""
     return int(m) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"
-
-
-def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
-    """Standard competition ranks (1, 1, 3, 4) where a smaller key is better."""
-    ordered = sorted(keys)
-    return tuple(bisect_left(ordered, k) + 1 for k in keys)
 
 
 def money_text(x: Money | Fraction) -> str:

@@ -42,8 +42,10 @@ JOKER_VARIANTS = [
     # a seat that lays a card ending its line moves again (or stops with a pass)
     ("shichinarabe", {"deck.jokers": 1, "turn.extra_after_end": "may"}),
     # a short pack from another centre: 32 cards from the 8 (the action space is unchanged)
-    ("shichinarabe", {"deck.jokers": 1, "layout.ace": "high", "deck.ranks": "7-A",
-                      "layout.centre": "8"}),
+    (
+        "shichinarabe",
+        {"deck.jokers": 1, "layout.ace": "high", "deck.ranks": "7-A", "layout.centre": "8"},
+    ),
 ]
 
 

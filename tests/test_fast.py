@@ -41,9 +41,9 @@ from paiqi_core import Game
 from paiqi_core import fast as fast_path
 from paiqi_core.agents import RandomAgent
 from paiqi_core.core import layout as L
+from paiqi_core.core.scoring import WORK, exempt_points, score
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import fast_finish, fast_finish_after
-from paiqi_core.fast.scoring import WORK, exempt_points, score
 from paiqi_core.fast.tables import beyond_table
 from paiqi_core.games import game_for
 from paiqi_core.hooks import registry
@@ -102,12 +102,16 @@ VARIANTS = [
     ("doujue", ("layout.sides=both_first", "deck.jokers=1")),
     ("pagat", ("layout.sides=low_first",)),
     # short packs and other centres: Девятка's 36 cards from the 9, Karten-Domino's 32
-    ("pagat", ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
-               "opening.card=D9")),
+    (
+        "pagat",
+        ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads", "opening.card=D9"),
+    ),
     ("pagat", ("deck.ranks=7-A", "layout.centre=8", "layout.sides=both_first", "players=8")),
     ("doujue", ("layout.centre=9", "opening.card=H9", "deck.jokers=1")),
-    ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5",
-                "turn.cover_sevens=false")),
+    (
+        "doujue",
+        ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5", "turn.cover_sevens=false"),
+    ),
     ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
     ("platform-zhanlong", ("layout.centre=9", "turn.extra_after_end=may")),
 ]

@@ -46,8 +46,16 @@ CASES = [
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
     # short packs from another centre: the unseen cards are the pack's, the centre opens
     ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5")),
-    ("pagat", ("players=3", "deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
-               "opening.card=D9")),
+    (
+        "pagat",
+        (
+            "players=3",
+            "deck.ranks=6-A",
+            "layout.centre=9",
+            "opening.method=holder_leads",
+            "opening.card=D9",
+        ),
+    ),
 ]
 
 

@@ -161,7 +161,11 @@ X_CUTS = 16
 X_SWAPS = 17
 X_LEAVES = 18
 X_EVENTS = 19  # the special rules that fired for the seat, as bits (E_*)
-SEAT_FIELDS = 20
+X_LABEL = 20  # the seat's label (LABELS): winner, 小頭, 中頭, 大頭 or none
+X_EXEMPT = 21  # covered points not counted (melds)
+SEAT_FIELDS = 22
+LABELS = ("", "winner", "小頭", "中頭", "大頭")  # X_LABEL
+L_WINNER, L_SMALL, L_MIDDLE, L_BIG = 1, 2, 3, 4
 # bits of X_EVENTS, set by the scoring (names as ``runs.batch.events_text`` writes them)
 E_JOKER_LOST = 1  # a joker in a burst hand, removed
 E_CLEAN = 2  # emptied the hand by playing only, where the scoring gives a bonus for it
@@ -173,7 +177,8 @@ G_DEN = 0
 G_WINNERS = 1
 G_HAS_TOTAL = 2
 G_LOG_FULL = 3  # the log ran out of room (the course fields are then not filled)
-GAME_FIELDS = 4
+G_HOUSE = 4  # kept by the house (a fee), over G_DEN
+GAME_FIELDS = 5
 
 # -- one game stepped an action at a time (``steps``: the adapters) -------------------------------
 # One int64 vector holds the state, the rules and the legal actions of the seat to move as

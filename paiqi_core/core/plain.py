@@ -1,6 +1,6 @@
 """The rule core as plain Python, for ``engine.State``: the very functions the compiled
-engine compiles (``kernel``, ``rng``, ``bits``), loaded a second time as if numba were not
-installed, on a state held in a Python list.
+engine compiles (``kernel``, ``scoring``, ``rng``, ``bits``), loaded a second time as if
+numba were not installed, on a state held in a Python list.
 
 Three functions of that copy are put in the place of the compiled ones:
 
@@ -59,6 +59,20 @@ class _SlotsWrittenIn(ast.NodeTransformer):
         return node
 
 
+class _RowsOfLists(ast.NodeTransformer):
+    """``a[i, j]`` becomes ``a[i][j]``: a two-dimensional array of the compiled engine (a
+    game's result, seat x field) is a list of lists in the plain copy, quicker to index in
+    Python than an array."""
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        index = node.slice
+        if isinstance(index, ast.Tuple) and len(index.elts) == 2:
+            row = ast.Subscript(node.value, index.elts[0], ast.Load())
+            return ast.copy_location(ast.Subscript(row, index.elts[1], node.ctx), node)
+        return node
+
+
 def _with_slots_written_in(tree: ast.Module) -> ast.Module:
     names: dict[str, int] = {}
     for node in tree.body:
@@ -70,6 +84,7 @@ def _with_slots_written_in(tree: ast.Module) -> ast.Module:
     functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     for function in functions:
         _SlotsWrittenIn(names).visit(function)
+        _RowsOfLists().visit(function)
     return ast.fix_missing_locations(tree)
 
 
@@ -106,18 +121,20 @@ def _lowest(x: int) -> int:
 _INT_BITS = {"popcount": int.bit_count, "bit_length": int.bit_length, "lowest": _lowest}
 
 
-def _copies() -> ModuleType:
+def _copies() -> dict[str, ModuleType]:
     plain: dict[str, ModuleType] = {}
-    for name in ("bits", "rng", "kernel"):
+    for name in ("bits", "rng", "kernel", "scoring"):
         full = f"paiqi_core.core.{name}"
-        plain[full] = module = _load(full, plain)
+        plain[name] = plain[full] = module = _load(full, plain)
         for op, function in _INT_BITS.items():
             if op in vars(module):
                 setattr(module, op, function)
-    return plain["paiqi_core.core.kernel"]
+    return plain
 
 
-kernel = _copies()  # the rules of play as plain Python
+_PLAIN = _copies()
+kernel = _PLAIN["kernel"]  # the rules of play as plain Python
+scoring = _PLAIN["scoring"]  # the scorings as plain Python
 
 
 class RulesVector(list[int]):

@@ -7,10 +7,11 @@ the hook itself (``plain``). The compiled engine adds the scoring's numbers
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from paiqi_core.core import layout as L
-from paiqi_core.forms import form_of
+from paiqi_core.forms import Form, form_of
 
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
@@ -52,3 +53,43 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_CENTRE] = rules.topology.centre
     R[L.R_ROW] = rules.topology.ranks
     return R
+
+
+def fill_scoring(R: list[int], f: Form) -> None:
+    """The rules vector's slots of the scoring ``f`` (a built-in scoring's form)."""
+    R[L.R_SCORING] = L.SCORINGS.index(f.kind)
+    R[L.R_FEE_DEN] = 1
+    R[L.R_NPOINTS] = -1
+    if f.kind in ("covering", "platform"):
+        R[L.R_BUST_ABOVE] = int(f["bust_above"])
+        R[L.R_LAST_SEVEN] = int(f["last_seven_bonus"])
+        R[L.R_CLEAN] = int(f["clean_bonus"])
+        R[L.R_BUST_MULT] = int(f["bust_multiplier"])
+        last_seven, all_covered, clean = f["winner_multiplier"]
+        R[L.R_WM_LAST_SEVEN] = int(last_seven)
+        R[L.R_WM_ALL_COVERED] = int(all_covered)
+        R[L.R_WM_CLEAN] = int(clean)
+    if f.kind == "covering":
+        R[L.R_COMPLETION] = int(f["completion_bonus"])
+        R[L.R_BIG] = int(f["big_head"])
+        R[L.R_MIDDLE] = int(f["middle_head"])
+    elif f.kind == "platform":
+        R[L.R_SETTLEMENT] = 0 if f["settlement"] == "heads" else 1
+        R[L.R_HEAD_SMALL], R[L.R_HEAD_MIDDLE], R[L.R_HEAD_BIG] = (int(x) for x in f["head_amounts"])
+        R[L.R_RATE] = int(f["rate"])
+        for i, bonus in enumerate(f["closure_bonus"]):
+            R[L.R_CLOSURE + i] = int(bonus)
+        R[L.R_ALL_COVERED_TOTAL] = int(f["all_covered_total"])
+        R[L.R_ALL_COVERED_BUSTS] = int(bool(f["all_covered_busts"]))
+        R[L.R_MELDS] = int(bool(f["melds"]))
+        fee = Fraction(f["fee"])
+        R[L.R_FEE_NUM], R[L.R_FEE_DEN] = fee.numerator, fee.denominator
+    elif f.kind == "placement":
+        points = f.get("place_points")
+        if points:
+            R[L.R_NPOINTS] = min(len(points), L.MAX_SEATS)
+            for i, p in enumerate(points[: L.MAX_SEATS]):
+                R[L.R_POINTS + i] = int(p)
+    elif f.kind == "chips":
+        R[L.R_ANTE] = int(f["ante"])
+        R[L.R_PASS_COST] = int(f["pass_cost"])

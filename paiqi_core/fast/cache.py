@@ -37,7 +37,7 @@ COMPILED = (
     CORE / "layout.py",
     CORE / "rng.py",
     CORE / "kernel.py",
-    "scoring",
+    CORE / "scoring.py",
     "course",
     "tables",
     "play",

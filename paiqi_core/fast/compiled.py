@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from paiqi_core.core import bits, kernel, rng
+from paiqi_core.core import bits, kernel, rng, scoring
 from paiqi_core.core import layout as L
 from paiqi_core.core.kernel import EAGER, RANDOM
 from paiqi_core.core.rng import keys_of, run_keys
-from paiqi_core.fast import course, heuristic, inference, play, scoring, steps, tables
+from paiqi_core.fast import course, heuristic, inference, play, steps, tables
 from paiqi_core.fast.cache import compile_notice, ensure_fresh, uncompiled
 from paiqi_core.fast.plan import rules_vector, stake, why_not
 from paiqi_core.fast.play import HEURISTIC, play_deals, play_states

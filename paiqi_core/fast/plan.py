@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from paiqi_core.core import layout as L
-from paiqi_core.core.vector import play_vector
+from paiqi_core.core.vector import fill_scoring, play_vector
 from paiqi_core.forms import Form, form_of
 
 if TYPE_CHECKING:
@@ -61,14 +61,13 @@ def rules_vector(rules: Rules) -> list[int]:
     opening, stuck, ending, scoring = (forms[s] for s in ("opening", "stuck", "ending", "scoring"))
     assert opening and stuck and ending and scoring
     R = play_vector(rules)
-    R[L.R_SCORING] = L.SCORINGS.index(scoring.kind)
+    fill_scoring(R, scoring)
     R[L.R_COURSE_COVERS] = int(bool(rules.stuck.covers))
     R[L.R_CLEAN_EVENT] = int(bool(rules.facts.clean_bonus))
     bust = rules.facts.bust_above
     R[L.R_H_BUST] = -1 if bust is None else int(bust)
     for i, bonus in enumerate(rules.facts.closure_bonus):
         R[L.R_H_CLOSURE + i] = int(bonus)
-    _scoring(R, scoring)
     return R
 
 
@@ -82,44 +81,6 @@ def heuristic_why_not(rules: Rules) -> str | None:
     if rules.facts.melds_exempt:
         return f"{rules.id} exempts covered melds, which the compiled rule-based player leaves out"
     return None
-
-
-def _scoring(R: list[int], f: Form) -> None:
-    R[L.R_FEE_DEN] = 1
-    R[L.R_NPOINTS] = -1
-    if f.kind in ("covering", "platform"):
-        R[L.R_BUST_ABOVE] = int(f["bust_above"])
-        R[L.R_LAST_SEVEN] = int(f["last_seven_bonus"])
-        R[L.R_CLEAN] = int(f["clean_bonus"])
-        R[L.R_BUST_MULT] = int(f["bust_multiplier"])
-        last_seven, all_covered, clean = f["winner_multiplier"]
-        R[L.R_WM_LAST_SEVEN] = int(last_seven)
-        R[L.R_WM_ALL_COVERED] = int(all_covered)
-        R[L.R_WM_CLEAN] = int(clean)
-    if f.kind == "covering":
-        R[L.R_COMPLETION] = int(f["completion_bonus"])
-        R[L.R_BIG] = int(f["big_head"])
-        R[L.R_MIDDLE] = int(f["middle_head"])
-    elif f.kind == "platform":
-        R[L.R_SETTLEMENT] = 0 if f["settlement"] == "heads" else 1
-        R[L.R_HEAD_SMALL], R[L.R_HEAD_MIDDLE], R[L.R_HEAD_BIG] = (int(x) for x in f["head_amounts"])
-        R[L.R_RATE] = int(f["rate"])
-        for i, bonus in enumerate(f["closure_bonus"]):
-            R[L.R_CLOSURE + i] = int(bonus)
-        R[L.R_ALL_COVERED_TOTAL] = int(f["all_covered_total"])
-        R[L.R_ALL_COVERED_BUSTS] = int(bool(f["all_covered_busts"]))
-        R[L.R_MELDS] = int(bool(f["melds"]))
-        fee = Fraction(f["fee"])
-        R[L.R_FEE_NUM], R[L.R_FEE_DEN] = fee.numerator, fee.denominator
-    elif f.kind == "placement":
-        points = f.get("place_points")
-        if points:
-            R[L.R_NPOINTS] = min(len(points), L.MAX_SEATS)
-            for i, p in enumerate(points[: L.MAX_SEATS]):
-                R[L.R_POINTS + i] = int(p)
-    elif f.kind == "chips":
-        R[L.R_ANTE] = int(f["ante"])
-        R[L.R_PASS_COST] = int(f["pass_cost"])
 
 
 def stake(rules: Rules) -> Fraction:

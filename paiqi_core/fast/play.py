@@ -10,9 +10,9 @@ from numba import njit
 from paiqi_core.core.bits import hot
 from paiqi_core.core.kernel import apply, deal, play_out
 from paiqi_core.core.layout import DRAWN, G_LOG_FULL, KEY, LOGLEN, OVER, STATE
+from paiqi_core.core.scoring import WORK, score
 from paiqi_core.fast.course import COURSE_WORK, course
 from paiqi_core.fast.heuristic import heuristic
-from paiqi_core.fast.scoring import WORK, score
 
 HEURISTIC = 2  # every seat the rule-based player (``heuristic``); kernel.RANDOM, EAGER below
 

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from paiqi_core.cards import CARD_POINTS, JOKER, card_text
+from paiqi_core.core.results import core_score
 from paiqi_core.forms import form
-from paiqi_core.hooks.registry import Params, register
+from paiqi_core.hooks.registry import Params, pack_of, register
 from paiqi_core.limits import Limits
 from paiqi_core.outcome import (
-    Money,
     PlayerOutcome,
     Result,
-    competition_ranks,
     exact,
     money_text,
     points_text,
@@ -41,33 +40,6 @@ POINTS = CARD_POINTS.__getitem__
 DEVIATION = tuple(abs(CARD_POINTS[c] - 7) for c in range(JOKER + 1)).__getitem__
 
 
-def head_labels(totals: Mapping[int, int]) -> dict[int, str]:
-    """大頭/中頭 among the payers (seat -> negative total), with the tie table of the rules.
-
-    Lowest unique: 大頭; second lowest unique as well: 中頭. Lowest shared by exactly two:
-    both 中頭, no 大頭. Lowest shared by three or more: neither. A lone payer is 大頭.
-    """
-    heads = dict.fromkeys(totals, "")
-    if not totals:
-        return heads
-    values = sorted(totals.values())
-    lowest = values[0]
-    shared = values.count(lowest)
-    if shared == 1:
-        heads[_seat_of(totals, lowest)] = BIG
-        if len(values) > 1 and values.count(values[1]) == 1:
-            heads[_seat_of(totals, values[1])] = MIDDLE
-    elif shared == 2:
-        for seat, t in totals.items():
-            if t == lowest:
-                heads[seat] = MIDDLE
-    return heads
-
-
-def _seat_of(totals: Mapping[int, int], value: int) -> int:
-    return next(s for s, t in totals.items() if t == value)
-
-
 @register(
     "scoring",
     "covering",
@@ -85,67 +57,6 @@ def covering(p: Params) -> Scoring:
     )
     big, middle, bust_mult = int(p["big_head"]), int(p["middle_head"]), int(p["bust_multiplier"])
     mult_last_seven, mult_all_covered, mult_clean = winner_multipliers(p)
-
-    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
-        totals: list[int] = []
-        points: list[int] = []
-        keys: list[tuple[bool, int, int, int, int]] = []
-        multipliers: list[int] = []
-        for o in outcomes:
-            covered = o.covered
-            seven, clean_hand, all_covered = o.last_seven, o.clean, o.all_covered
-            pts = sum(map(POINTS, covered))
-            points.append(pts)
-            if all_covered:  # 全蓋: covered points do not count
-                t = 0
-            else:
-                t = completion * len(o.completions) - pts
-                t += (last_seven if seven else 0) + (clean if clean_hand else 0)
-            totals.append(t)
-            # 尾張7 > 全脫手 > 接龍 > none, compared only between players who covered nothing
-            if covered:
-                keys.append((not all_covered, -t, len(covered), sum(map(DEVIATION, covered)), 0))
-            else:
-                achievement = 3 if seven else 2 if clean_hand else (1 if o.completions else 0)
-                keys.append((True, -t, 0, 0, -achievement))
-            multipliers.append(
-                mult_all_covered
-                if all_covered
-                else mult_last_seven
-                if seven
-                else mult_clean
-                if clean_hand
-                else 1
-            )
-        rank = competition_ranks(keys)
-        winners = tuple(s for s, r in enumerate(rank) if r == 1)
-        payers = {s: t for s, t in enumerate(totals) if t < 0 and s not in winners}
-        heads = head_labels(payers)
-        head_mult = {BIG: big, MIDDLE: middle, "": 1}
-        money: list[Money] = [0] * len(outcomes)
-        split = len(winners)
-        labels = [""] * len(outcomes)
-        busts = [False] * len(outcomes)
-        for w in winners:
-            labels[w] = "winner"
-        for seat, t in payers.items():
-            bust = bust_mult if points[seat] > bust_above else 1
-            busts[seat] = points[seat] > bust_above
-            base = -t * head_mult[heads[seat]] * bust * stake
-            share = base if split == 1 else exact(Fraction(base) / split)
-            for w in winners:
-                amount = share * multipliers[w]
-                money[w] += amount
-                money[seat] -= amount
-            labels[seat] = heads[seat]
-        return Result(
-            rank=rank,
-            winners=winners,
-            money=tuple(money),
-            total=tuple(totals),
-            labels=tuple(labels),
-            busts=tuple(busts),
-        )
 
     facts = ScoringFacts(
         objective="money",
@@ -167,6 +78,7 @@ def covering(p: Params) -> Scoring:
         bust_multiplier=bust_mult,
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
     )
+    score = core_score(compiled, pack_of(p), Fraction(stake))
     most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:

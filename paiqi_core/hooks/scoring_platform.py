@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from paiqi_core.core.results import core_score
 from paiqi_core.forms import form
-from paiqi_core.hooks.registry import Params, register
+from paiqi_core.hooks.registry import Params, pack_of, register
 from paiqi_core.hooks.scoring_covering import (
     busted,
     collects_with,
@@ -16,13 +17,9 @@ from paiqi_core.hooks.scoring_covering import (
     zero_sum,
 )
 from paiqi_core.limits import Limits
-from paiqi_core.melds import exempt_points
 from paiqi_core.outcome import (
-    Money,
     PlayerOutcome,
     Result,
-    competition_ranks,
-    exact,
     money_text,
     ordinal,
 )
@@ -44,27 +41,7 @@ PARAMS = (
     "winner_multiplier",
 )
 
-WINNER, SMALL, MIDDLE, BIG = "winner", "小頭", "中頭", "大頭"
-MIDDLE_LABELS = (SMALL, MIDDLE)  # by rank from the top, after the winners
-
-
-def labels_of(rank: Sequence[int]) -> list[str]:
-    """winner / 小頭 / 中頭 / 大頭 from competition ranks.
-
-    Rank 1 wins (joint winners when tied, and then 小頭 is unused: rank 3 is 中頭); every
-    player tied at the bottom is 大頭 (中頭 unused when two share it); the rest are named
-    by rank from the top: rank 2 小頭, rank 3 中頭.
-    """
-    bottom = max(rank)
-    out = []
-    for r in rank:
-        if r == 1:
-            out.append(WINNER)
-        elif r == bottom:
-            out.append(BIG)
-        else:
-            out.append(MIDDLE_LABELS[r - 2] if r - 2 < len(MIDDLE_LABELS) else "")
-    return out
+SMALL, MIDDLE, BIG = "小頭", "中頭", "大頭"
 
 
 @register(
@@ -93,69 +70,6 @@ def platform(p: Params) -> Scoring:
     fee = Fraction(str(p["fee"]))
     mult_last_seven, mult_all_covered, mult_clean = winner_multipliers(p)
 
-    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
-        totals: list[int] = []
-        exempt: list[int] = []
-        counted: list[int] = []
-        multipliers: list[int] = []
-        for o in outcomes:
-            seven = o.last_seven
-            free = exempt_points(o.covered) if melds and len(o.covered) >= 4 else 0
-            points = o.covered_points - free
-            if o.all_covered:  # 十三蓋: a fixed total, whatever was covered
-                totals.append(all_covered_total)
-                exempt.append(0)
-                counted.append(points if all_covered_busts else 0)  # for the bust only
-                multipliers.append(mult_all_covered)
-                continue
-            bonus = sum(closure_bonus[k - 1] for k in o.completions)
-            if seven:  # 尾張七 replaces 脫手
-                bonus += last_seven
-            elif o.clean:
-                bonus += clean
-            totals.append(bonus - points)
-            exempt.append(free)
-            counted.append(points)
-            multipliers.append(mult_last_seven if seven else mult_clean if o.clean else 1)
-        rank = competition_ranks(
-            [(-t, len(o.covered)) for t, o in zip(totals, outcomes, strict=True)]
-        )
-        labels = labels_of(rank)
-        winners = tuple(s for s, r in enumerate(rank) if r == 1)
-        money: list[Money] = [0] * len(outcomes)
-        collected: dict[int, Money] = dict.fromkeys(winners, 0)
-        busts = [False] * len(outcomes)
-        for seat, label in enumerate(labels):
-            if label == WINNER:
-                continue
-            if method == "heads":
-                base = int(amounts[label]) if label in amounts else 0
-            else:  # difference: winners share one total
-                base = (totals[winners[0]] - totals[seat]) * rate
-            if counted[seat] > bust_above:
-                base *= bust_mult
-                busts[seat] = True
-            for w in winners:
-                share = base if len(winners) == 1 else exact(Fraction(base, len(winners)))
-                amount = share * multipliers[w]
-                money[seat] -= amount
-                collected[w] += amount
-        house: Money = 0
-        for w, amount in collected.items():
-            kept: Money = exact(Fraction(amount) * fee) if fee and totals[w] > 0 else 0
-            money[w] = amount - kept
-            house += kept
-        return Result(
-            rank=rank,
-            winners=winners,
-            money=tuple(money),
-            total=tuple(totals),
-            labels=tuple(labels),
-            house=house,
-            exempt=tuple(exempt),
-            busts=tuple(busts),
-        )
-
     facts = ScoringFacts(
         objective="money",
         closure_bonus=(closure_bonus[0], closure_bonus[1], closure_bonus[2], closure_bonus[3]),
@@ -181,6 +95,7 @@ def platform(p: Params) -> Scoring:
         fee=fee,
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
     )
+    score = core_score(compiled, pack_of(p))
     most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:

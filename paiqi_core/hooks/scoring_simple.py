@@ -5,33 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from paiqi_core.core.results import core_score
 from paiqi_core.forms import form
-from paiqi_core.hooks.registry import Params, register
+from paiqi_core.hooks.registry import Params, pack_of, register
 from paiqi_core.hooks.scoring_covering import zero_sum
 from paiqi_core.limits import Limits
-from paiqi_core.outcome import PlayerOutcome, Result, exact
+from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
-
-
-def _places(outcomes: Sequence[PlayerOutcome]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ranks by finishing order; players still holding cards share the next rank."""
-    finishers = sorted((o.finish, s) for s, o in enumerate(outcomes) if o.finish is not None)
-    rank = [len(finishers) + 1] * len(outcomes)
-    for place, (_, seat) in enumerate(finishers, start=1):
-        rank[seat] = place
-    winners = tuple(s for s, r in enumerate(rank) if r == 1)
-    return tuple(rank), winners
 
 
 @register("scoring", "first_out", summary="the first player out wins; nobody else is ranked")
 def first_out(p: Params) -> Scoring:
     """The first player out wins; nobody else is ranked."""
 
-    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
-        rank, winners = _places(outcomes)
-        return Result(rank=rank, winners=winners, money=(0,) * len(outcomes))
-
-    return Scoring(score, ScoringFacts(objective="win"), form("first_out"), win_bounds, one_win)
+    compiled = form("first_out")
+    score = core_score(compiled, pack_of(p))
+    return Scoring(score, ScoringFacts(objective="win"), compiled, win_bounds, one_win)
 
 
 def win_bounds(limits: Limits) -> tuple[Fraction, Fraction]:
@@ -54,16 +43,8 @@ def chips(p: Params) -> Scoring:
     """Antes and pass chips into a pot that the first player out takes."""
     ante, pass_cost = int(p["ante"]), int(p["pass_cost"])
 
-    def score(outcomes: Sequence[PlayerOutcome]) -> Result:
-        rank, winners = _places(outcomes)
-        paid = [Fraction(ante + o.passes * pass_cost) for o in outcomes]
-        pot = sum(paid, Fraction(0))
-        money = [-x for x in paid]
-        for w in winners:
-            money[w] += pot / len(winners)
-        return Result(rank=rank, winners=winners, money=tuple(exact(m) for m in money))
-
     compiled = form("chips", ante=ante, pass_cost=pass_cost)
+    score = core_score(compiled, pack_of(p))
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
         """No seat pays more than its ante and its most passes; the winner takes the
