@@ -217,6 +217,39 @@ def test_play_a_whole_game_by_clicking(
     shot(page, shots, f"{profile}-end")
 
 
+def test_a_short_pack_game_from_the_nines_plays_to_its_end(
+    page: Any, server: PaiqiServer, shots: Path
+) -> None:
+    # Девятка: three players, 36 cards from 6 to ace, rows from the nines, 10 chips a pass
+    open_page(page, server, "&profile=pagat")
+    page.fill(
+        "#options",
+        "players=3\ndeck.ranks=6-A\nlayout.centre=9\nopening.method=holder_leads\n"
+        "opening.card=D9\nscoring.method=chips\nscoring.ante=10\nscoring.pass_cost=10",
+    )
+    page.fill("#seed", "5")
+    # dealt at once, before the page's own check of the new options has run: the deal
+    # waits for it (the seats and opponents follow the new number of players)
+    page.click("#deal")
+    page.wait_for_selector("#game:not([hidden])")
+    assert page.locator("#board .row").count() == 4
+    first = page.locator("#board .row").first.locator(".cell")
+    assert first.count() == 9  # 6 .. K, A
+    assert (first.first.get_attribute("data-card"), first.last.get_attribute("data-card")) == (
+        "S6",
+        "SA",
+    )
+    info = page.text_content("#board .door") or ""
+    assert "36 cards (6–A)" in info and "rows from the 9s" in info
+    assert page.locator("#hand .card").count() == 12
+    assert page.locator("#seats .seat").count() == 3
+    shot(page, shots, "devyatka-start")
+    play_by_clicking(page, "pagat")
+    page.locator("#settlement").wait_for(state="visible")
+    assert page.locator("#settlement tbody tr").count() == 3
+    shot(page, shots, "devyatka-end")
+
+
 def test_keyboard_plays_a_card(page: Any, server: PaiqiServer) -> None:
     open_page(page, server, "&profile=pagat")
     page.fill("#seed", "3")

@@ -37,7 +37,7 @@ function showProblems(list, problems, where) {
 let checkTimer = null;
 export function scheduleCheck() {
   clearTimeout(checkTimer);
-  checkTimer = setTimeout(checkSetup, 250);
+  checkTimer = setTimeout(() => { checkTimer = null; checkSetup(); }, 250);
 }
 
 async function checkSetup() {
@@ -117,6 +117,11 @@ export function useEditorProfile() {
 }
 
 export async function deal() {
+  if (checkTimer !== null) { // the setup changed a moment ago: check it (and the seats) first
+    clearTimeout(checkTimer);
+    checkTimer = null;
+    await checkSetup();
+  }
   if (!checked || !checked.ok) {
     await checkSetup();
     if (!checked || !checked.ok) return;

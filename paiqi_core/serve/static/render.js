@@ -102,8 +102,11 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
   clear(root);
   const ring = rules.ace_king === "wrap" ? "↻" : rules.ace_king === "tunnel" ? "⇄" : "";
   const info = [];
+  // a short pack or another centre is said, as it changes what every row holds
+  const pack = rules.order && rules.order.length < 13 ? ` · ${rules.order.length * 4} cards (${rules.order[0]}–${rules.order[rules.order.length - 1]})` : "";
+  const centre = rules.centre && rules.centre !== "7" ? ` · rows from the ${rules.centre}s` : "";
   info.push(`ace ${rules.ace}` + (rules.ace_king !== "none" ? ` · A–K ${rules.ace_king}` : "") +
-    (rules.cut ? " · ends cut (斬龍)" : ""));
+    (rules.cut ? " · ends cut (斬龍)" : "") + pack + centre);
   if (view.door_card) info.push(el("span", {}, "door card ", mini(view.door_card)));
   if (view.first_card) info.push(el("span", {}, "opens with ", mini(view.first_card)));
   if (view.joker_at) info.push(el("span", {}, "joker stands at ", mini(view.joker_at)));
