@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Девятка's rules on Pagat's Fan Tan (docs/variants/house.md): the 36 cards from 6 to ace,
+# rows from the nines, the nine of diamonds opens
+DEVYATKA = ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads", "opening.card=D9")
 
 
 @pytest.fixture

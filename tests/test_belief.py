@@ -19,6 +19,8 @@ from paiqi_core.belief import Belief
 from paiqi_core.cards import JOKER, bits, parse_card
 from paiqi_core.resources import builtin_profiles
 
+from .conftest import DEVYATKA
+
 CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("shichinarabe", ("deck.jokers=1",)),
     ("shichinarabe-tunnel", ("deck.jokers=1", "players=3")),
@@ -31,16 +33,7 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     # sevens_out with a card that is no 7: its holder moved first, so it holds that card
     ("shichinarabe", ("opening.card=SA",)),
     # short packs from another centre: only the pack's cards are hidden
-    (
-        "pagat",
-        (
-            "players=3",
-            "deck.ranks=6-A",
-            "layout.centre=9",
-            "opening.method=holder_leads",
-            "opening.card=D9",
-        ),
-    ),
+    ("pagat", ("players=3", *DEVYATKA)),
     ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
 ]
 

@@ -63,7 +63,7 @@ from paiqi_core.verify.check import _check_result
 from paiqi_core.verify.extract import find_files, load_examples
 from paiqi_core.verify.scenario import Seats, outcomes_from_facts
 
-from .conftest import ROOT
+from .conftest import DEVYATKA, ROOT
 
 PROFILES = sorted(builtin_profiles())
 VARIANTS = [
@@ -102,10 +102,7 @@ VARIANTS = [
     ("doujue", ("layout.sides=both_first", "deck.jokers=1")),
     ("pagat", ("layout.sides=low_first",)),
     # short packs and other centres: Девятка's 36 cards from the 9, Karten-Domino's 32
-    (
-        "pagat",
-        ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads", "opening.card=D9"),
-    ),
+    ("pagat", DEVYATKA),
     ("pagat", ("deck.ranks=7-A", "layout.centre=8", "layout.sides=both_first", "players=8")),
     ("doujue", ("layout.centre=9", "opening.card=H9", "deck.jokers=1")),
     (

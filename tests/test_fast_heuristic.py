@@ -25,6 +25,8 @@ from paiqi_core.games import game_for
 from paiqi_core.search.objective import finish, playout_values, utilities
 from paiqi_core.streams import Stream
 
+from .conftest import DEVYATKA
+
 # slots of the random stream (its key, the words drawn) or the log, not of the game
 NOT_COMPARED = {L.DRAWN, L.LOGLEN, L.KEY}
 
@@ -46,16 +48,7 @@ CASES = [
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
     # short packs from another centre: the unseen cards are the pack's, the centre opens
     ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5")),
-    (
-        "pagat",
-        (
-            "players=3",
-            "deck.ranks=6-A",
-            "layout.centre=9",
-            "opening.method=holder_leads",
-            "opening.card=D9",
-        ),
-    ),
+    ("pagat", ("players=3", *DEVYATKA)),
 ]
 
 

@@ -40,6 +40,8 @@ from paiqi_core.engine import IllegalAction
 from paiqi_core.records import replay, state_record
 from paiqi_core.resources import builtin_profiles, schema
 
+from .conftest import DEVYATKA
+
 PROFILES = sorted(builtin_profiles())
 SEEDS = st.integers(0, 2**32)
 MAX_ACTIONS = 52 * 4
@@ -1026,8 +1028,7 @@ def test_games_with_an_extra_play_after_an_end_follow_the_rules(
 # short packs and centres other than the 7 (Девятка's 36 cards from the 9, Karten-Domino's
 # 32, nines as centres; WILD_RULES rows 19, 21, 22)
 PACKS = [
-    ("pagat", ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
-               "opening.card=D9")),
+    ("pagat", DEVYATKA),
     ("pagat", ("deck.ranks=7-A", "layout.centre=8", "layout.sides=both_first")),
     ("pagat", ("layout.centre=2", "layout.sides=both_first")),
     ("doujue", ("layout.centre=9", "opening.card=S9")),

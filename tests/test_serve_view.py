@@ -10,6 +10,8 @@ from paiqi_core.cards import card_text
 from paiqi_core.engine import Game, State
 from paiqi_core.serve.view import rules_summary, seat_view
 
+from .conftest import DEVYATKA
+
 NAMES = ["a", "b", "c", "d"]
 
 
@@ -41,8 +43,7 @@ def test_rows_follow_the_rank_order() -> None:
 
 def test_a_short_pack_shows_its_own_ranks_and_completes_rows_with_them() -> None:
     # Девятка's 36 cards from the 9: rows of 6..A, opened by the 9s, complete at 9 cards
-    sets = ("players=3", "deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads",
-            "opening.card=D9")  # fmt: skip
+    sets = ("players=3", *DEVYATKA)
     game = Game("pagat", list(sets))
     summary = rules_summary(game.rules)
     assert summary["order"] == ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
