@@ -7,13 +7,24 @@ import csv
 import io
 import json
 import sqlite3
+import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from paiqi_core.cli import main
 from paiqi_core.runs.batch import COLUMNS, FIRST_COLUMNS
-from paiqi_core.runs.block import BlockError, Coded, decode, encode, encode_rows
+from paiqi_core.runs.block import (
+    MAGIC,
+    STORED,
+    ZLIB_MAGIC,
+    BlockError,
+    Coded,
+    decode,
+    encode,
+    encode_rows,
+)
 from paiqi_core.runs.store import RunSpec, Store, StoreError
 
 Capsys = pytest.CaptureFixture[str]
@@ -50,6 +61,47 @@ def test_each_column_is_as_narrow_as_its_values() -> None:
     assert block.columns["agent"].tolist() == [0, 1, 0]
     assert block.nulls["total"].tolist() == [False, True, False]
     assert "seat" not in block.nulls
+
+
+def test_money_value_is_not_stored_where_it_is_the_money_words_value() -> None:
+    blob = encode_rows("鬥雀", ROWS)
+    header = json.loads(
+        blob[
+            len(MAGIC) + 4 : len(MAGIC)
+            + 4
+            + int.from_bytes(blob[len(MAGIC) : len(MAGIC) + 4], "little")
+        ]
+    )
+    entry = next(c for c in header["columns"] if c[0] == "money_value")
+    assert entry[3:] == ["money"]  # computed from the words 5/3, -10/3, 0 when read
+    assert decode(blob).columns["money_value"].tolist() == [5 / 3, -10 / 3, 0.0]
+    # a money_value that is not the float of its money word is kept as given
+    odd = [(*ROWS[0][:9], 1.5, *ROWS[0][10:])]
+    assert decode(encode_rows("鬥雀", odd)).as_rows() == odd
+
+
+def test_blocks_of_the_first_form_are_read() -> None:
+    # the first form: zlib, every column stored (as results files written before keep it)
+    count = 2
+    header = {"profile": "p", "rows": count, "words": {"agent": ["random"], "money": ["3", "-3"],
+              "events": [""]}, "columns": []}  # fmt: skip
+    parts = []
+    for name in STORED:
+        if name in ("win", "money_value"):
+            values = np.array([1.0, 0.0] if name == "win" else [3.0, -3.0])
+        elif name == "money":
+            values = np.array([0, 1], np.int8)
+        elif name in ("agent", "events"):
+            values = np.array([0, 0], np.int8)
+        else:
+            values = np.array([7, 8], np.int8)
+        header["columns"].append([name, values.dtype.str, False])
+        parts.append(values.tobytes())
+    head = json.dumps(header).encode()
+    blob = ZLIB_MAGIC + len(head).to_bytes(4, "little") + head + zlib.compress(b"".join(parts))
+    rows = decode(blob).as_rows()
+    assert rows[0][:10] == ("p", 7, 7, 7, "random", 7, 1.0, 7, "3", 3.0)
+    assert rows[1][8:10] == ("-3", -3.0)
 
 
 def test_rows_of_an_earlier_form_have_null_later_columns() -> None:

@@ -25,6 +25,38 @@ if TYPE_CHECKING:
     from paiqi_core.runs.batch import Row
 
 
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for a flat int64 array, without sorting
+    where the values that are not the most common one are few or span a short range (a
+    batch's amounts and events are)."""
+    if not len(values):
+        return values[:0], values[:0]
+    low, high = int(values.min()), int(values.max())
+    if high - low < max(1 << 16, len(values)):  # a table of the range
+        present = np.zeros(high - low + 1, np.int64)
+        present[values - low] = 1
+        kinds = np.flatnonzero(present)
+        present[kinds] = np.arange(len(kinds))
+        return kinds + low, present[values - low]
+    kinds, codes = np.unique(values, return_inverse=True)
+    return kinds, codes.reshape(-1)
+
+
+TYPES = (np.int8, np.int16, np.int32)
+
+
+def narrowest(table: np.ndarray, fields: Sequence[int]) -> list[np.ndarray]:
+    """Columns ``fields`` of an int64 table, each in the narrowest signed type that holds
+    its values (as ``runs.block`` stores them): one pass over the table, not one a column."""
+    low, high = table.min(axis=0, initial=0), table.max(axis=0, initial=0)
+    out = []
+    for j in fields:
+        fits = (t for t in TYPES if np.iinfo(t).min <= low[j] and high[j] <= np.iinfo(t).max)
+        kind = next(fits, np.int64)
+        out.append(np.ascontiguousarray(table[:, j], dtype=kind))
+    return out
+
+
 def money_values(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndarray]:
     """Each seat's money of each game (games x seats, flattened), exactly (as text: an
     integer or ``a/b``, each distinct amount written once) and as a float, as
@@ -40,7 +72,7 @@ def money_values(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndar
     scaled = nums * stake.numerator
     whole = (scaled % (dens * stake.denominator) == 0).ravel()
     ints = (scaled // (dens * stake.denominator)).ravel()
-    amounts, codes = np.unique(ints, return_inverse=True)
+    amounts, codes = distinct(ints)
     words = [str(v) for v in amounts.tolist()]
     floats = ints.astype(np.float64)
     if not whole.all():
@@ -78,14 +110,15 @@ def game_columns(
               ("last_seven", L.X_LAST_SEVEN), ("all_covered", L.X_ALL_COVERED),
               ("jokers", L.X_JOKERS), ("turn_order", L.X_TURN_ORDER), ("leads", L.X_LEADS),
               ("deficit", L.X_DEFICIT), ("cards_left", L.X_CARDS_LEFT))  # fmt: skip
-    columns: dict[str, Any] = {name: flat[:, field] for name, field in fields}
+    narrow = narrowest(flat, [field for _, field in fields] + [L.X_TOTAL])
+    columns: dict[str, Any] = {name: narrow[i] for i, (name, _) in enumerate(fields)}
     columns.update(
         game=np.repeat(np.asarray(indices, dtype=np.int64), n),
         deal=np.repeat(np.asarray(deals, dtype=np.int64), n),
         seat=np.tile(np.arange(n, dtype=np.int64), count),
         agent=_agents(agents),
         win=shares.ravel(),
-        total=flat[:, L.X_TOTAL] if has_total else None,  # None: NULL in every row
+        total=narrow[-1] if has_total else None,  # None: NULL in every row
         money=money,
         money_value=money_value,
         events=events_texts(res),
@@ -164,10 +197,10 @@ def events_texts(res: np.ndarray) -> Coded:
     code = res[:, :, L.X_EVENTS].ravel().copy()  # counts and bits packed in one integer
     for shift, (field, _) in zip((48, 32, 16), COUNTED, strict=True):
         code |= res[:, :, field].ravel() << shift
-    distinct, codes = np.unique(code, return_inverse=True)
+    kinds, codes = distinct(code)
     words = [
         events_text([(c >> shift) & 0xFFFF for shift in (48, 32, 16)], c & 0xFFFF)
-        for c in distinct.tolist()
+        for c in kinds.tolist()
     ]
     return Coded(codes.reshape(-1), words)
 
