@@ -3,8 +3,9 @@
 Each loop is one function written for one rule set only, with nothing looked up from a
 profile: 鬥雀 ``doujue``, the 斬龍/點差 ``platform`` (接龍 mode, heads settlement, door card,
 meld exemption) and Pagat's ``pagat``. They deal and choose exactly as paiqi does (its
-SplitMix64 stream from the same keys, uniform over the sorted legal actions), so their
-results can be checked game by game against paiqi's; they share paiqi's meld search for the
+SplitMix64 stream from the same keys, drawn in 32-bit halves with Lemire's method, uniform
+over the sorted legal actions), so their results can be checked game by game against
+paiqi's; they share paiqi's meld search for the
 platform, and write everything else out by hand, the generator included.
 
 Each returns, per game and seat, the total (0 for pagat), the rank and the money's
@@ -44,15 +45,6 @@ def _low(x: int) -> int:
     return i
 
 
-@tight
-def _bits(k: int) -> int:
-    b = 0
-    while k:
-        k >>= 1
-        b += 1
-    return b
-
-
 @njit(cache=True)
 def _successors(ace_high: bool) -> np.ndarray:
     """Cards that become playable when card c is played, for A low (A..K) or A high."""
@@ -78,30 +70,32 @@ def _successors(ace_high: bool) -> np.ndarray:
 
 # -- the random words of a game: paiqi's generator, or a cheaper one ---------------------------
 @tight
-def _word(key: np.ndarray, pos: np.ndarray) -> np.uint64:
-    """Word pos[0] of the SplitMix64 stream of key[0] (paiqi's generator, written out)."""
+def _half(key: np.ndarray, pos: np.ndarray) -> int:
+    """Half pos[0] of the SplitMix64 stream of key[0] (paiqi's generator, written out):
+    word t's top 32 bits, then its low 32 bits, kept in pos[1] until drawn."""
     t = pos[0]
     pos[0] = t + 1
-    z = key[0] + np.uint64(t + 1) * np.uint64(0x9E3779B97F4A7C15)
+    if t & 1:
+        return pos[1]
+    z = key[0] + np.uint64((t >> 1) + 1) * np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@tight
-def _top(key: np.ndarray, pos: np.ndarray, k: int) -> int:
-    return np.int64(_word(key, pos) >> np.uint64(64 - k))
+    z = z ^ (z >> np.uint64(31))
+    pos[1] = np.int64(z & np.uint64(0xFFFFFFFF))
+    return np.int64(z >> np.uint64(32))
 
 
 @tight
 def _below(key: np.ndarray, pos: np.ndarray, n: int) -> int:
+    """A position in 0..n-1: Lemire's multiply-shift on the next half."""
     if n <= 1:
         return 0
-    k = _bits(n)
-    r = _top(key, pos, k)
-    while r >= n:
-        r = _top(key, pos, k)
-    return r
+    m = _half(key, pos) * n
+    if (m & 0xFFFFFFFF) < n:
+        floor = (1 << 32) % n
+        while (m & 0xFFFFFFFF) < floor:
+            m = _half(key, pos) * n
+    return m >> 32
 
 
 @tight
@@ -435,7 +429,7 @@ def play(
     deck = np.empty(52, np.int64)
     hands = np.zeros(4, np.int64)
     key = np.zeros(1, np.uint64)
-    pos = np.zeros(1, np.int64)
+    pos = np.zeros(2, np.int64)
     cheap = np.zeros(1, np.uint64)
     work = np.zeros(WORK, np.int64)
     scratch = np.zeros((9, 4), np.int64)
@@ -447,13 +441,7 @@ def play(
         for c in range(52):
             deck[c] = c
         for i in range(51, 0, -1):
-            if cheap_generator:
-                r = _cheap_below(cheap, i + 1)
-            else:
-                k = _bits(i + 1)
-                r = _top(key, pos, k)
-                while r > i:
-                    r = _top(key, pos, k)
+            r = _cheap_below(cheap, i + 1) if cheap_generator else _below(key, pos, i + 1)
             held = deck[i]
             deck[i] = deck[r]
             deck[r] = held

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 
-from paiqi_core.streams import draws
+from paiqi_core.streams import HALF, Stream, below
 
 GAME_STRIDE = 1 << 32
 
@@ -19,22 +18,25 @@ def game_seed(run_seed: int, index: int) -> int:
     return run_seed * GAME_STRIDE + index
 
 
-@cache
-def _fisher_yates_steps(size: int) -> tuple[tuple[int, int], ...]:
-    """(i, bits drawn to pick a position in 0..i) for each swap of a deck of ``size``."""
-    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-
-
 def shuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
-    """The deck shuffled with ``rng``: Fisher-Yates, the same permutation as
-    ``rng.shuffle``, spelled out so that deals stay the same whatever a Python version
-    does to ``shuffle``."""
+    """The deck shuffled with ``rng``: Fisher-Yates, swapping position ``i`` (from the
+    last down to 1) with a uniform position in 0..i drawn as ``streams.below(rng, i + 1)``
+    draws it (for ``mt19937``, the same permutation as ``rng.shuffle``), spelled out so
+    that deals stay the same whatever a Python version does to ``shuffle``."""
     x = list(deck)
-    word, width = draws(rng)  # word() >> (width - k) is rng.getrandbits(k), drawn quicker
-    for i, k in _fisher_yates_steps(len(x)):
-        drop = width - k
-        r = word() >> drop
-        while r > i:  # uniform in 0..i by rejection, as Random.randrange(i + 1) draws it
-            r = word() >> drop
+    if type(rng) is Stream:  # streams.below's draw, written out: 51 a deal
+        draw = rng.next_draw
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            m = draw() * n
+            if m & HALF < n:
+                floor = (1 << 32) % n
+                while m & HALF < floor:
+                    m = draw() * n
+            r = m >> 32
+            x[i], x[r] = x[r], x[i]
+        return x
+    for i in range(len(x) - 1, 0, -1):
+        r = below(rng, i + 1)
         x[i], x[r] = x[r], x[i]
     return x

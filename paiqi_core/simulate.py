@@ -20,7 +20,7 @@ from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
 from paiqi_core.session import SessionResult, run_session
-from paiqi_core.streams import GENERATOR, LEGACY, Stream, derived_key, prefetch
+from paiqi_core.streams import GENERATOR, LEGACY, STREAMS, derived_key, prefetch
 
 ONLY_RANDOM = frozenset({"random", "easy"})
 
@@ -59,7 +59,7 @@ def replay_stream(seed: int, replay: int, generator: str = GENERATOR) -> random.
     ``random.Random`` seeded from text, which Python hashes with SHA-512."""
     if generator == LEGACY:
         return random.Random(f"paiqi replay {seed} {replay}")
-    return Stream.from_key(derived_key(seed, replay))
+    return STREAMS[generator].from_key(derived_key(seed, replay))
 
 
 @dataclass

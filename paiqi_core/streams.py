@@ -2,19 +2,26 @@
 
 A seed names a 64-bit *key*; word ``t`` of the stream (t = 0, 1, ...) is SplitMix64's
 output ``mix64(key + (t + 1) * GAMMA)``. Any word can be made from the key and its number
-alone, so the compiled engine keeps a game's stream in two numbers of its state vector (the
-key and the words drawn) and makes each word in a few instructions, and the Python side
-makes the very same words (``Stream``). ``getrandbits(k)`` for ``k <= 64`` is the top
-``k`` bits of the next word; everything the engine draws (the shuffle, the door card, the
-random players' choices) goes through it.
+alone, so the compiled engine keeps a game's stream in a few numbers of its state vector
+(the key, what was drawn, the half of a word not yet used) and makes each word in a few
+instructions, and the Python side makes the very same words (``Stream``).
+
+paiqi draws 32-bit *halves*: word ``t`` gives half ``2t`` (its top 32 bits) then half
+``2t + 1`` (its low 32 bits). A uniform index below ``n`` (the shuffle, the door card, the
+random players' choices) is Lemire's multiply-shift on the next half, ``half * n >> 32``,
+redrawn in the rare case ``(half * n) mod 2**32 < 2**32 mod n`` (so it is exactly uniform):
+one half a choice, where taking the top bits of a whole word and rejecting what is too big
+spent a word and a third. ``getrandbits(k)`` for ``k <= 32`` is the top ``k`` bits of the
+next half. This is the generator ``splitmix64-lemire``.
 
 The key of a seed is SplitMix64's first output from each 64-bit limb of ``abs(seed)``,
 least significant first, folded in: ``key = mix64((key ^ limb) + GAMMA)`` from 0 (a
 negative seed gives the key of its absolute value with every bit flipped).
 
-Deals made before the generator was named (``mt19937``) came from CPython's
-``random.Random(seed)``: ``stream(seed, "mt19937")`` gives that stream, so their records
-replay and their runs resume as they were played.
+Deals made earlier keep their generators, so their records replay and their runs resume as
+they were played: ``splitmix64`` (the same words, an index below ``n`` taken from the top
+``n.bit_length()`` bits of a whole word, redrawn while too big: ``WordStream``, at both
+speeds) and, before it, ``mt19937`` (CPython's ``random.Random(seed)``, in Python).
 """
 
 from __future__ import annotations
@@ -22,13 +29,15 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 from itertools import chain
 from typing import Any
 
-GENERATOR = "splitmix64"  # what paiqi deals with
-LEGACY = "mt19937"  # CPython's random.Random: records and runs made before GENERATOR
-GENERATORS = (GENERATOR, LEGACY)
+GENERATOR = "splitmix64-lemire"  # what paiqi deals with: Lemire's method on 32-bit halves
+WORDS = "splitmix64"  # the same words, an index from the top bits of a whole word
+LEGACY = "mt19937"  # CPython's random.Random: records and runs made before the two above
+GENERATORS = (GENERATOR, WORDS, LEGACY)
+KERNEL = (GENERATOR, WORDS)  # the generators the compiled engine deals with
+HALF = (1 << 32) - 1
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -139,29 +148,41 @@ def words(key: int, first: int) -> list[int]:
     return _MAKERS[0](key, first)
 
 
+def split(block: list[int]) -> list[int]:
+    """The halves of ``block``'s words, in order: each word's top 32 bits, then its low."""
+    out = [0] * (2 * len(block))
+    out[0::2] = [w >> 32 for w in block]
+    out[1::2] = [w & HALF for w in block]
+    return out
+
+
 class _Blocks:
-    """The blocks of words of one stream, in order: the one in hand, where it starts and
-    how long it is."""
+    """The blocks of draws (words, or halves of words) of one stream, in order: the one in
+    hand, where it starts and how long it is."""
 
-    __slots__ = ("base", "block", "key", "size")
+    __slots__ = ("base", "block", "halves", "key", "size")
 
-    def __init__(self, key: int, drawn: int) -> None:
+    def __init__(self, key: int, drawn: int, halves: bool) -> None:
         self.key = key
-        self.base = drawn  # the first word of the block in hand
+        self.halves = halves
+        self.base = drawn  # the first draw of the block in hand
         self.size = 0  # its length
         self.block: Iterator[int] = iter(())  # what is left of it
 
     def make(self, first: int) -> Iterator[int]:
-        """The block that starts at word ``first``, now the one in hand."""
-        block = _READY.pop(self.key, None) if first == 0 else None
+        """The block that starts at draw ``first``, now the one in hand."""
+        word = first >> 1 if self.halves else first
+        block = _READY.pop(self.key, None) if word == 0 else None
         if block is None:
-            block = words(self.key, first)
+            block = words(self.key, word)
+        if self.halves:
+            block = split(block)[first & 1 :]
         self.base, self.size = first, len(block)
         self.block = iter(block)
         return self.block
 
     def firsts(self) -> Iterator[int]:
-        """The first word of each block: each starts where the last one ended."""
+        """The first draw of each block: each starts where the last one ended."""
         first = self.base
         while True:
             yield first
@@ -169,20 +190,23 @@ class _Blocks:
 
 
 class Stream(random.Random):
-    """The SplitMix64 stream of a seed, as a ``random.Random``: ``getrandbits``,
-    ``randrange``, ``random``, ``shuffle`` and the rest draw from it, and ``getstate`` is
-    the key and the words drawn. Copies, pickles and ``setstate`` go on from where it was."""
+    """The stream of a seed under paiqi's generator (``splitmix64-lemire``), as a
+    ``random.Random``: ``getrandbits``, ``randrange``, ``random``, ``shuffle`` and the rest
+    draw from it, and ``getstate`` is the generator, the key and the halves drawn. Copies,
+    pickles and ``setstate`` go on from where it was."""
 
     key: int
+    generator = GENERATOR
+    unit = 32  # the bits of a draw: a half of a word
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
 
     @classmethod
     def from_key(cls, key: int, drawn: int = 0) -> Stream:
-        """The stream of ``key`` (a 64-bit key), ``drawn`` words in."""
+        """The stream of ``key`` (a 64-bit key), ``drawn`` draws in."""
         stream = cls(0)
-        stream.setstate((GENERATOR, key, drawn))
+        stream.setstate((cls.generator, key, drawn))
         return stream
 
     def seed(self, a: Any = None, version: int = 2) -> None:
@@ -190,43 +214,45 @@ class Stream(random.Random):
         if a is None:
             a = int.from_bytes(os.urandom(8), "little")
         if isinstance(a, bool) or not isinstance(a, int):
-            raise TypeError(f"a {GENERATOR} stream is seeded with an int, not {type(a).__name__}")
+            name = self.generator
+            raise TypeError(f"a {name} stream is seeded with an int, not {type(a).__name__}")
         self._start(key_of(a), 0)
 
     def _start(self, key: int, drawn: int) -> None:
         self.key = key & MASK
-        self._blocks = blocks = _Blocks(self.key, drawn)
-        # the words one by one from ``drawn`` on, made a block at a time: a built-in
-        # callable, for the loops that draw most (``draws``). It holds the blocks, never
+        self._blocks = blocks = _Blocks(self.key, drawn, self.unit == 32)
+        # the draws one by one from ``drawn`` on, made a block at a time: a built-in
+        # callable, for the loops that draw most (``below``). It holds the blocks, never
         # the stream, so a stream is freed as soon as it is dropped (no cycle to collect)
-        self.next_word: Callable[[], int] = chain.from_iterable(
+        self.next_draw: Callable[[], int] = chain.from_iterable(
             map(blocks.make, blocks.firsts())
         ).__next__
 
     @property
     def drawn(self) -> int:
-        """Words drawn so far."""
+        """Draws so far (halves; words for a ``WordStream``)."""
         blocks = self._blocks
         left: int = blocks.block.__length_hint__()  # type: ignore[attr-defined]
         return blocks.base + blocks.size - left
 
     def getstate(self) -> tuple[Any, ...]:
-        """The key and the number of words drawn."""
-        return (GENERATOR, self.key, self.drawn)
+        """The generator, the key and the number of draws."""
+        return (self.generator, self.key, self.drawn)
 
     def setstate(self, state: tuple[Any, ...]) -> None:
         """Go on from a ``getstate``."""
         name, key, drawn = state
-        if name != GENERATOR:
-            raise ValueError(f"not the state of a {GENERATOR} stream: {state!r}")
+        if name != self.generator:
+            raise ValueError(f"not the state of a {self.generator} stream: {state!r}")
         self._start(int(key), int(drawn))
         self.gauss_next = None  # random.Random keeps it for gauss()
 
     def getrandbits(self, k: int) -> int:
-        """``k`` random bits: the top ``k`` bits of the next word (``k <= 64``); more take
-        as many words as they need, least significant first."""
-        if 0 < k <= 64:
-            return self.next_word() >> (64 - k)
+        """``k`` random bits: the top ``k`` bits of the next draw (``k <= 32``, 64 for a
+        ``WordStream``); more take as many draws as they need, least significant first."""
+        unit = self.unit
+        if 0 < k <= unit:
+            return self.next_draw() >> (unit - k)
         if k == 0:
             return 0
         if k < 0:
@@ -234,59 +260,93 @@ class Stream(random.Random):
         value = 0
         shift = 0
         while k > 0:
-            value |= self.getrandbits(min(k, 64)) << shift
-            shift += 64
-            k -= 64
+            value |= self.getrandbits(min(k, unit)) << shift
+            shift += unit
+            k -= unit
         return value
+
+    def _randbelow(self, n: int) -> int:
+        """Uniform in ``range(n)`` (as the compiled engine's ``randbelow``: a draw even for
+        n == 1), whatever the Python version does: Lemire's method on the next half."""
+        if n > 1 << 32:
+            return _rejection(self.getrandbits, n)
+        return _lemire(self.next_draw, n)
+
+    def random(self) -> float:
+        """A float in [0, 1) from 53 bits of the next two halves (as CPython makes it from
+        two 32-bit outputs)."""
+        draw = self.next_draw
+        return ((draw() >> 5) * 67108864 + (draw() >> 6)) * (1.0 / (1 << 53))
+
+
+class WordStream(Stream):
+    """The stream of a seed under the generator ``splitmix64`` (deals made before
+    ``splitmix64-lemire``): the same words, each draw a whole word, an index below ``n``
+    from the top ``n.bit_length()`` bits of a word, redrawn while too big."""
+
+    generator = WORDS
+    unit = 64
 
     def _randbelow(self, n: int) -> int:
         """Uniform in ``range(n)`` by rejection on ``n.bit_length()`` bits (as the compiled
         engine's ``randbelow``), whatever the Python version does."""
-        getrandbits = self.getrandbits
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        return r
+        return _rejection(self.getrandbits, n)
 
     def random(self) -> float:
         """A float in [0, 1) from the top 53 bits of the next word."""
         return self.getrandbits(53) * (1.0 / (1 << 53))
 
 
+def _lemire(draw: Callable[[], int], n: int) -> int:
+    """Uniform in ``range(n)`` (1 <= n <= 2**32) from 32-bit draws: ``x * n >> 32``,
+    redrawn while ``x * n mod 2**32`` is below ``2**32 mod n`` (Lemire, 2019)."""
+    m = draw() * n
+    if m & HALF < n:
+        floor = (1 << 32) % n
+        while m & HALF < floor:
+            m = draw() * n
+    return m >> 32
+
+
+def _rejection(getrandbits: Callable[[int], int], n: int) -> int:
+    """Uniform in ``range(n)`` by rejection on ``n.bit_length()`` bits."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+STREAMS: dict[str, type[Stream]] = {GENERATOR: Stream, WORDS: WordStream}
+
+
 def stream(seed: int, generator: str = GENERATOR) -> random.Random:
     """The random stream of the deal of ``seed`` under ``generator``."""
-    if generator == GENERATOR:
-        return Stream(seed)
+    if generator in STREAMS:
+        return STREAMS[generator](seed)
     if generator == LEGACY:
         return random.Random(seed)
     raise ValueError(f"unknown generator {generator!r} (known: {', '.join(GENERATORS)})")
 
 
-def draws(rng: random.Random) -> tuple[Callable[[], int], int]:
-    """What the loops that draw most call instead of ``rng.getrandbits(k)``: a built-in
-    callable giving words of ``width`` bits, whose top ``k`` bits are what
-    ``getrandbits(k)`` would give (``k <= 32``), and that width. For a ``Stream``, its
-    words; for a ``random.Random``, its 32-bit outputs."""
-    if type(rng) is Stream:
-        return rng.next_word, 64
-    return partial(rng.getrandbits, 32), 32
-
-
 def below(rng: random.Random, n: int) -> int:
-    """A uniform index in ``range(n)`` by rejection on ``n.bit_length()`` bits (the
-    choices of the random players, at both speeds); a single option draws nothing."""
+    """A uniform index in ``range(n)`` (the choices of the random players, the shuffle and
+    the door card, at both speeds): ``Stream``'s draw, or for the earlier generators
+    rejection on ``n.bit_length()`` bits; a single option draws nothing."""
     if n <= 1:
         return 0
-    k = n.bit_length()
-    if type(rng) is Stream:  # its words at once, rather than through getrandbits
-        word, drop = rng.next_word, 64 - k
+    kind = type(rng)
+    if kind is Stream:  # _lemire, written out: the random players' every choice
+        m = rng.next_draw() * n  # type: ignore[attr-defined]
+        if m & HALF < n:
+            floor = (1 << 32) % n
+            while m & HALF < floor:
+                m = rng.next_draw() * n  # type: ignore[attr-defined]
+        return m >> 32
+    if kind is WordStream:  # its words at once, rather than through getrandbits
+        word, drop = rng.next_draw, 64 - n.bit_length()  # type: ignore[attr-defined]
         r = word() >> drop
         while r >= n:
             r = word() >> drop
         return r
-    getrandbits = rng.getrandbits
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
+    return _rejection(rng.getrandbits, n)

@@ -128,17 +128,24 @@ def workers() -> int:
 def test_the_kernel_deals_from_the_seeds_splitmix64_stream(seed: int) -> None:
     compiled = compiled_game(Game("pagat").rules)
     # the deal's 51 draws written out: word t of the stream of key k is
-    # mix64(k + (t + 1) * GAMMA), and a draw of k bits is its top k bits
+    # mix64(k + (t + 1) * GAMMA), its top 32 bits then its low 32 bits are two halves, and a
+    # position in 0..i is half * (i + 1) >> 32, drawn again while the product's low 32 bits
+    # fall below 2**32 mod (i + 1)
     played = compiled.play_seeds([seed], keep=True)
     assert played.states is not None
-    key, t = key_of(seed), 0
+    key = key_of(seed)
+    halves = (
+        x
+        for t in range(10**6)
+        for w in [mix64((key + (t + 1) * GAMMA) % 2**64)]
+        for x in (w >> 32, w % 2**32)
+    )
     deck = list(range(52))
     for i in range(51, 0, -1):
-        k = (i + 1).bit_length()
-        r = i + 1
-        while r > i:
-            r = mix64((key + (t + 1) * GAMMA) % 2**64) >> (64 - k)
-            t += 1
+        m = next(halves) * (i + 1)
+        while m % 2**32 < 2**32 % (i + 1):
+            m = next(halves) * (i + 1)
+        r = m >> 32
         deck[i], deck[r] = deck[r], deck[i]
     hands = [sum(1 << c for c in deck[s::4]) for s in range(4)]
     assert played.states[0][L.DEALT : L.DEALT + 4].tolist() == hands

@@ -2,8 +2,8 @@
 text readable on the felt, the move list following the game, every seat's last move, the
 end explained, touch-sized targets on a phone, and the page's words for cards and seats.
 
-The deals are chosen for what they show: platform deal 16 opens with a black door card, in
-鬥雀 deal 208 the first player out ranks last (大頭), and so on; the person's moves are always
+The deals are chosen for what they show: platform deal 1 opens with a black door card, in
+鬥雀 deal 154 the first player out ranks last (大頭), and so on; the person's moves are always
 the first card they may play (in hand order), else the first card they may cover, else a
 pass, so each deal plays the same game every time.
 """
@@ -164,10 +164,10 @@ def readable_minis(page: Any, selector: str) -> list[str]:
 def test_black_cards_are_readable_in_the_door_and_opening_line(
     page: Any, server: PaiqiServer, tmp_path: Path
 ) -> None:
-    deal(page, server, "platform", 16)  # the door card is a spade
+    deal(page, server, "platform", 1)  # the door card is a spade
     cards = readable_minis(page, "#board .door .mini")
-    assert "4♠" in cards
-    deal(page, server, "doujue", 7)  # the game opens with 7♠, not yet played
+    assert "5♠" in cards
+    deal(page, server, "doujue", 5)  # the game opens with 7♠, not yet played
     assert readable_minis(page, "#board .door .mini") == ["7♠"]
     open_page(page, server, tab="replay")
     page.set_input_files("#record-file", str(write_records(tmp_path / "games.jsonl")))
@@ -217,9 +217,9 @@ def test_the_move_list_follows_the_game_and_the_replay(
 def test_each_seat_shows_its_last_move_and_covers_stay_hidden(
     page: Any, server: PaiqiServer
 ) -> None:
-    deal(page, server, "doujue", 67)
+    deal(page, server, "doujue", 47)
     move(page)
-    wait_for_person(page)  # the person covered 3♠; seat 3 covered a card it keeps secret
+    wait_for_person(page)  # the person covered A♠; seat 3 covered a card it keeps secret
     seen = {}
     for s in range(4):
         seat = page.locator(f"#seats .seat[data-seat='{s}'] .seat-last")
@@ -235,7 +235,7 @@ def test_each_seat_shows_its_last_move_and_covers_stay_hidden(
             assert text == f"last: played {what}", (s, text, what)
         elif kind == "cover":
             if s == 0:  # one's own cover shows its card
-                assert text == "last: covered 3♠" and what == "cover 3♠"
+                assert text == "last: covered A♠" and what == "cover A♠"
             else:  # another's does not
                 assert text == "last: covered" and what == "cover", (s, text)
                 assert page.locator(f"#seats .seat[data-seat='{s}'] .seat-last .mini").count() == 0
@@ -256,7 +256,7 @@ def seat_status(page: Any, s: int) -> str:
 
 
 def test_the_end_says_who_won_why_and_the_ranks(page: Any, server: PaiqiServer) -> None:
-    deal(page, server, "doujue", 208)
+    deal(page, server, "doujue", 154)
     play_to_end(page)
     banner = page.locator("#settlement .ending")
     banner.wait_for()
@@ -266,7 +266,7 @@ def test_the_end_says_who_won_why_and_the_ranks(page: Any, server: PaiqiServer) 
         for s in range(4)
     ]
     winners = [s for s in range(4) if ranks[s] == 1]
-    assert winners == [2]  # 鬥雀 deal 208: seat 2 has the best total
+    assert winners == [2]  # 鬥雀 deal 154: seat 2 has the best total
     assert "Game over: seat 2 (normal) won." in text
     assert "every hand is empty" in text and banner.get_attribute("data-reason") == "all_out"
     assert "You did not win: rank 3 of 4 · 中頭" in text and "money -" in text
@@ -278,14 +278,14 @@ def test_the_end_says_who_won_why_and_the_ranks(page: Any, server: PaiqiServer) 
 
 
 def test_the_end_shows_bursts_cards_left_and_the_stall_rule(page: Any, server: PaiqiServer) -> None:
-    # 七並べ: the person passes whenever allowed; seats 2 and 3 burst, seat 1 is left
-    deal(page, server, "shichinarabe", 82, level="easy")
+    # 七並べ: the person passes whenever allowed; seats 3 and 2 burst, seat 1 is left
+    deal(page, server, "shichinarabe", 8, level="easy")
     play_to_end(page, passer=True)
     banner = page.locator("#settlement .ending")
     banner.wait_for()
     text = banner.text_content() or ""
     assert "only seat 1 (easy) still holds cards" in text
-    assert "seat 2 (easy) and seat 3 (easy) burst" in text
+    assert "seat 3 (easy) and seat 2 (easy) burst" in text  # in the order they burst
     ends = {
         s: page.locator(f"#settlement tbody tr[data-seat='{s}'] td.how-out").text_content()
         for s in range(4)
@@ -293,7 +293,7 @@ def test_the_end_shows_bursts_cards_left_and_the_stall_rule(page: Any, server: P
     assert ends == {0: "out 1st", 1: "1 card left", 2: "burst (判負)", 3: "burst (判負)"}
     assert "burst" in seat_status(page, 2) and "burst" in seat_status(page, 3)
     # Fan Tan: the first player out ends the game; the others' cards left are shown
-    deal(page, server, "pagat", 4)
+    deal(page, server, "pagat", 0)
     play_to_end(page)
     page.locator("#settlement .ending").wait_for()
     assert page.get_attribute("#settlement .ending", "data-reason") == "first_out"
@@ -380,7 +380,7 @@ def test_phone_touch_targets_and_settlement(phone: Any, server: PaiqiServer) -> 
 def test_messages_and_the_stepper_use_the_pages_words(
     page: Any, server: PaiqiServer, tmp_path: Path
 ) -> None:
-    deal(page, server, "doujue", 7)  # the person holds 7♠ and must open with it
+    deal(page, server, "doujue", 5)  # the person holds 7♠ and must open with it
     page.locator("#hand .card.unplayable").first.click()
     page.wait_for_function("() => document.querySelector('#message').textContent.length > 0")
     said = page.text_content("#message") or ""
@@ -411,7 +411,7 @@ def test_plurals(page: Any, server: PaiqiServer) -> None:
     wait_for_person(page)
     facts = page.text_content("#seats .seat[data-seat='0'] .seat-facts") or ""
     assert "1 pass left" in facts and "1 passes" not in facts, facts
-    deal(page, server, "platform", 8)  # seat 1 covers 1 point (A♠)
+    deal(page, server, "platform", 30)  # seat 1 covers 1 point (A♠)
     play_to_end(page)
     text = page.text_content("#settlement") or ""
     assert "1 point" in text
@@ -419,19 +419,19 @@ def test_plurals(page: Any, server: PaiqiServer) -> None:
 
 
 def test_the_joker_card_offers_its_moves(page: Any, server: PaiqiServer) -> None:
-    deal(page, server, "shichinarabe", 10, options="deck.jokers=1")
-    # the person's first turn: the joker may stand in for 8♠, with 9♠ played beyond it
+    deal(page, server, "shichinarabe", 0, options="deck.jokers=1")
+    # the person's first turn: the joker may stand in for 8♦, with 9♦ played beyond it
     assert page.locator(".joker-move").count() == 1
-    assert page.text_content(".joker-move") == "Joker for 8♠, then 9♠ J"
+    assert page.text_content(".joker-move") == "Joker for 8♦, then 9♦ J"
     page.click("#hand .card[data-card='JOKER']")
     choice = page.locator("#joker-choices .joker-choice")
     choice.first.wait_for()
-    assert choice.all_text_contents() == ["joker for 8♠, then 9♠"]
+    assert choice.all_text_contents() == ["joker for 8♦, then 9♦"]
     _, before = game_state(page)
     choice.first.click()
     page.wait_for_function(f"() => document.querySelector('#game').dataset.moves > {before}")
     lines = page.locator("#history li[data-kind='joker']").all_text_contents()
-    assert lines[0] == "seat 0 (you): joker for 8♠, then 9♠", lines  # the game's first
+    assert lines[0] == "seat 0 (you): joker for 8♦, then 9♦", lines  # the game's first
     assert page.locator("#joker-choices").is_hidden()
 
 

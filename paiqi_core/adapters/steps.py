@@ -449,6 +449,7 @@ class KernelSteps(Steps):
 
         self.box[L.B_STATE + L.KEY] = _key(seed)
         self.box[L.B_STATE + L.DRAWN] = 0
+        self.box[L.B_STATE + L.GEN] = 0
         self.stream = True
         return True
 

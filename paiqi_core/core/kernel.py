@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paiqi_core.core.bits import bit_length, hot, lowest, nth_bit, popcount, step
+from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
 from paiqi_core.core.layout import (
     ACTIONS,
     BURST,
@@ -92,7 +92,7 @@ from paiqi_core.core.layout import (
     TABLE,
     TURN,
 )
-from paiqi_core.core.rng import below, getrandbits, randbelow
+from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -413,7 +413,7 @@ def deal(
     deck: np.ndarray,
 ) -> None:
     """Shuffle and deal from the stream of ``st[KEY]`` as ``Game.new_state(seed)`` does
-    (Fisher-Yates with getrandbits over the pack's cards in card order then its jokers,
+    (Fisher-Yates with ``below`` over the pack's cards in card order then its jokers,
     round-robin from seat 0), cut the door card if the opening uses one, and start."""
     size = R[R_DECK]
     n = R[R_PLAYERS]
@@ -425,10 +425,7 @@ def deal(
     for c in range(j, size):
         deck[c] = JOKER_CARD
     for i in range(size - 1, 0, -1):
-        k = bit_length(i + 1)
-        r = getrandbits(st, k)
-        while r > i:
-            r = getrandbits(st, k)
+        r = below(st, i + 1)
         held = deck[i]
         deck[i] = deck[r]
         deck[r] = held

@@ -58,15 +58,17 @@ NFINISHED = 148
 NBURSTS = 149
 NLEFT = 150
 DOOR = 151  # the door card, -1: none
-DRAWN = 152  # words drawn from the game's random stream
+DRAWN = 152  # draws from the game's random stream (halves of words; words under WORDS)
 LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
 LAID = 154  # the cards laid face up by bursts (a joker removed with a hand included)
 LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
 IDLE = 156  # passes in a row, with nothing else done in between (the stall rule)
 KEY = 157  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
 PHASE = 158  # the step of the turn: 0 its first, EXTRA after a card that ends its line
+GEN = 159  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire), WORDS words
 LAID_BY = 160  # the hand each seat's burst laid face up (a joker in it included), 0: none
-STATE = 168
+HALF = 168  # the low half of the last word made, while DRAWN is odd (not drawn yet)
+STATE = 169
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -130,6 +132,7 @@ R_H_CLOSURE = 59  # 4
 R_ROW = 63  # the ranks of the pack, a mask: a row holding them all is complete
 RULES = 64
 
+WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
 EXTRAS = ("none", "may", "must")  # R_EXTRA
 MAY, MUST = 1, 2

@@ -135,6 +135,7 @@ def _copies() -> dict[str, ModuleType]:
 _PLAIN = _copies()
 kernel = _PLAIN["kernel"]  # the rules of play as plain Python
 scoring = _PLAIN["scoring"]  # the scorings as plain Python
+resume = _PLAIN["rng"].resume  # put a Python stream in a state vector
 
 
 class RulesVector(list[int]):

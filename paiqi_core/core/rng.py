@@ -1,9 +1,11 @@
-"""The deal's random stream in the kernel: SplitMix64, word for word as
-``paiqi_core.streams.Stream`` makes it.
+"""The deal's random stream in the kernel: SplitMix64, draw for draw as
+``paiqi_core.streams`` makes it.
 
-A game's stream is two slots of its state vector: the key (``KEY``, the 64 bits held as
-an int64) and the words drawn so far (``DRAWN``). Word ``t`` is ``mix64(key + (t + 1) *
-GAMMA)``, made on demand from those two numbers: nothing is seeded or kept per game.
+A game's stream is slots of its state vector: the key (``KEY``, the 64 bits held as an
+int64), the draws so far (``DRAWN``), how it draws (``GEN``: 0 for ``splitmix64-lemire``,
+``WORDS`` for the earlier ``splitmix64``) and, under the first, the low half of the last
+word made while it is still to be drawn (``HALF``). Word ``t`` is ``mix64(key + (t + 1) *
+GAMMA)``, made on demand: nothing is seeded or kept per game beyond those slots.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from paiqi_core.core.bits import COMPILED, bit_length, step
-from paiqi_core.core.layout import DRAWN, KEY
+from paiqi_core.core.layout import DRAWN, GEN, HALF, KEY, WORDS
 from paiqi_core.streams import C1, C2, GAMMA, MASK, key_of, mix64, mix_array, signed
 
 if TYPE_CHECKING:
     import numpy as np
+
+LOW = (1 << 32) - 1
 
 if COMPILED:  # numba is installed, and with it NumPy
     import numpy as np
@@ -35,10 +39,22 @@ if COMPILED:  # numba is installed, and with it NumPy
 
     @step
     def getrandbits(st: np.ndarray, k: int) -> int:
-        """``Stream.getrandbits(k)`` for 1 <= k <= 63: the top ``k`` bits of the next word."""
+        """Under ``WORDS``, ``WordStream.getrandbits(k)`` for 1 <= k <= 63: the top ``k``
+        bits of the next word."""
         t = st[DRAWN]
         st[DRAWN] = t + 1
         return np.int64(word(st[KEY], t) >> np.uint64(64 - k))  # type: ignore[return-value]
+
+    @step
+    def half(st: np.ndarray) -> int:
+        """The next half: a word's top 32 bits, then (kept in ``HALF``) its low 32."""
+        t = st[DRAWN]
+        st[DRAWN] = t + 1
+        if t & 1:
+            return st[HALF]
+        z = word(st[KEY], t >> 1)
+        st[HALF] = np.int64(z & np.uint64(LOW))
+        return np.int64(z >> np.uint64(32))  # type: ignore[return-value]
 
 else:  # plain Python: the same words from Python ints (NumPy's scalars would warn on overflow)
 
@@ -47,32 +63,55 @@ else:  # plain Python: the same words from Python ints (NumPy's scalars would wa
         return mix64(((int(key) & MASK) + (int(t) + 1) * GAMMA) & MASK)  # type: ignore[return-value]
 
     def getrandbits(st: np.ndarray, k: int) -> int:
-        """``Stream.getrandbits(k)`` for 1 <= k <= 63: the top ``k`` bits of the next word."""
+        """Under ``WORDS``, ``WordStream.getrandbits(k)`` for 1 <= k <= 63: the top ``k``
+        bits of the next word."""
         t = int(st[DRAWN])
         st[DRAWN] = t + 1
         return mix64(((int(st[KEY]) & MASK) + (t + 1) * GAMMA) & MASK) >> (64 - k)
 
+    def half(st: np.ndarray) -> int:
+        """The next half: a word's top 32 bits, then (kept in ``HALF``) its low 32."""
+        t = int(st[DRAWN])
+        st[DRAWN] = t + 1
+        if t & 1:
+            return int(st[HALF])
+        z = mix64(((int(st[KEY]) & MASK) + ((t >> 1) + 1) * GAMMA) & MASK)
+        st[HALF] = z & LOW
+        return z >> 32
+
 
 @step
 def below(st: np.ndarray, n: int) -> int:
-    """paiqi's ``below(rng, n)``: uniform in range(n) by rejection; nothing drawn for n <= 1."""
+    """``streams.below(rng, n)``: uniform in range(n); nothing drawn for n <= 1."""
     if n <= 1:
         return 0
-    k = bit_length(n)
-    r = getrandbits(st, k)
-    while r >= n:
-        r = getrandbits(st, k)
-    return r
+    return randbelow(st, n)
 
 
 @step
 def randbelow(st: np.ndarray, n: int) -> int:
-    """``Stream.randrange(n)`` for n >= 1: as ``below``, but it draws for n == 1 too."""
-    k = bit_length(n)
-    r = getrandbits(st, k)
-    while r >= n:
+    """``Stream.randrange(n)`` for 1 <= n < 2**31: as ``below``, but it draws for n == 1
+    too. Lemire's method on the next half; under ``WORDS``, rejection on the top
+    ``n.bit_length()`` bits of whole words."""
+    if st[GEN] == WORDS:
+        k = bit_length(n)
         r = getrandbits(st, k)
-    return r
+        while r >= n:
+            r = getrandbits(st, k)
+        return r
+    m = half(st) * n
+    if (m & LOW) < n:
+        floor = (LOW + 1) % n
+        while (m & LOW) < floor:
+            m = half(st) * n
+    return m >> 32
+
+
+def resume(st: np.ndarray, generator: int, key: int, drawn: int) -> None:
+    """Put a stream in ``st``: its generator (0 or ``WORDS``), its key and its draws so far,
+    and the half a word left to draw (from Python, where ``Stream`` holds it)."""
+    st[GEN], st[KEY], st[DRAWN] = generator, signed(key & MASK), drawn
+    st[HALF] = mix64(((key & MASK) + ((drawn >> 1) + 1) * GAMMA) & MASK) & LOW if drawn & 1 else 0
 
 
 # -- the keys of seeds, as the kernel holds them -----------------------------------------------

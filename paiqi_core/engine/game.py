@@ -96,9 +96,10 @@ class Game:
     ) -> State:
         """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
 
-        The deal's random stream is ``generator``'s (``paiqi_core.streams``: SplitMix64,
-        or ``mt19937`` for deals made before it). Profiles that cut a door card before play
-        draw it from that stream, after the shuffle, unless ``door_card`` is given. A dealt
+        The deal's random stream is ``generator``'s (``paiqi_core.streams``: SplitMix64
+        drawn in halves, or the generators of deals made before it). Profiles that cut a
+        door card before play draw it from that stream, after the shuffle, unless
+        ``door_card`` is given. A dealt
         state keeps the stream as ``state.rng``: the stream its simulated agents draw from."""
         n = self.players
         if hands is None:

@@ -26,11 +26,19 @@ from paiqi_core.actions import (
 )
 from paiqi_core.cards import bits, card_text
 from paiqi_core.core import layout as L
-from paiqi_core.core.plain import ProgressOf, SeatOf, Seats, Slot, VectorView, kernel
+from paiqi_core.core.plain import (
+    ProgressOf,
+    SeatOf,
+    Seats,
+    Slot,
+    VectorView,
+    kernel,
+    resume,
+)
 from paiqi_core.engine.reasons import NOT_AN_ACTION
 from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
-from paiqi_core.streams import GENERATOR, Stream, below
+from paiqi_core.streams import GENERATOR, Stream, WordStream, below
 
 if TYPE_CHECKING:
     from paiqi_core.engine.game import Game
@@ -288,16 +296,16 @@ class State(VectorView):
         """Play to the end with every seat choosing uniformly among its sorted legal
         actions: the same choices as ``RandomAgent`` sharing ``rng``, only faster."""
         game = self.game
-        if type(rng) is Stream:  # the core draws from the stream's key and count itself
+        if isinstance(rng, Stream):  # the core draws from the stream's key and count itself
             st = self.st
-            key, drawn = st[L.KEY], st[L.DRAWN]
-            st[L.KEY], st[L.DRAWN] = rng.key, rng.drawn
+            kept = st[L.KEY], st[L.DRAWN], st[L.GEN], st[L.HALF]
+            resume(st, L.WORDS if type(rng) is WordStream else 0, rng.key, rng.drawn)
             jx, jy = [0] * 16, [0] * 16
             kernel.play_out(
                 st, game.vector, game.extensions, game.beyond, self.log, kernel.RANDOM, jx, jy
             )
-            rng.setstate((GENERATOR, rng.key, st[L.DRAWN]))
-            st[L.KEY], st[L.DRAWN] = key, drawn
+            rng.setstate((rng.generator, rng.key, st[L.DRAWN]))
+            st[L.KEY], st[L.DRAWN], st[L.GEN], st[L.HALF] = kept
             return
         while not self.st[L.OVER]:
             acts = self.legal_actions()

@@ -17,6 +17,7 @@ from paiqi_core.fast.cache import compile_notice, ensure_fresh, uncompiled
 from paiqi_core.fast.plan import rules_vector, stake, why_not
 from paiqi_core.fast.play import HEURISTIC, play_deals, play_states
 from paiqi_core.fast.tables import beyond_table, extensions
+from paiqi_core.streams import GENERATOR, WORDS
 
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
@@ -68,17 +69,18 @@ class CompiledGame:
         *,
         keep: bool = False,
         log: bool = False,
+        generator: str = GENERATOR,
     ) -> Played:
         """Deal and play the games of the given streams' keys (int64, see
-        ``paiqi_core.streams``), and read the course of each from its log (kept only if
-        asked)."""
+        ``paiqi_core.streams``) under ``generator`` (one of ``streams.KERNEL``), and read
+        the course of each from its log (kept only if asked)."""
         count = len(keys)
         res, game = self._out(count)
         states = np.zeros((count if keep else 0, L.STATE), dtype=np.int64)
         logs = np.zeros((count, LOG_ROOM if log else 0, 2), dtype=np.int32)
         play_deals(
             keys, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states, logs,
-            LOG_ROOM,
+            LOG_ROOM, L.WORDS if generator == WORDS else 0,
         )  # fmt: skip
         return Played(res, game, states if keep else None, logs if log else None)
 
@@ -91,11 +93,12 @@ class CompiledGame:
 
     def play_run(
         self, run_seed: int, indices: Sequence[int], policy: str = "random", *,
-        keep: bool = False, log: bool = False,
+        keep: bool = False, log: bool = False, generator: str = GENERATOR,
     ) -> Played:  # fmt: skip
         """Deal and play game ``i`` of a run seeded ``run_seed`` for each ``i`` of
-        ``indices`` (dealt from ``game_seed(run_seed, i)``)."""
-        return self.play_keys(run_keys(run_seed, indices), policy, keep=keep, log=log)
+        ``indices`` (dealt from ``game_seed(run_seed, i)`` under ``generator``)."""
+        keys = run_keys(run_seed, indices)
+        return self.play_keys(keys, policy, keep=keep, log=log, generator=generator)
 
     def play_on(
         self, start: np.ndarray, seeds: Sequence[int], policy: str = "random", *,

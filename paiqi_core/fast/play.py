@@ -9,7 +9,7 @@ from numba import njit
 
 from paiqi_core.core.bits import hot
 from paiqi_core.core.kernel import apply, deal, play_out
-from paiqi_core.core.layout import DRAWN, G_LOG_FULL, KEY, LOGLEN, OVER, STATE
+from paiqi_core.core.layout import DRAWN, G_LOG_FULL, GEN, KEY, LOGLEN, OVER, STATE
 from paiqi_core.core.scoring import WORK, score
 from paiqi_core.fast.course import COURSE_WORK, course
 from paiqi_core.fast.heuristic import heuristic
@@ -50,13 +50,15 @@ def play_deals(
     states: np.ndarray,
     logs: np.ndarray,
     room: int,
+    generator: int,
 ) -> None:
     """Deal game g from the stream of key ``keys[g]`` (``paiqi_core.streams``), play it to
     its end under ``policy``, score it into ``res[g]`` and ``game[g]`` and read its course
     from its log (``course``). ``states`` (games x STATE, or no rows) receives each final
     state and ``logs`` (games x room x 2, or room 0) each log; without them a log of
     ``room`` entries is kept for the reading only. A game whose log outgrows its room is
-    marked ``G_LOG_FULL`` and its course is not read."""
+    marked ``G_LOG_FULL`` and its course is not read. ``generator`` is how the streams
+    draw (``layout.GEN``)."""
     st = np.zeros(STATE, np.int64)
     deck = np.empty(64, np.int64)
     jx = np.empty(16, np.int64)
@@ -70,6 +72,7 @@ def play_deals(
         log = logs[g] if kept_logs else scratch
         st[KEY] = keys[g]
         st[DRAWN] = 0
+        st[GEN] = generator
         deal(st, R, ext, beyond, log, deck)
         finish(st, R, ext, beyond, log, policy, jx, jy)
         score(st, R, res[g], game[g], work)
@@ -109,6 +112,7 @@ def play_states(
         st[:] = start[g]
         st[KEY] = keys[g]
         st[DRAWN] = 0
+        st[GEN] = 0
         if first[g] >= 0:
             apply(st, R, ext, beyond, log, first[g])
         finish(st, R, ext, beyond, log, policy, jx, jy)

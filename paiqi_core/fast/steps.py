@@ -35,6 +35,7 @@ from paiqi_core.core.layout import (
     DOOR,
     DRAWN,
     FINISH,
+    GEN,
     HAND,
     JOKER,
     JOKER_AT,
@@ -167,6 +168,7 @@ def deal_seed(
     R = box[B_RULES : B_RULES + RULES]
     st[KEY] = key
     st[DRAWN] = 0
+    st[GEN] = 0
     deal(st, R, ext, beyond, log, deck)
     return refill(box, beyond, mask)
 

@@ -26,7 +26,7 @@ from paiqi_core.profile import Profile, ProfileError
 from paiqi_core.rules import rules_of
 from paiqi_core.runs.trace import Trace, trace
 from paiqi_core.seeds import game_seed
-from paiqi_core.streams import GENERATOR, prefetch
+from paiqi_core.streams import GENERATOR, KERNEL, prefetch
 
 COLUMNS = (
     "profile",
@@ -81,7 +81,8 @@ class BatchSpec:
     # and a random stream of its own (the deal share); 0: games are dealt as usual
     replays: int = 0
     # the generator that deals the games (``paiqi_core.streams``): the compiled engine
-    # deals with GENERATOR only; a run stored before it (mt19937) is played in Python
+    # deals with those of ``streams.KERNEL``; a run stored before them (mt19937) is
+    # played in Python
     generator: str = GENERATOR
 
     @property
@@ -157,14 +158,14 @@ def run_batch(spec: BatchSpec) -> Batch:
 
     game = batch_game(spec)
     fast.use(spec.engine)
-    kernel_deals = spec.generator == GENERATOR
+    kernel_deals = spec.generator in KERNEL
     if not spec.replays and kernel_deals and fast.plays(game.rules, spec.agents):
         from paiqi_core.runs.kernel_batch import play_batch as play_in_kernel
 
         return play_in_kernel(spec, game)
     rows: list[Row] = []
     records: list[str] = []
-    if spec.generator == GENERATOR:  # the deals' streams made together
+    if spec.generator in KERNEL:  # the deals' streams made together
         prefetch(game_seed(spec.seed, deal) for deal in seatings(spec, game.players, spec.games)[0])
     for index in spec.games:
         deal, agents = seating(spec, game.players, index)

@@ -19,6 +19,7 @@ from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.runs.block import Coded
 from paiqi_core.runs.kernel_rows import game_columns, log_of, outcomes, record
 from paiqi_core.seeds import game_seed
+from paiqi_core.streams import GENERATOR
 
 if TYPE_CHECKING:
     from paiqi_core.engine import Game
@@ -39,11 +40,14 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
     n = game.players
     indices = list(spec.games)
     deals, agents = seatings(spec, n, indices)
-    played = compiled.play_run(spec.seed, deals, keep=spec.records, log=spec.records)
+    played = compiled.play_run(
+        spec.seed, deals, keep=spec.records, log=spec.records, generator=spec.generator
+    )
     columns = game_columns(compiled, played, indices, deals, agents)
     replayed = {}
     for g in np.flatnonzero(played.game[:, L.G_LOG_FULL]).tolist():
-        state = replayed[g] = play_game(game, game_seed(spec.seed, deals[g]), agents[g])
+        seed = game_seed(spec.seed, deals[g])
+        state = replayed[g] = play_game(game, seed, agents[g], generator=spec.generator)
         rows = python_rows(spec.profile, indices[g], deals[g], agents[g], state)
         for name, values in zip(COLUMNS[1:], list(zip(*rows, strict=True))[1:], strict=True):
             _patch(columns, name, g * n, values)
@@ -55,7 +59,9 @@ def play_batch(spec: BatchSpec, game: Game) -> Batch:
                 data = state_record(replayed[g])
             else:
                 seed = game_seed(spec.seed, deal)
-                data = _record(game, played.states[g], played.logs[g], seed, agents[g])
+                data = _record(
+                    game, played.states[g], played.logs[g], seed, agents[g], spec.generator
+                )
             records.append(json.dumps(data, ensure_ascii=False))
     return Batch(encode(spec.profile, columns, len(indices) * n), records)
 
@@ -73,15 +79,17 @@ def _patch(columns: dict[str, Any], name: str, at: int, values: Sequence[Any]) -
         column[at : at + len(values)] = values
 
 
-def _record(game: Game, st: Any, log: Any, seed: int, agents: Sequence[str]) -> dict[str, Any]:
+def _record(
+    game: Game, st: Any, log: Any, seed: int, agents: Sequence[str], generator: str = GENERATOR
+) -> dict[str, Any]:
     compiled = compiled_game(game.rules)
     entries = log_of(st, log)
     if entries is not None:
-        return record(compiled, st, entries, seed)
+        return record(compiled, st, entries, seed, generator)
     from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
-    return state_record(play_game(game, seed, agents))
+    return state_record(play_game(game, seed, agents, generator=generator))
 
 
 def results(

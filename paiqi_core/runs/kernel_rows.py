@@ -214,7 +214,11 @@ def log_of(st: np.ndarray, log: np.ndarray) -> list[tuple[int, int]] | None:
 
 
 def record(
-    compiled: CompiledGame, st: np.ndarray, log: list[tuple[int, int]], seed: int | None
+    compiled: CompiledGame,
+    st: np.ndarray,
+    log: list[tuple[int, int]],
+    seed: int | None,
+    generator: str = GENERATOR,
 ) -> dict[str, Any]:
     """The game record of a finished kernel game, as ``records.state_record`` writes it."""
     rules = compiled.rules
@@ -227,7 +231,7 @@ def record(
         "options": dict(rules.options),
         "fingerprint": profile.fingerprint,
         "seed": seed,
-        **({"generator": GENERATOR} if seed is not None else {}),
+        **({"generator": generator} if seed is not None else {}),
         "players": n,
         "hands": [[card_text(c) for c in bits(int(h))] for h in st[L.DEALT : L.DEALT + n]],
         "door_card": None if door < 0 else card_text(door),

@@ -290,13 +290,14 @@ export function renderSettlement(root, s, seats, banner = null) {
       cells.push(el("td", { text: x.total ?? "" }));
     }
     if (showHow) {
-      const how = el("td");
+      // one span, so that on a phone the cards wrap beside the cell's label
+      const how = el("span", { class: "how" });
       x.parts.forEach((p, i) => {
         if (i) how.append(el("br"));
         how.append(`${p.points >= 0 ? "+" : ""}${p.points} ${p.what}`);
         for (const c of p.cards || []) how.append(" ", mini(c));
       });
-      cells.push(how);
+      cells.push(el("td", {}, how));
     }
     if (showCovered) {
       const c = el("td");
