@@ -450,8 +450,11 @@ class Belief:
             self._template = state.clone()
         return state
 
-    def sample(self, rng: random.Random, tries: int = 200) -> State:
-        """One game state that agrees with the observation, drawn close to uniformly."""
+    def sample(self, rng: random.Random, tries: int = 5000) -> State:
+        """One game state that agrees with the observation, drawn close to uniformly. Nearly
+        every position finds one in a few draws; in a rare few (a joker unseen, with covers
+        and passes that few deals explain) the chain needs hundreds, so the budget is wide:
+        running out of it means the observation is not one a game can give."""
         draws = self.placements(rng)
         for _ in range(tries):
             state = self.state_at(next(draws))

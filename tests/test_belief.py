@@ -11,7 +11,7 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paiqi_core import Game, State
@@ -89,6 +89,9 @@ def _slots(state: State) -> dict[str, object]:
 @pytest.mark.parametrize(("profile", "overrides"), CONFIGS)
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), stop=st.floats(0.0, 1.0), watcher=st.integers(0, 3))
+# platform with the joker: an observation that few deals explain (the chain took over 200
+# draws to find one, more than the sampler once allowed)
+@example(seed=622847, stop=0.5, watcher=1)
 def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
     profile: str, overrides: tuple[str, ...], seed: int, stop: float, watcher: int
 ) -> None:
