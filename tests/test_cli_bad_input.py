@@ -44,6 +44,19 @@ def only_located(err: str) -> None:
         assert LOCATED.match(line), line
 
 
+# -- a value outside its list ---------------------------------------------------------------
+def test_a_centre_that_is_no_rank_lists_the_ranks_once(capsys: Capsys) -> None:
+    # a rank may be written 9 or "9": the list of what is allowed says each rank once
+    ranks = "A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K"
+    for value, shown in (("Z", "'Z'"), ("14", "14"), ("1", "1")):
+        status, out, err = run(capsys, "explain", "pagat", "--set", f"layout.centre={value}")
+        assert (status, out) == (2, "")
+        assert err == f"--set:1:15: layout.centre: {shown} is not one of {ranks}\n"
+    # a list without such twins keeps its usual form
+    status, _, err = run(capsys, "explain", "pagat", "--set", "layout.sides=up")
+    assert status == 2 and "is not one of ['either', 'high_first'" in err
+
+
 # -- a lone surrogate in a profile's text -------------------------------------------------
 @pytest.fixture
 def surrogate_file(tmp_path: Path) -> Path:

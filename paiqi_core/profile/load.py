@@ -397,7 +397,11 @@ def schema_errors(
             continue
         best = jsonschema.exceptions.best_match([error])
         message = best.message
-        if best.validator == "pattern" and "x-expected" in best.schema:
+        if best.validator == "enum" and _same_as_text(best.validator_value):
+            # a value that may be given as a number or as its text (a rank: 9 or "9"): each once
+            choices = list(dict.fromkeys(str(v) for v in best.validator_value))
+            message = f"{best.instance!r} is not one of {', '.join(choices)}"
+        elif best.validator == "pattern" and "x-expected" in best.schema:
             message = f"{best.instance!r} is not {best.schema['x-expected']}"
         elif (
             best.validator == "type"
@@ -408,6 +412,11 @@ def schema_errors(
             message = f"{best.instance!r} is not an integer (write {int(best.instance)})"
         problems.append(Problem(where(path), path, message))
     return problems
+
+
+def _same_as_text(values: list[Any]) -> bool:
+    """Whether an enum lists some values twice, as a number and as its text."""
+    return len({str(v) for v in values}) < len(values)
 
 
 def _types(value: Any) -> tuple[str, ...]:
