@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from paiqi_core.actions import COVER, JOKER, PASS, joker_parts
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SEVEN, SUIT_MASK
+from paiqi_core.core.plain import scoring as core_scoring
 from paiqi_core.engine import Game, Observation
-from paiqi_core.melds import exempt_points
 from paiqi_core.streams import below
 from paiqi_core.topology import compile_topology
 from paiqi_core.weights import (
@@ -38,6 +39,13 @@ from paiqi_core.weights import (
     RUN_WEIGHT,
     STRAND_WEIGHT,
 )
+
+
+@lru_cache(maxsize=65536)
+def exempt_points(covered: int) -> int:
+    """Points of the covered cards (a mask) that the meld exemption does not count: the
+    rule core's scoring, run as plain Python."""
+    return int(core_scoring.exempt_points(covered, [0] * core_scoring.WORK))
 
 
 class Agent(Protocol):
@@ -377,7 +385,8 @@ class HeuristicAgent:
         rules = self.rules
         held = obs.own_covered
         melds = rules.melds and len(held) >= 3  # a meld takes four cards or more
-        exempt = exempt_points(held) if melds else 0
+        mask = sum(1 << c for c in held)
+        exempt = exempt_points(mask) if melds else 0
         covered = sum(c % 13 + 1 for c in held if c != JOKER_CARD) - exempt
         out = []
         for action in covers:
@@ -394,7 +403,7 @@ class HeuristicAgent:
                 continue
             counted = card % 13 + 1
             if melds:
-                counted -= exempt_points((*held, card)) - exempt
+                counted -= exempt_points(mask | 1 << card) - exempt
             behind = live & ~self._reach(t, d | bit) & ~bit  # cards that need it
             cost = self.cover_cost_weight * (counted + _points(behind & h))
             cost -= self.strand_weight * _points(behind & u)

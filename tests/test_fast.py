@@ -11,7 +11,7 @@
   replay without a disagreement; a game too long for the kernel's log gets its rows and
   record from the Python engine;
 - its scoring gives the hand-worked results of every documented settlement example, and
-  its meld exemption agrees with ``paiqi_core.melds`` on random covered hands;
+  its meld exemption agrees with test_properties' brute-force model on random covered hands;
 - playouts from states in the middle of games (``fast_finish``) give the utilities of
   ``search.objective.finish``;
 - per-game statistics of kernel runs agree with Python runs on other deals within sampling
@@ -47,7 +47,6 @@ from paiqi_core.fast.finish import fast_finish, fast_finish_after
 from paiqi_core.fast.tables import beyond_table
 from paiqi_core.games import game_for
 from paiqi_core.hooks import registry
-from paiqi_core.melds import exempt_points as python_exempt_points
 from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.records import replay
 from paiqi_core.resources import builtin_profiles
@@ -64,6 +63,7 @@ from paiqi_core.verify.extract import find_files, load_examples
 from paiqi_core.verify.scenario import Seats, outcomes_from_facts
 
 from .conftest import DEVYATKA, ROOT
+from .test_properties import exemption as model_exemption
 
 PROFILES = sorted(builtin_profiles())
 VARIANTS = [
@@ -434,10 +434,10 @@ MELD_CASES = [
 def test_meld_exemption_by_hand(cards: list[int], exempt: int) -> None:
     work = np.zeros(WORK, dtype=np.int64)
     assert exempt_points(sum(1 << c for c in cards), work) == exempt
-    assert python_exempt_points(cards) == exempt
+    assert model_exemption(cards) == exempt
 
 
-def test_meld_exemption_agrees_with_the_python_melds_on_random_hands() -> None:
+def test_meld_exemption_agrees_with_the_brute_force_model_on_random_hands() -> None:
     rng = random.Random(5)
     work = np.zeros(WORK, dtype=np.int64)
     for _ in range(3000):
@@ -454,7 +454,7 @@ def test_meld_exemption_agrees_with_the_python_melds_on_random_hands() -> None:
                 cards.add(c)
         chosen = sorted(cards)[:size]
         mask = sum(1 << c for c in chosen)
-        assert exempt_points(mask, work) == python_exempt_points(chosen), chosen
+        assert exempt_points(mask, work) == model_exemption(chosen), chosen
 
 
 @pytest.mark.parametrize(

@@ -174,8 +174,8 @@ def _best_houses(work: np.ndarray, houses: int) -> int:
 
 @hot
 def exempt_points(covered: int, work: np.ndarray) -> int:
-    """Points of the covered cards that the meld exemption does not count, as
-    ``paiqi_core.melds.exempt_points``: the choice of disjoint melds with the most 同花順,
+    """Points of the covered cards that the meld exemption does not count (RULES.md section
+    2): the choice of disjoint melds with the most 同花順,
     then 鐵支, then 葫蘆, then points. Every choice of straight flushes is tried; given one,
     every complete rank left is a four (most 鐵支), and the most full houses and their
     points follow from the counts of the ranks left."""
