@@ -47,7 +47,6 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SUIT_MASK, bits
 from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
-from paiqi_core.forms import form_of
 from paiqi_core.slots import GivenSeat
 
 JOKER_BIT = 1 << JOKER_CARD
@@ -208,13 +207,14 @@ class Belief:
                     self._joker_seen, self._joker_with = True, None
         if not started and first_card is not None:
             self._opener = (first_card, mover)  # who moves first holds the opening card
-        # sevens_out: the holder of the opening's card moved first (a burst on that first
-        # turn included), so only that seat can hold it, or have covered it since
+        # an opening that gives the first move to the holder of a card the table may not
+        # show (sevens_out): only the first mover (a burst on that first turn included) can
+        # hold it, or have covered it since
         self._leader: tuple[int, int] | None = None
-        opening = form_of("opening", rules.opening)
-        if opening is not None and opening.kind == "sevens_out":
+        dealt = getattr(rules.opening, "first_mover_was_dealt", None)
+        if dealt is not None:
             leader = next((s for s, a in obs.history if kind(a) != "place"), obs.turn)
-            self._leader = (int(opening["card"]), leader)
+            self._leader = (int(dealt), leader)
 
     def _find_places(self) -> None:
         game, obs, me = self.game, self.observation, self.seat

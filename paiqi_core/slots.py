@@ -65,6 +65,9 @@ class Opening:
     start: Callable[[Sequence[int], int | None], Start]
     uses_door_card: bool = False
     compiled: Any = None  # the Form of a built-in opening (paiqi_core.forms)
+    # a card the first mover was dealt, where the opening says so and the table may not show
+    # it (the player who held it moves first after the 7s went out): what a seat may infer
+    first_mover_was_dealt: int | None = None
 
 
 # -- stuck -----------------------------------------------------------------------------------

@@ -84,7 +84,9 @@ def sevens_out(p: Params) -> Opening:
     moves first."""
     card = parse_card(p["card"])
     return Opening(
-        core_start("sevens_out", card, pack_of(p)), compiled=form("sevens_out", card=card)
+        core_start("sevens_out", card, pack_of(p)),
+        compiled=form("sevens_out", card=card),
+        first_mover_was_dealt=card,
     )
 
 

@@ -272,7 +272,9 @@ def ending(rules: Rules, obs: Observation, names: Sequence[str], stalled: bool) 
             "reason": "all_out",
             "text": "every hand is empty: every card was played or covered",
         }
-    if obs.finished and rules.profile.get("ending.method") == "first_out":
+    most_holding = getattr(rules.ending, "most_holding", None)
+    n = rules.players
+    if obs.finished and most_holding is not None and most_holding(n) == n - 1:  # first out
         return {
             "reason": "first_out",
             "text": f"{name[obs.finished[0]]} laid their last card: the first player out "
