@@ -57,8 +57,9 @@ def test_random_sim_test_with_the_joker_and_other_table_sizes(profile: str, opti
 
 @pytest.mark.parametrize(
     ("profile", "options"),
-    [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("bicycle", ""), *JOKER_VARIANTS],
-)
+    [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("bicycle", ""),
+     ("pagat", "players:12"), *JOKER_VARIANTS],
+)  # fmt: skip
 def test_paiqis_deal_and_moves_give_the_engines_game(profile: str, options: str) -> None:
     """The chance outcomes of paiqi's deal ``seed`` deal the engine's hands (and door card);
     random moves then find the engine's legal actions (numbered as documented) at every

@@ -74,8 +74,9 @@ def masked(obs: dict[str, object]) -> list[int]:
 
 @pytest.mark.parametrize(
     ("profile", "overrides"),
-    [("doujue", {}), ("platform", {}), ("shichinarabe", {}), ("pagat", {}), *JOKER_VARIANTS],
-)
+    [("doujue", {}), ("platform", {}), ("shichinarabe", {}), ("pagat", {}),
+     ("doujue", {"players": 10}), *JOKER_VARIANTS],
+)  # fmt: skip
 def test_the_mask_is_the_engines_legal_actions_and_rewards_its_result(
     profile: str, overrides: dict[str, int]
 ) -> None:

@@ -111,6 +111,9 @@ VARIANTS = [
     ),
     ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
     ("platform-zhanlong", ("layout.centre=9", "turn.extra_after_end=may")),
+    # tables of more than eight
+    ("pagat", ("players=12",)),
+    ("doujue", ("players=10", "deck.jokers=1")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

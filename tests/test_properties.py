@@ -117,7 +117,8 @@ class Rules:
         assert ends in ("open", "cut")
         ace_king = p.get("layout.ace_king")
         assert ace_king in ("none", "wrap", "tunnel")
-        assert p.get("players") == 4
+        # the platform's heads (小頭, 中頭, 大頭) are for four players: its model is too
+        assert p.get("players") == 4 or p.get("scoring.method") != "platform"
         assert p.get("deck.jokers") == 0, "the model knows no joker"
         limit = p.get("turn.pass_limit") if stuck == "pass" else None
         ace = p.get("layout.ace")
@@ -662,12 +663,13 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
         distance = sum(abs(points(c) - 7) for c in f.covered)
         return (not f.all_covered, -totals[s], len(f.covered), distance, -achievement)
 
-    rank = [1 + sum(1 for o in range(4) if key(o) < key(s)) for s in range(4)]
-    winners = [s for s in range(4) if rank[s] == 1]
-    payers = [s for s in range(4) if s not in winners and totals[s] < 0]
+    seats = range(len(facts))
+    rank = [1 + sum(1 for o in seats if key(o) < key(s)) for s in seats]
+    winners = [s for s in range(len(facts)) if rank[s] == 1]
+    payers = [s for s in range(len(facts)) if s not in winners and totals[s] < 0]
     values = sorted({totals[s] for s in payers})
     heads = {s: 1 for s in payers}
-    labels = ["winner" if s in winners else "" for s in range(4)]
+    labels = ["winner" if s in winners else "" for s in range(len(facts))]
     if values:
         lowest = [s for s in payers if totals[s] == values[0]]
         if len(lowest) == 1:
@@ -690,7 +692,7 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
             return int(wm["last_seven"])
         return int(wm["clean"]) if f.clean else 1
 
-    money = [Fraction(0)] * 4
+    money = [Fraction(0)] * len(facts)
     for s in payers:
         covered_points = sum(points(c) for c in facts[s].covered)
         bust = p["bust_multiplier"] if covered_points > p["bust_above"] else 1
@@ -709,12 +711,12 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
 
 
 def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> dict[str, Any]:
-    winners = [s for s in range(4) if facts[s].out]
+    winners = [s for s in range(len(facts)) if facts[s].out]
     # the first player out wins; a stalled game has nobody out, and the stall rule ties
     # every player (all still hold cards): they share the win and the pot
     assert len(winners) <= 1
-    winners = winners or list(range(4))
-    money = [Fraction(0)] * 4
+    winners = winners or list(range(len(facts)))
+    money = [Fraction(0)] * len(facts)
     if chips:
         paid = [Fraction(p["ante"] + f.passes * p["pass_cost"]) for f in facts]
         money = [-x for x in paid]
@@ -1054,6 +1056,35 @@ def test_games_with_a_short_pack_or_another_centre_follow_the_rules(
     assert (rules.centre, rules.lo, rules.hi) != (SEVEN, 0, 12)
     state = played_as_the_model(played, rules, seed, rnd)
     assert sum(len(h) for h in dealt(state)) == len(rules.pack)
+    check_result(state, rules)
+
+
+# tables of more than eight (排七 with up to ten, WILD_RULES row 38; Fan Tan to twelve): the
+# deal runs round from seat 0, so the first seats hold a card more
+BIG_TABLES = [
+    ("pagat", ("players=12",)),
+    ("bicycle", ("players=11",)),
+    ("doujue", ("players=10",)),
+    ("shichinarabe", ("players=9",)),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), BIG_TABLES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_of_more_than_eight_players_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game at a big table equals the model's, and the result follows the
+    rules: 52 cards dealt one at a time from seat 0 (with 10 players, 6 cards to seats 0
+    and 1 and 5 to the others)."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    n = rules.players
+    assert n > 8
+    state = played_as_the_model(played, rules, seed, rnd)
+    sizes = [len(h) for h in dealt(state)]
+    assert sizes == [52 // n + (s < 52 % n) for s in range(n)]
     check_result(state, rules)
 
 

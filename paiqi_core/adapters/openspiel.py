@@ -63,6 +63,7 @@ from paiqi_core.adapters.encoding import (
 from paiqi_core.adapters.steps import Stepper, Steps
 from paiqi_core.belief import Belief
 from paiqi_core.cards import bits, card_text
+from paiqi_core.core import layout as L
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
 from paiqi_core.resources import builtin_profiles
@@ -133,7 +134,7 @@ def _game_type(
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=utility_kind(total),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=8,
+        max_num_players=L.MAX_SEATS,
         min_num_players=3,
         provides_information_state_string=True,
         provides_information_state_tensor=True,

@@ -413,8 +413,8 @@ class KernelSteps(Steps):
     # -- starting --------------------------------------------------------------------------
     def _code(self, code: int) -> None:
         self.over = bool(code & 1)
-        self.turn = (code >> 1) & 7
-        self.count = (code >> 4) & 255
+        self.turn = (code >> 1) & 15
+        self.count = (code >> 5) & 255
 
     def _acted(self, code: int, index: int) -> None:
         """The outcome of action ``index``: ``IllegalAction`` for a negative code (nothing
@@ -483,7 +483,7 @@ class KernelSteps(Steps):
         s = self.stepper
         code = s.play_random_until(self.box, s.ext, s.beyond, self.log, self._mask, seat, limit)
         self._code(code & 4095)
-        return code >> 12
+        return code >> 13
 
     def respond(self, index: int, seat: int, limit: int) -> tuple[int, np.ndarray, np.ndarray]:
         """A turn of a single-seat environment in one compiled call: ``seat`` takes action
@@ -501,7 +501,7 @@ class KernelSteps(Steps):
         except OverflowError:
             code = -1
         self._acted(code & 4095 if code >= 0 else code, index)
-        return code >> 12, out, mask
+        return code >> 13, out, mask
 
     def legal_indices(self) -> list[int]:
         """The legal action indices (see ``Steps.legal_indices``)."""

@@ -25,50 +25,53 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import SEVEN as SEVEN
 from paiqi_core.cards import SUIT_MASK
 
-MAX_SEATS = 8
+MAX_SEATS = 12
 FULL_ROW = SUIT_MASK
 JOKER_BIT = 1 << JOKER_CARD
 SUITED = JOKER_BIT - 1
 
 # -- state vector -----------------------------------------------------------------------
+# per seat, MAX_SEATS slots each (CLOSED: 4 a seat), then the game's own slots
+_S = MAX_SEATS
 HAND = 0
-COVERED = 8
-PLAYED = 16
-PASSES = 24
-ACTIONS = 32
-LAST = 40  # card whose play emptied the hand, -1: none
-SIZE = 48  # cards dealt
-NCLOSED = 56
-CLOSED = 64  # 4 per seat: opening order (1..4) of each suit closed
-FINISH = 96  # finish order, -1: not finished
-BURSTED = 104  # burst order, -1: did not burst
-LEFT = 112  # 1 + the order in which it left holding only the joker; 0: did not
-JOKERS = 120  # joker moves
-DEALT = 128  # hands as dealt
-OPENED = 136  # suits in opening order (4)
-NOPENED = 140
-TABLE = 141
-FRONTIER = 142
-JOKER_AT = 143  # where the joker stands in, -1: nowhere
-STARTED = 144
-FIRST = 145  # the card the first move must play, -1: none
-TURN = 146
-OVER = 147
-NFINISHED = 148
-NBURSTS = 149
-NLEFT = 150
-DOOR = 151  # the door card, -1: none
-DRAWN = 152  # draws from the game's random stream (halves of words; words under WORDS)
-LOGLEN = 153  # entries logged (may exceed the log's room: then the log is incomplete)
-LAID = 154  # the cards laid face up by bursts (a joker removed with a hand included)
-LOST = 155  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
-IDLE = 156  # passes in a row, with nothing else done in between (the stall rule)
-KEY = 157  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
-PHASE = 158  # the step of the turn: 0 its first, EXTRA after a card that ends its line
-GEN = 159  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire), WORDS words
-LAID_BY = 160  # the hand each seat's burst laid face up (a joker in it included), 0: none
-HALF = 168  # the low half of the last word made, while DRAWN is odd (not drawn yet)
-STATE = 169
+COVERED = _S
+PLAYED = 2 * _S
+PASSES = 3 * _S
+ACTIONS = 4 * _S
+LAST = 5 * _S  # card whose play emptied the hand, -1: none
+SIZE = 6 * _S  # cards dealt
+NCLOSED = 7 * _S
+CLOSED = 8 * _S  # 4 per seat: opening order (1..4) of each suit closed
+FINISH = 12 * _S  # finish order, -1: not finished
+BURSTED = 13 * _S  # burst order, -1: did not burst
+LEFT = 14 * _S  # 1 + the order in which it left holding only the joker; 0: did not
+JOKERS = 15 * _S  # joker moves
+DEALT = 16 * _S  # hands as dealt
+LAID_BY = 17 * _S  # the hand each seat's burst laid face up (a joker in it included), 0: none
+_G = 18 * _S  # the game's own slots
+OPENED = _G  # suits in opening order (4)
+NOPENED = _G + 4
+TABLE = _G + 5
+FRONTIER = _G + 6
+JOKER_AT = _G + 7  # where the joker stands in, -1: nowhere
+STARTED = _G + 8
+FIRST = _G + 9  # the card the first move must play, -1: none
+TURN = _G + 10
+OVER = _G + 11
+NFINISHED = _G + 12
+NBURSTS = _G + 13
+NLEFT = _G + 14
+DOOR = _G + 15  # the door card, -1: none
+DRAWN = _G + 16  # draws from the game's random stream (halves of words; words under WORDS)
+LOGLEN = _G + 17  # entries logged (may exceed the log's room: then the log is incomplete)
+LAID = _G + 18  # the cards laid face up by bursts (a joker removed with a hand included)
+LOST = _G + 19  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
+IDLE = _G + 20  # passes in a row, with nothing else done in between (the stall rule)
+KEY = _G + 21  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
+PHASE = _G + 22  # the step of the turn: 0 its first, EXTRA after a card that ends its line
+GEN = _G + 23  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire), WORDS words
+HALF = _G + 24  # the low half of the last word made, while DRAWN is odd (not drawn yet)
+STATE = _G + 25
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -119,7 +122,8 @@ R_FEE_DEN = 43
 R_ANTE = 44
 R_PASS_COST = 45
 R_NPOINTS = 46  # placement: place points given (-1: players-1 .. 0)
-R_POINTS = 47  # 8
+R_POINTS = 47  # MAX_PLACE_POINTS
+MAX_PLACE_POINTS = 8
 # what the course of a game reads (``course``): standings count covered points rather than
 # cards held (the stuck rule may make a player cover); a clean hand is an event (the
 # scoring gives a bonus for it)

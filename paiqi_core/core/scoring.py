@@ -43,6 +43,7 @@ from paiqi_core.core.layout import (
     LAST,
     LEFT,
     LOST,
+    MAX_SEATS,
     NCLOSED,
     PASSES,
     PLAYED,
@@ -100,17 +101,17 @@ if TYPE_CHECKING:
 
 KEY = 5  # fields of a rank key
 # the scratch vector of a scoring (``work``): where each of its tables lies
-W_KEYS = 0  # 8 x KEY
-W_POINTS = 40
-W_MULT = 48
-W_COUNTED = 56
-W_COLLECTED = 64
-W_RUNS = 72  # 36 straight flushes
-W_RUN_POINTS = 108
-W_COUNTS = 144  # 13 ranks
-W_BEST = 160  # 4 x 4
-W_NEXT = 176  # 4 x 4
-WORK = 192
+W_KEYS = 0  # MAX_SEATS x KEY
+W_POINTS = KEY * MAX_SEATS  # each a seat
+W_MULT = W_POINTS + MAX_SEATS
+W_COUNTED = W_MULT + MAX_SEATS
+W_COLLECTED = W_COUNTED + MAX_SEATS
+W_RUNS = W_COLLECTED + MAX_SEATS  # 36 straight flushes
+W_RUN_POINTS = W_RUNS + 36
+W_COUNTS = W_RUN_POINTS + 36  # 13 ranks
+W_BEST = W_COUNTS + 16  # 4 x 4
+W_NEXT = W_BEST + 16  # 4 x 4
+WORK = W_NEXT + 16
 
 
 @hot

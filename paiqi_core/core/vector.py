@@ -87,8 +87,8 @@ def fill_scoring(R: list[int], f: Form) -> None:
     elif f.kind == "placement":
         points = f.get("place_points")
         if points:
-            R[L.R_NPOINTS] = min(len(points), L.MAX_SEATS)
-            for i, p in enumerate(points[: L.MAX_SEATS]):
+            R[L.R_NPOINTS] = min(len(points), L.MAX_PLACE_POINTS)
+            for i, p in enumerate(points[: L.MAX_PLACE_POINTS]):
                 R[L.R_POINTS + i] = int(p)
     elif f.kind == "chips":
         R[L.R_ANTE] = int(f["ante"])

@@ -18,6 +18,7 @@ from paiqi_core.core.layout import (
     JOKER,
     LEAVE,
     LOGLEN,
+    MAX_SEATS,
     PASS,
     PLACE,
     R_COURSE_COVERS,
@@ -33,11 +34,11 @@ from paiqi_core.core.layout import (
 
 # the scratch vector of a reading (``work``)
 C_HELD = 0  # by seat: cards held
-C_PEN = 8  # by seat: points of the cards covered
-C_OUT = 16  # by seat: 1 once out of the game (burst, or left holding only the joker)
-C_BEST = 24  # the best standing
-C_LEADER = 25  # the seat that took the lead last, -1: none yet
-COURSE_WORK = 32
+C_PEN = MAX_SEATS  # by seat: points of the cards covered
+C_OUT = 2 * MAX_SEATS  # by seat: 1 once out of the game (burst, or left holding only the joker)
+C_BEST = 3 * MAX_SEATS  # the best standing
+C_LEADER = C_BEST + 1  # the seat that took the lead last, -1: none yet
+COURSE_WORK = C_LEADER + 1
 
 
 @hot

@@ -43,7 +43,8 @@ def why_not(rules: Rules) -> str | None:
         named = ", ".join(f"the {SLOT_WORDS[s]} '{rules.hook_name(s)}'" for s in missing)
         return f"{named} of {rules.id} {'has' if len(missing) == 1 else 'have'} no compiled form"
     if rules.players > L.MAX_SEATS:
-        return f"{rules.id} seats {rules.players} players; the compiled engine seats at most 8"
+        most = L.MAX_SEATS
+        return f"{rules.id} seats {rules.players} players; the compiled engine seats at most {most}"
     scoring = forms_of(rules)["scoring"]
     assert scoring is not None
     if scoring.kind == "platform":

@@ -5,9 +5,9 @@ A game is one int64 vector ``box`` (``layout.B_*``): the kernel's state vector, 
 vector, and the legal actions of the seat to move as indices of the adapters' shared action
 space (``paiqi_core.adapters.encoding``), with the joker moves they stand for. An ``int8``
 ``mask`` over the 158 indices is kept beside it. Each call applies what it is asked and
-recomputes both, and answers with a ``code``: ``over + 2 * turn + 16 * count`` (count: the
-legal actions), plus ``4096 *`` the actions played where it plays several; -1 for an index
-that is not legal (nothing changed).
+recomputes both, and answers with a ``code``: ``over + 2 * turn + 32 * count`` (the turn in
+4 bits, for up to 12 seats; the count of legal actions below 256), plus ``8192 *`` the
+actions played where it plays several; -1 for an index that is not legal (nothing changed).
 
 The legal actions are those of ``State.legal_actions`` (plays, then a cover or the pass
 where the rules allow one, then joker moves), and ``observe`` writes the observation tensor
@@ -112,7 +112,7 @@ def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
         mask[legal[i]] = 1
     box[B_COUNT] = k
     box[B_JOKERS] = njokers
-    return over + 2 * seat + 16 * k
+    return over + 2 * seat + 32 * k
 
 
 @hot
@@ -189,7 +189,7 @@ def play_random_until(
         action = choose(st, R, beyond, log, RANDOM, jx, jy)
         apply(st, R, ext, beyond, log, action)
         played += 1
-    return refill(box, beyond, mask) + 4096 * played
+    return refill(box, beyond, mask) + 8192 * played
 
 
 @step

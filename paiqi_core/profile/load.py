@@ -537,12 +537,11 @@ def _pack_errors(
     data: Mapping[str, Any], where: Callable[[Path_], Location], given: Callable[[Path_], int]
 ) -> list[Problem]:
     """The pack's rules against each other and against the rules that read it: a range of
-    ranks along the line (two ranks at least, so 8 cards: one for each of 8 players), a
-    centre inside it, an opening card
-    in the pack, and no rule that needs every rank (wrap, tunnel) or a centre away from the
-    ends (cut rows). A problem between two rules is located at the one the user gave last
-    (``given``: 3 for ``--set``, 2 for the profile, 1 for a parent, 0 for a default), the
-    first named on a tie."""
+    ranks along the line (two ranks at least), a card for every player, a centre inside it,
+    an opening card in the pack, and no rule that needs every rank (wrap, tunnel) or a
+    centre away from the ends (cut rows). A problem between two rules is located at the one
+    the user gave last (``given``: 3 for ``--set``, 2 for the profile, 1 for a parent, 0
+    for a default), the first named on a tie."""
     layout, opening = data["layout"], data["opening"]
     ranks_text, ace = data["deck"]["ranks"], layout["ace"]
     problems: list[Problem] = []
@@ -568,7 +567,15 @@ def _pack_errors(
             ("deck", "ranks"),
         )
         return problems
-    pack = Pack(ranks, centre, int(data["deck"]["jokers"]))  # 8 cards at least: one a seat
+    pack = Pack(ranks, centre, int(data["deck"]["jokers"]))
+    players = data["players"]
+    if isinstance(players, int) and pack.size < players:
+        problem(
+            ("players",),
+            f"{players} players and a pack of {pack.size} cards (deck.ranks: {ranks_text}): "
+            "every player must be dealt a card",
+            ("deck", "ranks"),
+        )
     if layout["ace_king"] != "none" and not pack.whole:
         problem(
             ("layout", "ace_king"),
