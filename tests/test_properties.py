@@ -1086,6 +1086,7 @@ def test_games_of_more_than_eight_players_follow_the_rules(
     sizes = [len(h) for h in dealt(state)]
     assert sizes == [52 // n + (s < 52 % n) for s in range(n)]
     check_result(state, rules)
+    assert replay(state_record(state)) == []  # its record is a valid one, and replays
 
 
 # rule sets with the stall rule in effect: passes by choice, a round or two of them ends it

@@ -417,10 +417,10 @@ def test_the_schema_bounds_hold_every_game() -> None:
     assert record["actions"]["items"]["properties"]["seat"]["maximum"] == players - 1
     assert record["hands"]["items"]["maxItems"] == 53
     # A game where passes are made only when stuck: every card leaves a hand once (53 with
-    # the joker), each suit is cut once (4), each seat bursts or leaves once (8), and at
-    # most players - 1 passes come between two cards (7 * 54 = 378).
-    longest_must_play = 53 + 4 + 8 + (players - 1) * 54
-    assert longest_must_play == 443
+    # the joker), each suit is cut once (4), each seat bursts or leaves once (12), and at
+    # most players - 1 passes come between two cards (11 * 54 = 594).
+    longest_must_play = 53 + 4 + 12 + (players - 1) * 54
+    assert longest_must_play == 663
     assert record["actions"]["maxItems"] >= 4 * longest_must_play
 
 
