@@ -17,10 +17,13 @@ number instead: not paiqi's deals, but the cheapest stream a loop could draw fro
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit
 
 from paiqi_core.core.scoring import WORK, exempt_points
+from paiqi_core.fast.cache import ensure_fresh
 
 SEVEN = 6
 SEVENS = (1 << 6) | (1 << 19) | (1 << 32) | (1 << 45)
@@ -460,3 +463,8 @@ def play(
 
 
 RULES = {"doujue": 0, "platform": 1, "pagat": 2}
+
+
+# the loops inline paiqi's meld search, which numba's cache does not check: empty their
+# cache whenever paiqi's compiled sources change, as the engine's own is
+ensure_fresh([sys.modules[__name__]])
