@@ -206,6 +206,25 @@ def test_guided_without_evidence_plays_as_the_heuristic() -> None:
             assert sure.act(obs) == HeuristicAgent(random.Random(k), game=g).act(obs)
 
 
+def test_guided_plays_the_heuristic_where_no_deal_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a position the sampler finds no agreeing deal for within its budget (rare: a joker
+    # unseen behind covers and passes) must not stop the game: the rule-based move is played
+    from paiqi_core.agents import HeuristicAgent
+    from paiqi_core.belief import InconsistentObservation
+    from paiqi_core.search import guided
+
+    class NoDeal:
+        def __init__(self, *args: object) -> None:
+            raise InconsistentObservation("no agreeing deal found in 5000 draws")
+
+    monkeypatch.setattr(guided, "Belief", NoDeal)
+    g = game("platform", ("deck.jokers=1",))
+    for k, state in enumerate(_positions(g, 6, lambda s: True)):
+        obs = state.observation(state.current_seat())
+        player = GuidedAgent(random.Random(k), game=g, budget="2x1")
+        assert player.act(obs) == HeuristicAgent(random.Random(k), game=g).act(obs)
+
+
 class _DearestCover:
     """A prior that covers the card worth most points: what no 鬥雀 player should do."""
 

@@ -25,7 +25,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from paiqi_core.belief import Belief
+from paiqi_core.belief import Belief, InconsistentObservation
 from paiqi_core.engine import Game, Observation
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.inference import SLACK, weighs_deals, worlds
@@ -111,13 +111,18 @@ class GuidedAgent(SearchPlayer):
 
     def act(self, observation: Observation) -> int:
         """The heuristic's action, or the action whose lower confidence bound on its
-        advantage over it is highest and above zero."""
+        advantage over it is highest and above zero. Where no deal that agrees with the
+        observation is found within the sampler's budget, the heuristic's action."""
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
         prior = self.prior.act(observation)
+        try:
+            advantages = self.advantages(observation, prior)
+        except InconsistentObservation:
+            return prior
         best, best_bound = prior, 0.0
-        for action, row in zip(legal, self.advantages(observation, prior), strict=True):
+        for action, row in zip(legal, advantages, strict=True):
             n = len(row)
             mean = sum(row) / n
             if action == prior or mean <= 0:
