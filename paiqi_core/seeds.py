@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from paiqi_core.streams import HALF, Stream, below
+from paiqi_core.streams import below
 
 GAME_STRIDE = 1 << 32
 
@@ -24,18 +24,6 @@ def shuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
     draws it (for ``mt19937``, the same permutation as ``rng.shuffle``), spelled out so
     that deals stay the same whatever a Python version does to ``shuffle``."""
     x = list(deck)
-    if type(rng) is Stream:  # streams.below's draw, written out: 51 a deal
-        draw = rng.next_draw
-        for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            m = draw() * n
-            if m & HALF < n:
-                floor = (1 << 32) % n
-                while m & HALF < floor:
-                    m = draw() * n
-            r = m >> 32
-            x[i], x[r] = x[r], x[i]
-        return x
     for i in range(len(x) - 1, 0, -1):
         r = below(rng, i + 1)
         x[i], x[r] = x[r], x[i]

@@ -17,6 +17,7 @@ import pickle
 import random
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -337,20 +338,24 @@ def test_records_dealt_by_splitmix64_words_replay() -> None:
         )
 
 
-def test_a_run_dealt_by_splitmix64_words_resumes_in_the_kernel(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _resumes_as_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, generator: str,
+    cut: Sequence[str], *options: str,
+) -> None:  # fmt: skip
+    """A run stored by an earlier version (``LEGACY_DATA / name``: doujue and pagat, games
+    0-99 and 100-199), cut short by the SQL of ``cut`` and resumed, has every batch it had."""
     db = tmp_path / "runs.db"
-    shutil.copy(LEGACY_DATA / "runs-splitmix64.db", db)
+    shutil.copy(LEGACY_DATA / name, db)
     with Store.reader(db) as store:
         (info,) = store.runs()
         spec = store.spec(info.id)
-    assert spec is not None and spec.generator == WORDS
+    assert spec is not None and spec.generator == generator
     before = _blocks(db, info.id)
-    assert len(before) == 4  # doujue and pagat, games 0-99 and 100-199
-    with sqlite3.connect(db) as con:
-        con.execute("DELETE FROM batches WHERE start = 100")
-    status = main(["compare", "--resume", info.id, "--db", str(db), "-q", "--engine", "fast"])
+    assert len(before) == 4
+    with sqlite3.connect(db) as con:  # as if the run had stopped before these batches
+        for sql in cut:
+            con.execute(sql)
+    status = main(["compare", "--resume", info.id, "--db", str(db), "-q", *options])
     assert status == 0, capsys.readouterr().err
     after = _blocks(db, info.id)
     for key in before:
@@ -363,25 +368,18 @@ def _blocks(db: Path, run_id: str) -> dict[tuple[str, int], bytes]:
         return {(p, s): bytes(b) for p, s, b in rows}
 
 
+def test_a_run_dealt_by_splitmix64_words_resumes_in_the_kernel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cut = ["DELETE FROM batches WHERE start = 100"]
+    _resumes_as_stored(tmp_path, capsys, "runs-splitmix64.db", WORDS, cut, "--engine", "fast")
+
+
 def test_a_run_stored_before_generators_were_named_resumes_with_its_deals(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = tmp_path / "runs.db"
-    shutil.copy(LEGACY_DATA / "runs-mt19937.db", db)
-    with Store.reader(db) as store:
-        (info,) = store.runs()
-        spec = store.spec(info.id)
-    assert spec is not None and spec.generator == LEGACY
-    before = _blocks(db, info.id)
-    assert len(before) == 4  # doujue and pagat, games 0-99 and 100-199
-    with sqlite3.connect(db) as con:  # as if the run had stopped before these two batches
-        con.execute("DELETE FROM batches WHERE start = 100")
-        con.execute("DELETE FROM seats WHERE game >= 100")
-    status = main(["compare", "--resume", info.id, "--db", str(db), "-q", "--json"])
-    assert status == 0, capsys.readouterr().err
-    after = _blocks(db, info.id)
-    for key in before:
-        assert decode(after[key]).as_rows() == decode(before[key]).as_rows(), key
+    cut = ["DELETE FROM batches WHERE start = 100", "DELETE FROM seats WHERE game >= 100"]
+    _resumes_as_stored(tmp_path, capsys, "runs-mt19937.db", LEGACY, cut, "--json")
 
 
 def test_a_new_run_stores_its_generator(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

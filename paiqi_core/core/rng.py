@@ -75,7 +75,7 @@ else:  # plain Python: the same words from Python ints (NumPy's scalars would wa
         st[DRAWN] = t + 1
         if t & 1:
             return int(st[HALF])
-        z = mix64(((int(st[KEY]) & MASK) + ((t >> 1) + 1) * GAMMA) & MASK)
+        z = int(word(st[KEY], t >> 1))
         st[HALF] = z & LOW
         return z >> 32
 
@@ -111,7 +111,7 @@ def resume(st: np.ndarray, generator: int, key: int, drawn: int) -> None:
     """Put a stream in ``st``: its generator (0 or ``WORDS``), its key and its draws so far,
     and the half a word left to draw (from Python, where ``Stream`` holds it)."""
     st[GEN], st[KEY], st[DRAWN] = generator, signed(key & MASK), drawn
-    st[HALF] = mix64(((key & MASK) + ((drawn >> 1) + 1) * GAMMA) & MASK) & LOW if drawn & 1 else 0
+    st[HALF] = int(word(st[KEY], drawn >> 1)) & LOW if drawn & 1 else 0
 
 
 # -- the keys of seeds, as the kernel holds them -----------------------------------------------
