@@ -33,6 +33,15 @@ def builtin_profiles() -> dict[str, Path]:
 
 
 @cache
+def families() -> tuple[str, ...]:
+    """The built-in families (``variants/families.txt``): the built-in profiles that extend
+    nothing, in the order reports list them."""
+    text = (variants_dir() / "families.txt").read_text(encoding="utf-8")
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return tuple(line for line in lines if line)
+
+
+@cache
 def schema(name: str) -> dict[str, Any]:
     """The JSON Schema ``name`` (``profile``, ``example`` or ``record``)."""
     with open(data_dir("rules") / f"{name}.schema.json", encoding="utf-8") as f:

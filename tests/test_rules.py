@@ -270,3 +270,22 @@ def test_a_profile_error_survives_pickling() -> None:
         Game("doujue", ["players=99"])
     copied = pickle.loads(pickle.dumps(info.value))
     assert copied.problems == info.value.problems and str(copied) == str(info.value)
+
+
+def test_the_families_are_the_built_in_profiles_that_extend_nothing() -> None:
+    import yaml
+
+    from paiqi_core.profile import load_profile
+    from paiqi_core.profile.ranges import family
+    from paiqi_core.resources import families
+
+    roots = {
+        name
+        for name, path in builtin_profiles().items()
+        if "extends" not in yaml.safe_load(path.read_text(encoding="utf-8"))
+    }
+    # in the order the README and reports give them: 鬥雀 first, the baseline of `compare`
+    assert families() == ("doujue", "platform", "shichinarabe", "pagat")
+    assert set(families()) == roots
+    assert family(load_profile("bicycle")) == "pagat"
+    assert family(load_profile("platform-zhanlong")) == "platform"

@@ -13,7 +13,7 @@ from paiqi_core.profile import load_profile
 from paiqi_core.textui import Progress
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")  # one built-in profile a family
+FAMILIES = resources.families()  # one built-in profile a family
 
 
 class BadInput(Exception):

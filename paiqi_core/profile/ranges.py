@@ -17,13 +17,11 @@ from paiqi_core import resources
 from paiqi_core.profile.errors import Location, Path_, Problem, format_path
 from paiqi_core.profile.model import Profile
 
-FAMILIES = ("doujue", "platform", "shichinarabe", "pagat")
-
 
 def family(profile: Profile) -> str | None:
     """The built-in family a profile belongs to: the root of its ``extends`` chain."""
     root = profile.chain[-1] if profile.chain else profile.id
-    return root if root in FAMILIES else None
+    return root if root in resources.families() else None
 
 
 def _documented(schema: Mapping[str, Any], path: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
