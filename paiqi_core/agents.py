@@ -18,8 +18,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from paiqi_core.actions import COVER, JOKER, PASS, joker_parts
-from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import SEVEN, SUIT_MASK
+from paiqi_core.cards import JOKERS, SEVEN, SUIT_MASK, is_joker
 from paiqi_core.core.plain import scoring as core_scoring
 from paiqi_core.engine import Game, Observation
 from paiqi_core.streams import below
@@ -340,11 +339,12 @@ class HeuristicAgent:
         return score
 
     def _opponent_may_hold_joker(self, obs: Observation) -> bool:
-        """The deck has a joker, and it is not in this hand, on the table or gone with a
-        player who left holding it alone."""
-        if not self.rules.jokers or obs.joker_at is not None or obs.hand_mask >> JOKER_CARD & 1:
+        """The deck has more jokers than this hand holds, stand on the table or went with
+        players who left holding only jokers (one each at least)."""
+        if not self.rules.jokers:
             return False
-        return not obs.left
+        mine = (obs.hand_mask & JOKERS).bit_count()
+        return mine + obs.jokers_at.bit_count() + len(obs.left) < self.rules.jokers
 
     def _joker_score(self, obs: Observation, own: int) -> float:
         """A joker play sheds one more card; it is kept while the hand is long unless it
@@ -387,11 +387,11 @@ class HeuristicAgent:
         melds = rules.melds and len(held) >= 3  # a meld takes four cards or more
         mask = sum(1 << c for c in held)
         exempt = exempt_points(mask) if melds else 0
-        covered = sum(c % 13 + 1 for c in held if c != JOKER_CARD) - exempt
+        covered = sum(c % 13 + 1 for c in held if not is_joker(c)) - exempt
         out = []
         for action in covers:
             card = action - COVER
-            if card == JOKER_CARD:
+            if is_joker(card):
                 out.append((-1.0, action))  # counts no points
                 continue
             suit = suits[card // 13]

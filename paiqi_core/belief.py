@@ -5,9 +5,11 @@ move and event as the table saw it, the hands burst players laid face up) and wo
 where each unseen card may be: in another seat's hand now, or among the cards that seat
 covered, at one of its covers. A cover, or a pass where passing is allowed only when stuck,
 proves that the seat held none of the cards playable at that moment: it holds none of them
-now, and covered none of them later. A pass by choice proves nothing. The joker is followed
-wherever it is seen (played, taken by a swap, gone with a leaver or a burst hand); a card
-the joker stands in for was covered before the joker took its place.
+now, and covered none of them later. A pass by choice proves nothing. Jokers are followed
+wherever they are seen (played, taken by a swap, gone with a leaver or a burst hand); a
+card a joker stands in for was covered before the joker took its place. How many jokers are
+unseen follows from the counts: the places' room less the unseen suited cards; how many a
+seat was dealt, from the cards it was dealt (a public count) less the suited ones.
 
 ``sample(rng)`` returns a full game state, a *determinization*, that agrees with everything
 the seat saw. The unseen cards are placed by a Markov chain over placements that respect
@@ -43,15 +45,14 @@ from paiqi_core.actions import (
     SWAP,
     kind,
 )
+from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, bits
 from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import SUIT_MASK, bits
 from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 
 JOKER_BIT = 1 << JOKER_CARD
 SUITED = JOKER_BIT - 1
-EVERY_CARD = (1 << 53) - 1
 
 
 class InconsistentObservation(ValueError):
@@ -72,21 +73,18 @@ def _joker_spans(
     history: Sequence[tuple[int, int]], laid: Sequence[int]
 ) -> dict[int, list[tuple[int, int]]]:
     """Per seat, the stretches of the history (first index, index of the move or event that
-    took the joker out of its hand) during which the seat is known to have held the joker:
-    from the deal, or from the swap that gave it the joker, until it played the joker, left
-    holding only the joker, or burst with the joker among the cards it laid."""
+    took a joker out of its hand) during which the seat is known to have held a joker: from
+    the deal, or from its last swap (that gave it a joker), until it played a joker, left
+    holding only jokers, or burst with a joker among the cards it laid."""
     spans: dict[int, list[tuple[int, int]]] = {}
-    since = 0  # where the joker's current stretch began
+    since: dict[int, int] = {}  # by seat, where its joker's stretch began: its last swap
     hands = iter(laid)
     for index, (seat, action) in enumerate(history):
-        if action == BURST:
-            gone = bool(next(hands) & JOKER_BIT)
-        else:
-            gone = action >= JOKER or action == LEAVE
-        if gone:
-            spans.setdefault(seat, []).append((since, index))
+        burst = action == BURST and bool(next(hands) & JOKERS)
+        if burst or action >= JOKER or action == LEAVE:
+            spans.setdefault(seat, []).append((since.get(seat, 0), index))
         elif kind(action) == "swap":
-            since = index
+            since[seat] = index
     return spans
 
 
@@ -130,12 +128,12 @@ class Belief:
         self._void = [0] * n  # cards each seat is proven not to hold (now, and when covering)
         self._covers: list[list[int]] = [[] for _ in range(n)]  # per cover: cards it is not
         self._out = [0] * n  # cards seen leaving each hand: part of what it was dealt
-        self._jokers_in = [0] * n  # jokers taken by swaps, less jokers seen leaving the hand
-        self._joker_with: int | None = None  # a seat seen taking the joker (held or covered)
-        self._covers_before_swap = 0  # that seat's covers made before it took the joker
-        self._joker_seen = False
-        self._under_joker: int | None = None  # the card the joker stands in for on the table
-        self._covers_before_joker = [0] * n
+        # with a single joker: a seat seen taking it (held or covered since), and its covers
+        # made before it took the joker
+        self._joker_with: int | None = None
+        self._covers_before_swap = 0
+        # the places jokers stand in, each with every seat's covers made before it took it
+        self._under: dict[int, list[int]] = {}
         mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
         held_joker = _joker_spans(obs.history, obs.laid)
         beyond = rules.topology.beyond
@@ -180,10 +178,8 @@ class Belief:
                 at, card = divmod(action - JOKER, 64)
                 table |= 1 << at | 1 << card
                 self._out[seat] |= 1 << card
-                self._jokers_in[seat] -= 1
-                self._joker_seen, self._joker_with, started = True, None, True
-                self._under_joker = at
-                self._covers_before_joker = [len(c) for c in self._covers]
+                self._joker_with, started = None, True
+                self._under[at] = [len(c) for c in self._covers]
             elif action >= EVENT:
                 event = kind(action)
                 if event == "place":
@@ -191,20 +187,17 @@ class Belief:
                     self._out[seat] |= 1 << (action - PLACE)
                 elif event == "swap":  # X laid from this hand; the joker taken into it
                     self._out[seat] |= 1 << (action - SWAP)
-                    self._jokers_in[seat] += 1
-                    self._joker_with, self._under_joker = seat, None
-                    self._joker_seen = False  # unseen again: held, or covered later
+                    self._under.pop(action - SWAP, None)
+                    self._joker_with = seat  # held, or covered later
                     self._covers_before_swap = len(self._covers[seat])
                 elif event == "burst":
                     hand = next(laid)
                     table |= hand & SUITED
                     self._out[seat] |= hand & SUITED
-                    if hand & JOKER_BIT:
-                        self._jokers_in[seat] -= 1
-                        self._joker_seen, self._joker_with = True, None
+                    if hand & JOKERS:
+                        self._joker_with = None
                 elif event == "leave":
-                    self._jokers_in[seat] -= 1
-                    self._joker_seen, self._joker_with = True, None
+                    self._joker_with = None
         if not started and first_card is not None:
             self._opener = (first_card, mover)  # who moves first holds the opening card
         # an opening that gives the first move to the holder of a card the table may not
@@ -218,35 +211,30 @@ class Belief:
 
     def _find_places(self) -> None:
         game, obs, me = self.game, self.observation, self.seat
-        under = self._under_joker if obs.joker_at is not None else None
-        table = obs.table_mask
-        if under is not None:
-            table &= ~(1 << under)  # the joker stands there; the card itself may be unseen
-        seen = table | obs.hand_mask | obs.covered_mask
-        if under is not None and obs.covered_mask >> under & 1:
-            under = None  # this seat covered it: nothing to place
-        hidden = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
-        if (
-            game.rules.jokers
-            and not self._joker_seen
-            and not (obs.hand_mask | obs.covered_mask) & JOKER_BIT
-        ):
-            hidden.append(JOKER_CARD)
-        self.hidden: tuple[int, ...] = tuple(hidden)
+        # the places jokers stand in: the card itself may be unseen (unless this seat
+        # covered it: nothing to place)
+        under = {
+            x: before
+            for x, before in self._under.items()
+            if obs.jokers_at >> x & 1 and not obs.covered_mask >> x & 1
+        }
+        seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask
+        suited = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
+        # a single joker is followed to the seat that took it; alike jokers are not
+        with_joker = self._joker_with if game.rules.jokers == 1 else None
         places: list[Place] = []
         allowed: list[int] = []
         for t in range(game.players):
             if t == me:
                 continue
-            with_joker = self._joker_with
             if obs.hand_counts[t]:
                 places.append(Place(t, -1, obs.hand_counts[t]))
                 mask = EVERY_CARD & ~self._void[t]
                 for constraint in (self._opener, self._leader):
                     if constraint is not None and constraint[1] != t:
                         mask &= ~(1 << constraint[0])
-                if under is not None:
-                    mask &= ~(1 << under)  # it was in no hand when the joker took its place
+                for x in under:
+                    mask &= ~(1 << x)  # it was in no hand when the joker took its place
                 if with_joker is not None and with_joker != t:
                     mask &= ~JOKER_BIT  # another seat took it
                 allowed.append(mask)
@@ -257,14 +245,17 @@ class Belief:
                     mask &= ~(1 << self._opener[0])
                 if self._leader is not None and self._leader[1] != t:
                     mask &= ~(1 << self._leader[0])
-                if under is not None and k >= self._covers_before_joker[t]:
-                    mask &= ~(1 << under)  # covered after the joker took its place
+                for x, before in under.items():
+                    if k >= before[t]:
+                        mask &= ~(1 << x)  # covered after the joker took its place
                 if with_joker is not None and (with_joker != t or k < self._covers_before_swap):
                     mask &= ~JOKER_BIT  # the joker was taken by another seat, or later
                 allowed.append(mask)
         room = sum(p.size for p in places)
-        if room != len(self.hidden):
-            raise InconsistentObservation(f"{len(self.hidden)} unseen cards for {room} places")
+        jokers = room - len(suited)  # the rest of the room: unseen jokers
+        if not 0 <= jokers <= game.rules.jokers:
+            raise InconsistentObservation(f"{len(suited)} unseen cards for {room} places")
+        self.hidden: tuple[int, ...] = (*suited, *range(JOKER_CARD, JOKER_CARD + jokers))
         self.places: tuple[Place, ...] = tuple(places)
         self.allowed: tuple[int, ...] = tuple(allowed)
 
@@ -364,14 +355,13 @@ class Belief:
         n = game.players
         hands, covers = self._split(placement)
         hands[me] = obs.hand_mask
-        dealt = []
-        for t in range(n):
-            covered = obs.covered_mask if t == me else sum(1 << c for c in covers[t].values())
-            held = hands[t] | covered
-            jokers = (held >> JOKER_CARD & 1) - self._jokers_in[t]  # jokers dealt to t
-            if jokers not in (0, 1):
-                return None
-            dealt.append((held | self._out[t]) & SUITED | (JOKER_BIT if jokers else 0))
+        covered = [
+            obs.covered_mask if t == me else sum(1 << c for c in covers[t].values())
+            for t in range(n)
+        ]
+        dealt = self._dealt(hands, covered)
+        if dealt is None:
+            return None
         state = game.new_state(hands=[list(bits(d)) for d in dealt], door_card=obs.door_card)
         own = iter(obs.cover_order)
         taken = [0] * n
@@ -389,10 +379,25 @@ class Belief:
                 action = COVER + card
             if state.over or state.turn != seat:
                 return None
-            if COVER <= action < JOKER and action not in state.legal_actions():
-                return None  # a cover or a pass that these cards would not allow
+            if action >= COVER and action not in state.legal_actions():
+                return None  # a cover, a pass or a joker move these cards would not allow
             state.apply_unchecked(action)
         return state if state.observation(me) == obs else None
+
+    def _dealt(self, hands: list[int], covered: list[int]) -> list[int] | None:
+        """The hands dealt, by seat, where each seat now holds ``hands`` and has covered
+        ``covered``: the suited cards it holds, covered or was seen to lay, and as many jokers
+        as the cards it was dealt leave room for (the alike jokers numbered in seat order).
+        None where the counts do not add up."""
+        dealt, joker = [], JOKER_CARD
+        for t, size in enumerate(self.observation.dealt_counts):
+            suited = (hands[t] | covered[t] | self._out[t]) & SUITED
+            jokers = size - suited.bit_count()
+            if jokers < 0 or joker + jokers > JOKER_CARD + self.game.rules.jokers:
+                return None
+            dealt.append(suited | ((1 << jokers) - 1) << joker)
+            joker += jokers
+        return dealt
 
     def _may_rebuild(self) -> bool:
         """Whether a sample can be made from another by exchanging the hidden cards
@@ -402,7 +407,7 @@ class Belief:
         extra play follows a card that ends its line."""
         from paiqi_core.fast.plan import forms_of  # declared forms: standard library only
 
-        if JOKER_CARD in self.hidden or self.game.rules.extra_after_end != "none":
+        if self.hidden[-1:] >= (JOKER_CARD,) or self.game.rules.extra_after_end != "none":
             return False  # extra plays: whether a pass was a stop, only a replay can tell
         return all(form is not None for form in forms_of(self.game.rules).values())
 
@@ -421,15 +426,17 @@ class Belief:
         hands, covers = self._split(placement)
         state = template.clone()
         order = state._cover_order
+        hands[me] = self.observation.hand_mask
+        covered = [self.observation.covered_mask] * n
         for t in range(n):
-            if t == me:
-                continue
-            in_order = [covers[t][k] for k in range(len(covers[t]))]
-            covered = sum(1 << c for c in in_order)
-            order[t] = in_order
-            joker = JOKER_BIT if self._jokers_in[t] < 0 else 0  # dealt, seen leaving since
-            dealt = (hands[t] | covered | self._out[t]) & SUITED | joker
-            state.set_hidden(t, hands[t], covered, dealt)
+            if t != me:
+                order[t] = [covers[t][k] for k in range(len(covers[t]))]
+                covered[t] = sum(1 << c for c in order[t])
+        dealt = self._dealt(hands, covered)
+        assert dealt is not None  # no joker is unseen: the counts are those of the template
+        for t in range(n):
+            if t != me:
+                state.set_hidden(t, hands[t], covered[t], dealt[t])
         taken = [0] * n
         log = state.log
         for index, (seat, action) in enumerate(log):

@@ -1,7 +1,8 @@
 """Cards as small integers and their text form.
 
 A card is ``suit * 13 + rank`` with suits S H D C (0..3) and ranks A..K (0..12);
-the joker is 52. A set of cards is an int bitmask. Text output uses ``S7``, ``H10``,
+the jokers are 52 and up (``MAX_JOKERS`` of them; all alike, each text ``JOKER``). A set of
+cards is an int bitmask. Text output uses ``S7``, ``H10``,
 ``DA``, ``JOKER``; input also accepts ``T`` for ten, suit symbols and Chinese suit names.
 """
 
@@ -11,7 +12,10 @@ from collections.abc import Iterable, Iterator
 
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-JOKER = 52
+JOKER = 52  # the first joker; a pack's jokers are JOKER, JOKER + 1, ...
+MAX_JOKERS = 4
+JOKERS = ((1 << MAX_JOKERS) - 1) << JOKER  # the jokers' bits
+SUITED = (1 << JOKER) - 1  # the bits of the 52 suited cards
 SEVEN = 6  # rank index of the 7
 SUIT_MASK = 0x1FFF  # 13 bits
 
@@ -43,17 +47,24 @@ def rank_of(c: int) -> int:
     return c % 13
 
 
+def is_joker(c: int) -> bool:
+    """Whether the card number ``c`` is a joker."""
+    return JOKER <= c < JOKER + MAX_JOKERS
+
+
 def points(c: int) -> int:
-    """Face points: A=1, 2..10, J=11, Q=12, K=13 (the joker counts 0)."""
-    return 0 if c == JOKER else c % 13 + 1
+    """Face points: A=1, 2..10, J=11, Q=12, K=13 (a joker counts 0)."""
+    return 0 if c >= JOKER else c % 13 + 1
 
 
-CARD_POINTS = tuple(points(c) for c in range(JOKER + 1))  # points(c) by card number
+CARDS = JOKER + MAX_JOKERS  # card numbers: the 52, then the jokers
+CARD_POINTS = tuple(points(c) for c in range(CARDS))  # points(c) by card number
+EVERY_CARD = (1 << CARDS) - 1  # every card number's bit
 
 
 def card_text(c: int) -> str:
     """The text of a card: ``S7``, ``H10``, ``DA``, ``JOKER``."""
-    if c == JOKER:
+    if is_joker(c):
         return "JOKER"
     if not 0 <= c < 52:
         raise CardError(f"{c} is not a card number")
@@ -78,7 +89,7 @@ def parse_card(text: str) -> int:
 
 
 _SUIT_ALIASES_LONGEST_FIRST = sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0]))
-_CANONICAL = {card_text(c): c for c in range(JOKER + 1)}
+_CANONICAL = {card_text(c): c for c in range(JOKER + 1)}  # JOKER: the first joker
 
 
 def parse_cards(items: Iterable[str] | str) -> list[int]:
@@ -100,11 +111,52 @@ def parse_cards(items: Iterable[str] | str) -> list[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
-    """The bitmask of a collection of card numbers."""
+    """The bitmask of a collection of card numbers. Jokers are alike: each joker listed
+    takes the lowest joker bit not yet taken (``JOKER JOKER`` is both of two jokers)."""
     m = 0
     for c in cards:
-        m |= 1 << c
+        if is_joker(c):
+            free = JOKERS & ~m
+            if not free:
+                raise CardError(f"more than {MAX_JOKERS} jokers")
+            m |= free & -free
+        else:
+            m |= 1 << c
     return m
+
+
+def one_joker(mask: int) -> int:
+    """``mask`` with its jokers as one: the first joker's bit if it holds any (where one
+    entry stands for the alike jokers; how many is a count kept beside)."""
+    return mask & ~JOKERS | (1 << JOKER) if mask & JOKERS else mask
+
+
+def hand_masks(hands: Iterable[Iterable[int]]) -> list[int]:
+    """The masks of hands given as card numbers, by seat: the alike jokers (any joker
+    number stands for a joker) take the joker bits one after another in seat order, so that
+    no two seats hold the same one."""
+    masks, joker = [], JOKER
+    for hand in hands:
+        mask = 0
+        for c in hand:
+            if is_joker(c):
+                if joker == JOKER + MAX_JOKERS:
+                    raise CardError(f"more than {MAX_JOKERS} jokers")
+                mask |= 1 << joker
+                joker += 1
+            else:
+                mask |= 1 << c
+        masks.append(mask)
+    return masks
+
+
+def alike(mask: int) -> int:
+    """``mask`` with its jokers as the first jokers: which of the alike jokers a hand holds
+    is no one's knowledge, only how many (what a seat is shown)."""
+    jokers = mask & JOKERS
+    if jokers & (jokers + (1 << JOKER)):  # not already the lowest ones
+        return mask & SUITED | ((1 << jokers.bit_count()) - 1) << JOKER
+    return mask
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -123,4 +175,4 @@ def cards_text(mask_or_cards: int | Iterable[int]) -> list[str]:
 
 def full_deck(jokers: int = 0) -> list[int]:
     """The 52 cards in card order, then ``jokers`` jokers."""
-    return list(range(52)) + [JOKER] * jokers
+    return list(range(52)) + list(range(JOKER, JOKER + jokers))

@@ -79,7 +79,7 @@ class Observation(NamedTuple):
     bursts: tuple[int, ...]  # seats in the order they burst (their hands lie on the table)
     laid: tuple[int, ...]  # by burst, the hand laid face up (a mask; a joker in it is removed)
     left: tuple[int, ...]  # seats that left holding only the joker
-    joker_at: int | None  # the place the joker holds on the table, if it lies there
+    jokers_at: int  # the places jokers hold on the table, a card mask (0: none)
     history: History  # (seat, action) of every move and event; covers hidden
     legal: tuple[int, ...]  # legal actions if it is this seat's turn, else empty
     terminal: bool
@@ -87,6 +87,7 @@ class Observation(NamedTuple):
     cover_order: tuple[int, ...] = ()  # this seat's covered cards in the order it covered them
     # the seat to move plays again after a card that ended its line (turn.extra_after_end)
     extra_play: bool = False
+    dealt_counts: tuple[int, ...] = ()  # cards dealt, by seat (public)
 
     @property
     def hand(self) -> tuple[int, ...]:

@@ -26,8 +26,9 @@ class PlayerOutcome(NamedTuple):
     hand_left: int = 0  # cards still held when the game ended
     hand_size: int = 13  # cards dealt to this player
     burst: int | None = None  # 0 for the first player to burst, 1 for the next, ...
-    left_with_joker: bool = False  # left the game holding only the joker
+    left_with_joker: bool = False  # left the game holding only jokers
     centre: int = SEVEN  # the rank every row starts from (the 7 unless the rules say)
+    left: int | None = None  # 0 for the first player to leave holding only jokers, ...
 
     @property
     def covered_points(self) -> int:

@@ -67,7 +67,8 @@ class Pack:
     @cached_property
     def cards(self) -> tuple[int, ...]:
         """The cards in card order, then the jokers: what is shuffled and dealt."""
-        return tuple(c for c in range(52) if self.suited >> c & 1) + (JOKER,) * self.jokers
+        jokers = tuple(range(JOKER, JOKER + self.jokers))  # all alike, each its own bit
+        return tuple(c for c in range(52) if self.suited >> c & 1) + jokers
 
     @cached_property
     def centre_cards(self) -> tuple[int, ...]:

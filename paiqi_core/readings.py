@@ -77,6 +77,14 @@ READINGS: dict[str, Reading] = {
             _jokers,
         ),
         Reading(
+            "jokers-alike",
+            "Several jokers are alike: a joker move uses one of those the player holds, and the "
+            "holder of the card it stands for takes that one; the jokers are one cover "
+            "action. A player whose hand comes down to jokers alone leaves with all of them; "
+            "players who leave so rank in the order they left, the earliest highest.",
+            lambda r: r.jokers > 1,
+        ),
+        Reading(
             "joker-covered-points",
             "A covered joker counts 0 points, and in the |points - 7| tie-break it is 7 away, "
             "the same point value as in the total.",

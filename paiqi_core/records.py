@@ -31,7 +31,7 @@ import jsonschema
 
 from paiqi_core import resources
 from paiqi_core.actions import from_record, is_event, record_action
-from paiqi_core.cards import JOKER, bits, card_text, parse_card
+from paiqi_core.cards import JOKER, bits, card_text, is_joker, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.engine.game import game_of
 from paiqi_core.games import game_for, overrides_key
@@ -676,11 +676,11 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
     deck once, in hands of the sizes dealing one at a time from seat 0 gives; [] if they
     are one."""
     deck = game.deck
-    in_deck = Counter(deck)
+    in_deck = Counter(JOKER if is_joker(c) else c for c in deck)  # the jokers are alike
     held: dict[int, list[int]] = {}
     for seat, hand in enumerate(hands):
         for c in hand:
-            held.setdefault(c, []).append(seat)
+            held.setdefault(JOKER if is_joker(c) else c, []).append(seat)
     problems = []
     for c in sorted(held):
         seats = held[c]
@@ -692,6 +692,8 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
             )
             times = "twice" if len(seats) == 2 else f"{len(seats)} times"
             problems.append(f"hands: {card_text(c)} is dealt {times}, {where}")
+            if in_deck[c] > 1:
+                problems[-1] += f" (the deck has {in_deck[c]})"
     extra = [c for c in sorted(held) if c not in in_deck]
     if extra:
         problems.append(
@@ -718,9 +720,16 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
     return problems
 
 
+def _alike(hand: Sequence[int]) -> list[int]:
+    """A hand's cards in order, every joker as the first (the jokers are alike)."""
+    return sorted(JOKER if is_joker(c) else c for c in hand)
+
+
 def _deck_words(deck: Sequence[int]) -> str:
-    jokers = sum(c == JOKER for c in deck)
-    return f"{len(deck)} cards, " + ("no joker" if not jokers else f"{jokers} joker")
+    jokers = sum(map(is_joker, deck))
+    return f"{len(deck)} cards, " + (
+        "no joker" if not jokers else f"{jokers} joker" + ("s" if jokers > 1 else "")
+    )
 
 
 def _door_problems(
@@ -729,7 +738,7 @@ def _door_problems(
     uses = game.rules.opening.uses_door_card
     if door is not None and not uses:
         return [f"door_card: the record has {card_text(door)}; {game.id} cuts no door card"]
-    if door == JOKER:
+    if door is not None and is_joker(door):
         return ["door_card: the joker is never the door card (a cut joker is cut again)"]
     if uses and door is None and seed is None:
         return [f"door_card: the record has none; {game.id} cuts a door card before play"]
@@ -767,11 +776,13 @@ def _replay(record: Mapping[str, Any], game: Game) -> list[str]:
         return problems
     seed = record.get("seed")
     generator = record.get("generator", LEGACY)  # records without one were dealt by it
-    if seed is not None and [sorted(h) for h in hands] != game.deal(seed, generator):
+    if seed is not None and [_alike(h) for h in hands] != list(
+        map(_alike, game.deal(seed, generator))
+    ):
         problems.append(f"hands: not the deal of seed {seed}")
     door = parse_card(record["door_card"]) if record.get("door_card") else None
     door_problems = _door_problems(game, door, seed, generator)
-    if door == JOKER or (door is None and door_problems):
+    if (door is not None and is_joker(door)) or (door is None and door_problems):
         return problems + door_problems  # no game can start
     problems += door_problems
     state = game.new_state(seed=seed, hands=hands, door_card=door, generator=generator)

@@ -18,6 +18,7 @@ from typing import Any
 
 from paiqi_core import hooks
 from paiqi_core.actions import PASS
+from paiqi_core.cards import EVERY_CARD
 from paiqi_core.hooks.registry import SectionParams
 from paiqi_core.pack import ALL_RANKS, Pack, rank_index, rank_range
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
@@ -162,7 +163,6 @@ def _slot_object(profile: Profile, slot: str, pack: Pack) -> Any:
 
 
 AUTO_STALL = 10  # rounds of passes in a row that end a game that could go on for ever
-_EVERY_CARD = (1 << 53) - 1
 _MANY_PASSES = 1 << 30
 
 
@@ -172,7 +172,7 @@ def stall_rounds(value: Any, must_play: bool, stuck: StuckRule) -> int | None:
     plugin's counts too), the one way a game could otherwise never end; else None."""
     if value != "auto":
         return int(value)
-    endless = not must_play and PASS in stuck.voluntary(GivenSeat(_EVERY_CARD, _MANY_PASSES))
+    endless = not must_play and PASS in stuck.voluntary(GivenSeat(EVERY_CARD, _MANY_PASSES))
     return AUTO_STALL if endless else None
 
 

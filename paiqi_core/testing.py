@@ -40,8 +40,8 @@ from paiqi_core.actions import (
     action_text,
     joker_action,
 )
+from paiqi_core.cards import CARDS, bits, is_joker
 from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import bits
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.records import replay, state_record
 from paiqi_core.seeds import game_seed
@@ -111,8 +111,8 @@ def _check_legal(state: State, action: int, where: str) -> None:
 def _candidates(state: State) -> Iterable[int]:
     """Actions worth trying as illegal: every play and cover, a pass, events, joker moves
     on and beside the table, and numbers that are no action at all."""
-    yield from range(JOKER_CARD + 1)
-    yield from (COVER + c for c in range(JOKER_CARD + 1))
+    yield from range(CARDS)
+    yield from (COVER + c for c in range(CARDS))
     yield PASS
     yield from (CUT, PLACE + 6, SWAP + 6, BURST, LEAVE, -1, 999, JOKER + 64 * 60)
     hand = state.hands[state.turn]
@@ -165,13 +165,12 @@ def _check_hidden(state: State, rng: random.Random, where: str) -> None:
         others = [s for s in range(n) if s != seat]
         changed = state.clone()
         masks = [(s, kind) for s in others for kind in ("hands", "covered")]
-        pool = [c for s, kind in masks for c in bits(getattr(changed, kind)[s])]
-        if state.joker_at is not None:
-            pool = [c for c in pool if c != state.joker_at]  # it is on the table too
+        places = state.jokers_at  # the cards there are on the table too: they stay
+        pool = [c for s, kind in masks for c in bits(getattr(changed, kind)[s] & ~places)]
         rng.shuffle(pool)
         for s, kind in masks:
             cards = getattr(changed, kind)
-            keep = cards[s] & (1 << state.joker_at) if state.joker_at is not None else 0
+            keep = cards[s] & places
             size = cards[s].bit_count() - keep.bit_count()
             cards[s] = keep | sum(1 << c for c in pool[:size])
             pool = pool[size:]
@@ -183,15 +182,15 @@ def _check_hidden(state: State, rng: random.Random, where: str) -> None:
 
 def _check_cards(state: State, where: str) -> None:
     """Each suited card is in exactly one place: a hand, covered, or on the table (the
-    place the joker holds may also be a card that was covered)."""
+    places jokers hold may also be cards that were covered)."""
     seen = 0
     for mask in (*state.hands, *state.covered, state.table):
         overlap = seen & mask & SUITED
-        if overlap and not (state.joker_at is not None and overlap == 1 << state.joker_at):
+        if overlap & ~state.jokers_at:
             cards = ", ".join(action_text(c) for c in bits(overlap))
             raise GameCheckFailed(f"{where}: {cards} in two places at once")
         seen |= mask
-    missing = [c for c in state.game.deck if c != JOKER_CARD and not seen >> c & 1]
+    missing = [c for c in state.game.deck if not is_joker(c) and not seen >> c & 1]
     if missing:
         raise GameCheckFailed(f"{where}: {', '.join(map(action_text, missing))} went missing")
 

@@ -12,7 +12,7 @@ import pytest
 
 from paiqi_core.actions import JOKER
 from paiqi_core.belief import Belief
-from paiqi_core.cards import bits, mask_of, parse_cards
+from paiqi_core.cards import bits, mask_of, one_joker, parse_cards
 from paiqi_core.engine import Game, IllegalAction
 from paiqi_core.resources import builtin_profiles
 from paiqi_core.search.objective import utilities
@@ -46,6 +46,9 @@ JOKER_VARIANTS = [
         "shichinarabe",
         {"deck.jokers": 1, "layout.ace": "high", "deck.ranks": "7-A", "layout.centre": "8"},
     ),
+    # several jokers, alike: one entry of the observation and one action space
+    ("shichinarabe", {"deck.jokers": 2}),
+    ("doujue", {"deck.jokers": 4, "players": 5}),
 ]
 
 
@@ -103,7 +106,7 @@ def test_the_mask_is_the_engines_legal_actions_and_rewards_its_result(
             legal = state.legal_actions()
             assert masked(obs) == sorted(documented_index(a) for a in legal)
             hand = np.flatnonzero(obs["observation"][:53]).tolist()
-            assert hand == list(bits(state.hands[seat]))
+            assert hand == list(bits(one_joker(state.hands[seat])))  # entry 52: any joker
             action = legal[rng.randrange(len(legal))]
             jokers_played += action >= JOKER
             env.step(documented_index(action))

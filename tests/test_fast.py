@@ -87,6 +87,12 @@ VARIANTS = [
     ("pagat", ("turn.must_play=false", "ending.stall=1")),
     ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
     ("doujue-passes", ("turn.pass_limit=null", "ending.stall=1", "deck.jokers=1")),
+    # several jokers, alike: each move uses one, leavers take all theirs
+    ("shichinarabe", ("deck.jokers=2",)),
+    ("shichinarabe-tunnel", ("players=3", "deck.jokers=2")),
+    ("doujue", ("deck.jokers=2",)),
+    ("platform", ("deck.jokers=3", "scoring.melds=true")),
+    ("pagat", ("players=12", "deck.jokers=4")),
     # no passes at all: a stuck player bursts (or covers) at once
     ("shichinarabe", ("turn.pass_limit=0",)),
     ("shichinarabe", ("turn.pass_limit=0", "deck.jokers=1")),
@@ -316,7 +322,9 @@ def end_state(outcomes: list[PlayerOutcome]) -> np.ndarray:
             st[L.CLOSED + 4 * s + i] = order
         st[L.FINISH + s] = -1 if o.finish is None else o.finish
         st[L.BURSTED + s] = -1 if o.burst is None else o.burst
-        st[L.LEFT + s] = int(o.left_with_joker)
+        if o.left_with_joker:  # in seat order
+            st[L.NLEFT] += 1
+            st[L.LEFT + s] = st[L.NLEFT]
         st[L.PASSES + s] = o.passes
         st[L.SIZE + s] = o.hand_size
         st[L.HAND + s] = (1 << o.hand_left) - 1  # any cards: only how many counts

@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiqi_core import Game, State
-from paiqi_core.actions import JOKER, action_text, joker_action
+from paiqi_core.actions import BURST, COVER, JOKER, LEAVE, action_text, joker_action, kind
 from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import mask_of
+from paiqi_core.cards import JOKERS, is_joker, mask_of
 
 from .test_properties import row_extensions
 
@@ -159,3 +159,89 @@ def test_the_last_two_empty_places_of_a_row(ace_king: str, row: str, move: str) 
     state = State(game(ace_king), hands, table=mask_of(table), turn=0)
     assert action in state.legal_actions()
     assert state.why_illegal(action) is None
+
+
+# -- several jokers: alike, each one accounted for --------------------------------------------
+@cache
+def several(profile: str, jokers: int, ace_king: str) -> Game:
+    sets = [f"deck.jokers={jokers}", f"layout.ace_king={ace_king}"]
+    return Game(profile, sets if profile == "shichinarabe" else sets[:1])
+
+
+def joker_count(mask: int) -> int:
+    return (mask & JOKERS).bit_count()
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    profile=st.sampled_from(("shichinarabe", "doujue")),
+    jokers=st.integers(2, 4),
+    ace_king=st.sampled_from(OPTIONS),
+    seed=st.integers(0, 2**32),
+)
+def test_several_jokers_are_alike_and_each_is_accounted_for(
+    profile: str, jokers: int, ace_king: str, seed: int
+) -> None:
+    """RULES.md's joker, dealt several times over (WILD_RULES.md row 30, "one or two
+    jokers"): a joker move uses one joker, whichever the player holds, and gives the same
+    moves as a single joker would; the holder of the place it takes plays that card and
+    takes that joker; a covered joker is one cover; a hand of only jokers leaves with all of
+    them; a burst hand's jokers leave the game. The model counts the jokers of every hand,
+    on the table, covered and gone, and the engine must agree after every action."""
+    game_ = several(profile, jokers, ace_king)
+    state = game_.new_state(seed)
+    rng = random.Random(seed)
+    n = game_.players
+    held = [joker_count(h) for h in state.hands]
+    assert sum(held) == jokers, "every joker is dealt"
+    standing: set[int] = set()
+    covered = gone = 0
+    left: list[int] = []
+    while not state.over:
+        seat = state.turn
+        legal = state.legal_actions()
+        moves = {a for a in legal if a >= JOKER}
+        if profile == "shichinarabe":  # the model's rows: 七並べ's (ace low, open ends)
+            hand = {c for c in range(52) if state.hands[seat] >> c & 1}
+            if held[seat]:
+                hand.add(JOKER_CARD)
+            table = {c for c in range(52) if state.table >> c & 1}
+            assert moves == model_joker_moves(ace_king, table, hand)
+        elif not held[seat]:
+            assert not moves
+        covers = [a for a in legal if kind(a) == "cover" and is_joker(a - COVER)]
+        assert len(covers) <= (1 if held[seat] else 0), "the alike jokers are one cover"
+        eager = sorted(moves) or covers  # favour the jokers
+        action = rng.choice(eager if eager and rng.random() < 0.8 else legal)
+        holders = list(state.hands)
+        before = len(state.log)
+        state.apply(action)
+        if action >= JOKER:
+            at, _ = divmod(action - JOKER, 64)
+            held[seat] -= 1
+            taker = next((s for s in range(n) if holders[s] >> at & 1), None)
+            if taker is None:
+                standing.add(at)
+            else:
+                held[taker] += 1
+        elif kind(action) == "cover" and is_joker(action - COVER):
+            held[seat] -= 1
+            covered += 1
+        for who, event in state.log[before + 1 :]:
+            if event in (BURST, LEAVE):
+                gone += held[who]
+                held[who] = 0
+                if event == LEAVE:
+                    left.append(who)
+        for s in range(n):
+            assert joker_count(state.hands[s]) == held[s], f"seat {s}'s jokers"
+            hand = state.hands[s]
+            assert not hand or hand & ~JOKERS, "a hand of only jokers leaves the game"
+        assert state.jokers_at.bit_count() == len(standing)
+        assert sum(held) + len(standing) + covered + gone == jokers
+    assert state.left == left
+    result = state.result()
+    if profile == "shichinarabe":  # leavers rank after the holders, the earliest highest
+        holding = [s for s in range(n) if state.hands[s]]
+        order = [*state.finished, *holding, *left, *state.bursts[::-1]]
+        assert [result.rank[s] for s in order] == list(range(1, n + 1))

@@ -91,7 +91,8 @@ def move(page: Any, passer: bool = False) -> None:
     _, before = game_state(page)
     pas = page.query_selector("#pass")
     target = pas if passer and pas else None
-    for selector in ("#hand .card.legal", "#hand .card.coverable", "#pass"):
+    plain = "#hand .card.legal:not([data-card='JOKER'])"  # the joker offers its moves first
+    for selector in (plain, ".joker-move", "#hand .card.coverable", "#pass"):
         target = target or page.query_selector(selector)
     assert target is not None, "nothing to click on the person's turn"
     target.click()
@@ -433,6 +434,22 @@ def test_the_joker_card_offers_its_moves(page: Any, server: PaiqiServer) -> None
     lines = page.locator("#history li[data-kind='joker']").all_text_contents()
     assert lines[0] == "seat 0 (you): joker for 8♦, then 9♦", lines  # the game's first
     assert page.locator("#joker-choices").is_hidden()
+
+
+def test_two_jokers_in_one_hand_play_to_the_settlement(page: Any, server: PaiqiServer) -> None:
+    """Both jokers of the pack (WILD_RULES row 30): the hand shows two, their moves are
+    offered once, a joker move uses one of them, and the game reaches its settlement."""
+    deal(page, server, "shichinarabe", 82, options="deck.jokers=2")
+    assert page.locator("#hand .card[data-card='JOKER']").count() == 2
+    moves = page.locator(".joker-move").all_text_contents()
+    assert len(moves) == len(set(moves)) == 2, moves  # the same moves as one joker gives
+    _, before = game_state(page)
+    page.locator(".joker-move").first.click()
+    page.wait_for_function(f"() => document.querySelector('#game').dataset.moves > {before}")
+    assert page.locator("#hand .card[data-card='JOKER']").count() == 1
+    play_to_end(page)
+    page.locator("#settlement").wait_for(state="visible")
+    assert page.locator("#settlement tbody tr").count() == 4
 
 
 def test_the_address_switches_views(page: Any, server: PaiqiServer) -> None:

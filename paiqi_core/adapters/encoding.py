@@ -23,10 +23,10 @@ seat in turn order (``k = 0`` is the observing seat itself).
 =================  ==========  ================================================================
 section            size        content
 =================  ==========  ================================================================
-``hand``           53          own cards (one entry per card number; 52 is the joker)
+``hand``           53          own cards (one entry per card number; 52: any joker)
 ``table``          53          places filled on the table (laid-out burst hands and the place
                                the joker holds included); entry 52: the joker lies on the table
-``joker_place``    53          the place the joker holds on the table (one-hot), if any
+``joker_place``    53          the places jokers hold on the table (one each), if any
 ``laid``           53          cards laid face up by players who burst; entry 52: a joker was
                                removed with a burst hand
 ``covered``        53          own covered cards
@@ -85,8 +85,8 @@ from paiqi_core.actions import (
     SWAP,
     action_text,
 )
+from paiqi_core.cards import CARDS, SUITS, bits, card_text, one_joker
 from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import SUITS, bits, card_text
 from paiqi_core.engine import IllegalAction, Observation, State
 
 CARD_SLOTS = 53  # one entry per card number, the joker last
@@ -159,8 +159,8 @@ _BYTE_BITS = np.unpackbits(
 
 
 def unpack(masks: Sequence[int]) -> np.ndarray:
-    """Card masks as rows of 53 zeros and ones (one row per mask)."""
-    raw = b"".join([m.to_bytes(7, "little") for m in masks])
+    """Card masks as rows of 53 zeros and ones (one row per mask; entry 52: any joker)."""
+    raw = b"".join([one_joker(m).to_bytes(7, "little") for m in masks])
     return _BYTE_BITS[np.frombuffer(raw, np.uint8)].reshape(len(masks), 56)[:, :CARD_SLOTS]
 
 
@@ -305,12 +305,12 @@ class Layout:
         laid = 0
         for hand in state.laid:
             laid |= hand
-        cards = state.table << 53 | laid << 159
-        joker_at = state.joker_at
-        if joker_at is not None:
-            cards |= 1 << (53 + JOKER_CARD) | 1 << (106 + joker_at)
+        cards = state.table << 53 | one_joker(laid) << 159
+        places = state.jokers_at
+        if places:
+            cards |= 1 << (53 + JOKER_CARD) | places << 106
         if private:
-            cards |= state.hands[seat] | state.covered[seat] << 212
+            cards |= one_joker(state.hands[seat]) | one_joker(state.covered[seat]) << 212
         if state.door_card is not None:
             cards |= 1 << (265 + state.door_card)
         flags = cards | tail << 318
@@ -352,7 +352,7 @@ class Layout:
             base = start + i * width
             ones.append(base + (s - seat) % n)
             ones.append(base + kind0 + kind)
-            ones.extend(base + card0 + c for c in bits(cards))
+            ones.extend(base + card0 + c for c in bits(one_joker(cards)))
             if place is not None:
                 ones.append(base + place0 + place)
         out[ones] = 1
@@ -397,7 +397,7 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
 
 
 # -- text --------------------------------------------------------------------------------------
-_CARD_TEXT = [card_text(c) for c in range(JOKER_CARD + 1)]
+_CARD_TEXT = [card_text(c) for c in range(CARDS)]
 
 
 def _cards(mask: int) -> str:
@@ -412,10 +412,10 @@ def observation_text(obs: Observation) -> str:
     lines = [
         f"seat {obs.seat}; " + ("game over" if obs.terminal else f"seat {obs.turn} to move"),
         "hand: " + _cards(obs.hand_mask),
-        "table: " + _cards(obs.table_mask & ~(0 if obs.joker_at is None else 1 << obs.joker_at)),
+        "table: " + _cards(obs.table_mask & ~obs.jokers_at),
     ]
-    if obs.joker_at is not None:
-        lines.append("joker at: " + card_text(obs.joker_at))
+    if obs.jokers_at:
+        lines.append("joker at: " + _cards(obs.jokers_at))
     if laid:
         lines.append("laid by bursts: " + _cards(laid))
     if obs.covered_mask:

@@ -14,7 +14,8 @@ comma, so a list-valued rule is changed in a profile file instead.
 
 The game is sequential, with imperfect information and explicit chance. The deal is a
 sequence of chance nodes, one per card: each draws a card uniformly from those not yet
-dealt (the outcome is the card's number, 0..52), and the ``i``-th card drawn goes to seat
+dealt (the outcome is the card's number, 0..52; the jokers are alike: 52 is any of them,
+as likely as the jokers left), and the ``i``-th card drawn goes to seat
 ``i mod n``, the way paiqi deals a shuffled deck; profiles that cut a door card (門牌) draw
 it last, uniformly among the 52 suited cards. ``chance_outcomes_of_seed(game, seed)`` gives
 the draws of paiqi's deal ``seed``, so OpenSpiel and paiqi can play the same deals. Cards are
@@ -42,6 +43,7 @@ paiqi's belief sampler (``paiqi_core.belief``), so OpenSpiel's IS-MCTS bot
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -62,6 +64,7 @@ from paiqi_core.adapters.encoding import (
 )
 from paiqi_core.adapters.steps import Stepper, Steps
 from paiqi_core.belief import Belief
+from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import bits, card_text
 from paiqi_core.core import layout as L
 from paiqi_core.engine import Game, State
@@ -353,12 +356,15 @@ class PaiqiState(pyspiel.State):
         return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The cards not yet dealt, each equally likely; then the door card, if cut."""
+        """The cards not yet dealt, each equally likely (the alike jokers as one outcome,
+        as likely as how many are left); then the door card, if cut."""
         play = self._play
         deck = play.game.deck
         if len(play.drawn) < len(deck):
-            left = sorted(set(deck) - set(play.drawn))
-            return [(c, 1.0 / len(left)) for c in left]
+            left = Counter(min(c, JOKER_CARD) for c in deck)
+            left.subtract(play.drawn)
+            total = len(deck) - len(play.drawn)
+            return [(c, k / total) for c, k in sorted(left.items()) if k]
         suited = sorted({c for c in deck if c < 52})  # a cut joker is cut again
         return [(c, 1.0 / len(suited)) for c in suited]
 
@@ -426,12 +432,12 @@ class PaiqiState(pyspiel.State):
         new = game.new_initial_state()
         if play.steps is None:  # nobody has seen a card yet: any cards, as many as drawn
             for card in rng.sample(list(play.game.deck), len(play.drawn)):
-                new.apply_action(card)
+                new.apply_action(min(card, JOKER_CARD))  # the jokers are one outcome
             return new
         world = play.belief(player_id).sample(rng)
         n = play.game.players
         hands = [list(bits(world.dealt[s])) for s in range(n)]
-        order = [hands[i % n][i // n] for i in range(len(play.game.deck))]
+        order = [min(hands[i % n][i // n], JOKER_CARD) for i in range(len(play.game.deck))]
         new._play.forward = True
         for card in order:
             new.apply_action(card)
@@ -501,7 +507,7 @@ def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
     rng = stream(seed)
     deck = shuffled(game.deck, rng)
     door = game._cut_door(deck, rng)  # the same stream goes on to cut it, as in new_state
-    return deck + ([] if door is None else [door])
+    return [min(c, JOKER_CARD) for c in deck] + ([] if door is None else [door])
 
 
 def paiqi_game(profile: str = "doujue", overrides: Any = ()) -> PaiqiGame:

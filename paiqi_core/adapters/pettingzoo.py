@@ -43,7 +43,7 @@ from pettingzoo import AECEnv
 from paiqi_core.adapters.bounds import limits
 from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
 from paiqi_core.adapters.steps import Stepper, Steps, deepcopy_sharing_game
-from paiqi_core.cards import JOKER, RANKS, SUITS, card_text, parse_card
+from paiqi_core.cards import CARDS, RANKS, SUITS, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
 from paiqi_core.rules import Rules
@@ -149,7 +149,7 @@ def table_text(state: State, show_hands: bool = True) -> str:
             card = 13 * suit + rank
             if not state.table >> card & 1:
                 cells.append(".")
-            elif card == state.joker_at:
+            elif state.jokers_at >> card & 1:
                 cells.append("*")
             else:
                 cells.append(RANKS[rank].lower() if laid >> card & 1 else RANKS[rank])
@@ -168,7 +168,7 @@ def table_text(state: State, show_hands: bool = True) -> str:
             f" {state.passes[seat]} passes{status}"
         )
         if show_hands and hand:
-            line += "  " + " ".join(card_text(c) for c in range(JOKER + 1) if hand >> c & 1)
+            line += "  " + " ".join(card_text(c) for c in range(CARDS) if hand >> c & 1)
         lines.append(line)
     if state.over:
         result = state.result()

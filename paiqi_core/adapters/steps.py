@@ -44,6 +44,7 @@ from paiqi_core.adapters.encoding import (
     legal_mask,
     unpack,
 )
+from paiqi_core.cards import hand_masks
 from paiqi_core.engine import IllegalAction, State
 from paiqi_core.streams import below, key_of, signed
 
@@ -344,8 +345,9 @@ class Stepper:
 
     def deal_of_seed(self, seed: int) -> list[int] | None:
         """The cards of paiqi's deal ``seed`` in the order its shuffle leaves them (the
-        joker as 52), then the door card if the rules cut one, as the kernel deals them
-        for ``from_seed``; None where the kernel does not deal it (the Python engine)."""
+        jokers as 52: they are alike), then the door card if the rules cut one, as the
+        kernel deals them for ``from_seed``; None where the kernel does not deal it (the
+        Python engine)."""
         if not self.fast:
             return None
         from paiqi_core.core import layout as L
@@ -359,7 +361,7 @@ class Stepper:
             )
         box, log, mask = scratch
         self.deal_seed(box, self.ext, self.beyond, log, mask, _key(seed), self.deck)
-        cards: list[int] = self.deck[: len(self.game.deck)].tolist()
+        cards = [min(c, 52) for c in self.deck[: len(self.game.deck)].tolist()]
         door = int(box[L.B_STATE + L.DOOR])
         if door >= 0:
             cards.append(door)
@@ -426,10 +428,7 @@ class KernelSteps(Steps):
     def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
         from paiqi_core.core import layout as L
 
-        for seat, hand in enumerate(hands):
-            mask = 0
-            for card in hand:
-                mask |= 1 << card
+        for seat, mask in enumerate(hand_masks(hands)):
             self.box[L.HAND + seat] = mask
         s = self.stepper
         door = -1 if door_card is None else door_card

@@ -43,6 +43,7 @@ from paiqi_core.core.layout import (
     JOKER,
     JOKER_AT,
     JOKER_BIT,
+    JOKER_BITS,
     JOKER_CARD,
     JOKERS,
     LAID,
@@ -52,6 +53,7 @@ from paiqi_core.core.layout import (
     LEFT,
     LOGLEN,
     LOST,
+    MAX_JOKERS,
     MAY,
     NBURSTS,
     NCLOSED,
@@ -221,7 +223,7 @@ def joker_moves(
 ) -> int:
     """The joker moves of a player holding ``hand``, ascending, into ``jx`` (the place the
     joker takes) and ``jy`` (the card played beyond it); their number."""
-    if not hand & JOKER_BIT or (st[STARTED] == 0 and st[FIRST] >= 0):
+    if not hand & JOKER_BITS or (st[STARTED] == 0 and st[FIRST] >= 0):
         return 0
     m = st[FRONTIER] & ~hand
     count = 0
@@ -241,7 +243,7 @@ def joker_moves(
 @hot
 def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
     """Whether a player holding ``hand`` has a joker move."""
-    if not hand & JOKER_BIT or (st[STARTED] == 0 and st[FIRST] >= 0):
+    if not hand & JOKER_BITS or (st[STARTED] == 0 and st[FIRST] >= 0):
         return False
     m = st[FRONTIER] & ~hand
     table = st[TABLE]
@@ -274,13 +276,13 @@ def _bursts_now(
 
 @hot
 def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
-    """The hand goes face up to the table, each card in its place; a joker is removed."""
+    """The hand goes face up to the table, each card in its place; jokers are removed."""
     _log(st, log, seat, BURST)
     st[IDLE] = 0
     st[LAID] |= st[HAND + seat]
     st[LAID_BY + seat] = st[HAND + seat]
-    if st[HAND + seat] & JOKER_BIT:
-        st[LOST] = seat + 1
+    if st[HAND + seat] & JOKER_BITS:
+        st[LOST] |= 1 << seat
     laid = st[HAND + seat] & SUITED
     st[HAND + seat] = 0
     st[BURSTED + seat] = st[NBURSTS]
@@ -374,7 +376,8 @@ def start(
         st[LAID_BY + s] = 0
     st[NOPENED] = 0
     st[TABLE] = 0
-    st[JOKER_AT] = -1
+    for k in range(MAX_JOKERS):
+        st[JOKER_AT + k] = -1
     st[STARTED] = 0
     st[OVER] = 0
     st[NFINISHED] = 0
@@ -423,7 +426,7 @@ def deal(
             deck[j] = c
             j += 1
     for c in range(j, size):
-        deck[c] = JOKER_CARD
+        deck[c] = JOKER_CARD + c - j
     for i in range(size - 1, 0, -1):
         r = below(st, i + 1)
         held = deck[i]
@@ -460,8 +463,18 @@ def _row_changed(
     if row != R[R_ROW]:
         _credit(st, seat, _order(st, suit))
         _log(st, log, seat, CUT + suit)
-    elif st[JOKER_AT] < 0 or st[JOKER_AT] // 13 != suit:
+    elif not _joker_in(st, suit):
         _credit(st, seat, _order(st, suit))
+
+
+@step
+def _joker_in(st: np.ndarray, suit: int) -> bool:
+    """Whether a joker stands in somewhere in ``suit``'s row."""
+    for k in range(MAX_JOKERS):
+        at = st[JOKER_AT + k]
+        if at >= 0 and at // 13 == suit:
+            return True
+    return False
 
 
 @step
@@ -483,9 +496,9 @@ def _play(
 
 @step
 def _check_out(st: np.ndarray, log: np.ndarray, seat: int) -> None:
-    """A hand that became empty finishes; a hand of only the joker leaves the game."""
+    """A hand that became empty finishes; a hand of only jokers leaves the game."""
     hand = st[HAND + seat]
-    if hand == JOKER_BIT:
+    if hand and not hand & SUITED:
         st[HAND + seat] = 0
         st[NLEFT] += 1
         st[LEFT + seat] = st[NLEFT]
@@ -499,22 +512,25 @@ def _check_out(st: np.ndarray, log: np.ndarray, seat: int) -> None:
 def _joker(
     st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, action: int
 ) -> None:
-    """The joker takes the place of ``at`` and the card beyond it is played; the holder of
-    ``at`` plays it at once and takes the joker."""
+    """A joker (the lowest the seat holds: they are alike) takes the place of ``at`` and
+    the card beyond it is played; the holder of ``at`` plays it at once and takes the
+    joker."""
     at = (action - JOKER) // 64
     card = (action - JOKER) % 64
-    st[HAND + seat] &= ~JOKER_BIT
+    joker = lowest(st[HAND + seat] & JOKER_BITS)
+    k = joker - JOKER_CARD
+    st[HAND + seat] &= ~(1 << joker)
     st[PLAYED + seat] += 1
     st[JOKERS + seat] += 1
     st[TABLE] |= 1 << at
-    st[JOKER_AT] = at
+    st[JOKER_AT + k] = at
     _play(st, R, ext, log, seat, card)
     n = R[R_PLAYERS]
     for owner in range(n):
         if (st[HAND + owner] >> at) & 1:
-            st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | JOKER_BIT
+            st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | (1 << joker)
             st[PLAYED + owner] += 1
-            st[JOKER_AT] = -1
+            st[JOKER_AT + k] = -1
             _log(st, log, owner, SWAP + at)
             suit = at // 13
             if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW]:
@@ -545,7 +561,10 @@ def apply(
     elif action >= JOKER:
         _joker(st, R, ext, log, seat, action)
     elif action >= COVER:
-        bit = 1 << (action - COVER)
+        card = action - COVER
+        if card >= JOKER_CARD:  # a joker: the lowest held (they are alike)
+            card = lowest(st[HAND + seat] & JOKER_BITS)
+        bit = 1 << card
         st[HAND + seat] ^= bit
         st[COVERED + seat] |= bit
     else:
@@ -576,6 +595,15 @@ def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, a
 
 
 @step
+def one_joker(cards: int) -> int:
+    """``cards`` with their jokers as one: an action names a joker as the first (``JOKER``),
+    whichever of the alike jokers it moves."""
+    if cards & JOKER_BITS:
+        return (cards & ~JOKER_BITS) | JOKER_BIT
+    return cards
+
+
+@step
 def options(
     st: np.ndarray,
     R: np.ndarray,
@@ -592,7 +620,7 @@ def options(
     hand = st[HAND + seat]
     can = plays(st, seat)
     njokers = 0
-    if R[R_JOKERS] and hand & JOKER_BIT:
+    if R[R_JOKERS] and hand & JOKER_BITS:
         njokers = joker_moves(st, beyond, hand, jx, jy)
     if st[PHASE] == EXTRA:  # another card after one that ended its line; or stop, with MAY
         return can, njokers, 0, R[R_EXTRA] == MAY
@@ -601,24 +629,24 @@ def options(
         if (can or njokers) and (R[R_MUST_PLAY] or opening):
             return can, njokers, 0, False
         other = plugin_stuck(st, R, log, seat, can == 0 and njokers == 0)
-        return can, njokers, other & (SUITED | JOKER_BIT), (other & MAY_PASS) != 0
+        return can, njokers, one_joker(other & (SUITED | JOKER_BITS)), (other & MAY_PASS) != 0
     cover = R[R_STUCK] == 0
     limit = R[R_PASS_LIMIT]
     passes_left = limit < 0 or st[PASSES + seat] < limit
     if can == 0 and njokers == 0:  # stuck
         if cover:
             m = hand & R[R_COVERABLE]
-            return 0, 0, m if m else hand, False
+            return 0, 0, one_joker(m if m else hand), False
         if passes_left:
             return 0, 0, 0, True
         if R[R_THEN_COVER]:  # out of passes, it covers any card
-            return 0, 0, hand, False
+            return 0, 0, one_joker(hand), False
         return 0, 0, 0, False  # out of passes: nothing (it bursts on its turn)
     if R[R_MUST_PLAY] or (st[STARTED] == 0 and st[FIRST] >= 0):
         return can, njokers, 0, False
     if cover:  # covers by choice (house rules)
         m = hand & R[R_COVERABLE]
-        return can, njokers, m if m else hand, False
+        return can, njokers, one_joker(m if m else hand), False
     return can, njokers, 0, passes_left
 
 

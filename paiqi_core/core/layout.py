@@ -22,12 +22,14 @@ from paiqi_core.actions import PASS as PASS
 from paiqi_core.actions import PLACE as PLACE
 from paiqi_core.actions import SWAP as SWAP
 from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import MAX_JOKERS as MAX_JOKERS
 from paiqi_core.cards import SEVEN as SEVEN
 from paiqi_core.cards import SUIT_MASK
 
 MAX_SEATS = 12
 FULL_ROW = SUIT_MASK
-JOKER_BIT = 1 << JOKER_CARD
+JOKER_BIT = 1 << JOKER_CARD  # the first joker (an action names a joker by it)
+JOKER_BITS = ((1 << MAX_JOKERS) - 1) << JOKER_CARD  # every joker (they are alike)
 SUITED = JOKER_BIT - 1
 
 # -- state vector -----------------------------------------------------------------------
@@ -44,34 +46,35 @@ NCLOSED = 7 * _S
 CLOSED = 8 * _S  # 4 per seat: opening order (1..4) of each suit closed
 FINISH = 12 * _S  # finish order, -1: not finished
 BURSTED = 13 * _S  # burst order, -1: did not burst
-LEFT = 14 * _S  # 1 + the order in which it left holding only the joker; 0: did not
+LEFT = 14 * _S  # 1 + the order in which it left holding only jokers; 0: did not
 JOKERS = 15 * _S  # joker moves
 DEALT = 16 * _S  # hands as dealt
-LAID_BY = 17 * _S  # the hand each seat's burst laid face up (a joker in it included), 0: none
+LAID_BY = 17 * _S  # the hand each seat's burst laid face up (jokers in it included), 0: none
 _G = 18 * _S  # the game's own slots
 OPENED = _G  # suits in opening order (4)
 NOPENED = _G + 4
 TABLE = _G + 5
 FRONTIER = _G + 6
-JOKER_AT = _G + 7  # where the joker stands in, -1: nowhere
-STARTED = _G + 8
-FIRST = _G + 9  # the card the first move must play, -1: none
-TURN = _G + 10
-OVER = _G + 11
-NFINISHED = _G + 12
-NBURSTS = _G + 13
-NLEFT = _G + 14
-DOOR = _G + 15  # the door card, -1: none
-DRAWN = _G + 16  # draws from the game's random stream (halves of words; words under WORDS)
-LOGLEN = _G + 17  # entries logged (may exceed the log's room: then the log is incomplete)
-LAID = _G + 18  # the cards laid face up by bursts (a joker removed with a hand included)
-LOST = _G + 19  # 1 + the seat whose burst hand held the joker (removed with it); 0: none
-IDLE = _G + 20  # passes in a row, with nothing else done in between (the stall rule)
-KEY = _G + 21  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
-PHASE = _G + 22  # the step of the turn: 0 its first, EXTRA after a card that ends its line
-GEN = _G + 23  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire), WORDS words
-HALF = _G + 24  # the low half of the last word made, while DRAWN is odd (not drawn yet)
-STATE = _G + 25
+JOKER_AT = _G + 7  # MAX_JOKERS: where each joker stands in, -1: nowhere
+_J = _G + 7 + MAX_JOKERS
+STARTED = _J
+FIRST = _J + 1  # the card the first move must play, -1: none
+TURN = _J + 2
+OVER = _J + 3
+NFINISHED = _J + 4
+NBURSTS = _J + 5
+NLEFT = _J + 6
+DOOR = _J + 7  # the door card, -1: none
+DRAWN = _J + 8  # draws from the game's random stream (halves of words; words under WORDS)
+LOGLEN = _J + 9  # entries logged (may exceed the log's room: then the log is incomplete)
+LAID = _J + 10  # the cards laid face up by bursts (jokers removed with a hand included)
+LOST = _J + 11  # the seats whose burst hands held a joker (removed with them), a seat mask
+IDLE = _J + 12  # passes in a row, with nothing else done in between (the stall rule)
+KEY = _J + 13  # the key of the game's random stream (``paiqi_core.streams``), its 64 bits
+PHASE = _J + 14  # the step of the turn: 0 its first, EXTRA after a card that ends its line
+GEN = _J + 15  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire), WORDS words
+HALF = _J + 16  # the low half of the last word made, while DRAWN is odd (not drawn yet)
+STATE = _J + 17
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0

@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from paiqi_core.actions import COVER, HIDDEN_COVER, PASS
-from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import CARDS
 from paiqi_core.core import layout
 from paiqi_core.core.layout import (
     BURSTED,
@@ -282,7 +282,7 @@ class VectorView:
     passes = Seats(PASSES, "Passes made, by seat.")
     finished = InOrder(FINISH, NFINISHED, "Seats that emptied their hands, in order.")
     bursts = InOrder(BURSTED, NBURSTS, "Seats that burst, in order.")
-    left = InOrder(LEFT, NLEFT, "Seats that left holding only the joker, in order.", 1)
+    left = InOrder(LEFT, NLEFT, "Seats that left holding only jokers, in order.", 1)
     table = Slot(TABLE, "The cards on the table, a mask.")
 
 
@@ -315,7 +315,7 @@ def _plugin_stuck(st: list[int], R: RulesVector, log: Any, seat: int, stuck: boo
     for action in rule.actions(view) if stuck else rule.voluntary(view):
         if action == PASS:
             answer |= MAY_PASS
-        elif COVER <= action < PASS and action - COVER <= JOKER_CARD:
+        elif COVER <= action < PASS and action - COVER < CARDS:
             answer |= 1 << (action - COVER)
         else:
             hook = R.rules.hook_name("stuck")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from paiqi_core.cards import bits, mask_of
 from paiqi_core.core import layout as L
 from paiqi_core.core.plain import scoring
 from paiqi_core.core.vector import fill_scoring
@@ -39,16 +40,45 @@ def core_score(f: Form, pack: Pack, stake: Fraction = Fraction(1)) -> Score:
     return score
 
 
+def outcomes_of(st: Sequence[int], players: int, centre: int) -> list[PlayerOutcome]:
+    """Each seat's end-of-game facts read from a game's state vector (a list of Python
+    ints: ``tolist()`` a kernel's), ``centre`` the rank every row starts from."""
+    return [
+        PlayerOutcome(  # positional, in field order: keywords cost twice the time
+            tuple(bits(covered)) if (covered := st[L.COVERED + s]) else (),  # covered
+            st[L.PLAYED + s],
+            None if st[L.LAST + s] < 0 else st[L.LAST + s],  # last_play
+            tuple(st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]]),
+            None if st[L.FINISH + s] < 0 else st[L.FINISH + s],  # finish
+            st[L.PASSES + s],
+            st[L.HAND + s].bit_count(),  # hand_left
+            st[L.SIZE + s],
+            None if st[L.BURSTED + s] < 0 else st[L.BURSTED + s],  # burst
+            st[L.LEFT + s] != 0,  # left_with_joker
+            centre,
+            st[L.LEFT + s] - 1 if st[L.LEFT + s] else None,  # left: its order
+        )
+        for s in range(players)
+    ]
+
+
 def _state(outcomes: Sequence[PlayerOutcome]) -> list[int]:
     """A finished game's state vector holding what the scorings read of ``outcomes``: the
     covered cards, plays, the last card, closures, finish and burst order, passes, the size
-    of the hand dealt and left (as that many cards), and who left holding only the joker."""
+    of the hand dealt and left (as that many cards), and who left holding only jokers (in
+    the order they left; in seat order where the outcomes give none)."""
     st = [0] * L.STATE
+    n = len(outcomes)
+    leavers = sorted(
+        (n + s if o.left is None else o.left, s)
+        for s, o in enumerate(outcomes)
+        if o.left_with_joker
+    )
+    for order, (_, s) in enumerate(leavers):
+        st[L.LEFT + s] = order + 1
+    st[L.NLEFT] = len(leavers)
     for s, o in enumerate(outcomes):
-        covered = 0
-        for c in o.covered:
-            covered |= 1 << c
-        st[L.COVERED + s] = covered
+        st[L.COVERED + s] = mask_of(o.covered)
         st[L.PLAYED + s] = o.played
         st[L.LAST + s] = -1 if o.last_play is None else o.last_play
         if o.completions:
@@ -59,7 +89,6 @@ def _state(outcomes: Sequence[PlayerOutcome]) -> list[int]:
         st[L.HAND + s] = (1 << o.hand_left) - 1
         st[L.SIZE + s] = o.hand_size
         st[L.BURSTED + s] = -1 if o.burst is None else o.burst
-        st[L.LEFT + s] = o.left_with_joker
     return st
 
 

@@ -45,6 +45,7 @@ from paiqi_core.core.layout import (
     LOST,
     MAX_SEATS,
     NCLOSED,
+    NLEFT,
     PASSES,
     PLAYED,
     R_ALL_COVERED_BUSTS,
@@ -135,9 +136,7 @@ def _deviation(mask: int) -> int:
         c = lowest(m)
         m &= m - 1
         total += abs(face_points(c) - 7)
-    if mask & ~SUITED:
-        total += 7
-    return total
+    return total + 7 * popcount(mask & ~SUITED)
 
 
 @hot
@@ -281,7 +280,7 @@ def _common(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray) -> None:
         res[s, X_LABEL] = 0
         res[s, X_EXEMPT] = 0
         events = 0
-        if st[LOST] == s + 1:
+        if (st[LOST] >> s) & 1:
             events |= E_JOKER_LOST
         if R[R_CLEAN_EVENT] and _clean(st, s):
             events |= E_CLEAN
@@ -510,10 +509,11 @@ def _placement(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.
             res[s, X_RANK] = place
             holders += 1
     place += holders
-    for s in range(n):  # left holding only the joker, in seat order
-        if st[LEFT + s]:
-            res[s, X_RANK] = place
-            place += 1
+    for order in range(1, st[NLEFT] + 1):  # left holding only jokers, the earliest highest
+        for s in range(n):
+            if st[LEFT + s] == order:
+                res[s, X_RANK] = place
+                place += 1
     bursts = 0
     for s in range(n):
         if st[BURSTED + s] >= 0:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paiqi_core.cards import JOKER, mask_of
+from paiqi_core.cards import CARDS, JOKER, hand_masks
 from paiqi_core.core.plain import Beyond, RulesVector
 from paiqi_core.engine.state import State
 from paiqi_core.profile import Profile
@@ -19,7 +19,7 @@ from paiqi_core.rules import Rules, rules_of
 from paiqi_core.seeds import shuffled
 from paiqi_core.streams import GENERATOR, below, stream
 
-BITS = tuple(1 << c for c in range(53))
+BITS = tuple(1 << c for c in range(CARDS))
 
 
 class Game:
@@ -119,7 +119,7 @@ class Game:
             raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
         if door_card is None and seed is not None:
             door_card = self.door_card_of(seed, generator)
-        state = State(self, [mask_of(h) for h in hands], seed=seed, door_card=door_card)
+        state = State(self, hand_masks(hands), seed=seed, door_card=door_card)
         state.generator = generator
         return state
 

@@ -10,13 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paiqi_core.actions import COVER, action_text, joker_parts, kind
-from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import card_text
+from paiqi_core.cards import CARDS, JOKERS, card_text, is_joker
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
-
-JOKER_BIT = 1 << JOKER_CARD
 
 GAME_OVER = "game over"
 NOT_YOUR_TURN = "not your turn"
@@ -45,13 +42,13 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]
     card = action if k == "play" else action - COVER
-    if k != "pass" and not (0 <= card <= JOKER_CARD and hand >> card & 1):
-        shown = card_text(card) if 0 <= card <= JOKER_CARD else str(card)
+    if k != "pass" and not (0 <= card < CARDS and _holds(hand, card)):
+        shown = card_text(card) if 0 <= card < CARDS else str(card)
         return f"{NOT_IN_HAND}: seat {state.turn} does not hold {shown}"
     first = state.first_card
     opening = not state.started and first is not None
     if k == "play":
-        if card == JOKER_CARD:
+        if is_joker(card):
             return f"{NOT_LEGAL}: the joker is never played alone"
         if opening:
             assert first is not None
@@ -80,11 +77,16 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
     return f"{NOT_LEGAL}: {k} is not allowed in this game (a stuck player must {rules.stuck.name})"
 
 
+def _holds(hand: int, card: int) -> bool:
+    """Whether ``hand`` holds ``card`` (for a joker: any of the alike jokers)."""
+    return bool(hand & JOKERS) if is_joker(card) else bool(hand >> card & 1)
+
+
 def _why_not_joker(state: State, action: int) -> str:
     at, card = joker_parts(action)
     seat = state.turn
     hand = state.hands[seat]
-    if not hand & JOKER_BIT:
+    if not hand & JOKERS:
         return f"{NOT_IN_HAND}: seat {seat} does not hold the joker"
     if not hand >> card & 1:
         return f"{NOT_IN_HAND}: seat {seat} does not hold {card_text(card)}"

@@ -24,7 +24,7 @@ from paiqi_core.actions import (
     ActionError,
     parse_action,
 )
-from paiqi_core.cards import bits, card_text
+from paiqi_core.cards import alike, bits, card_text
 from paiqi_core.core import layout as L
 from paiqi_core.core.plain import (
     ProgressOf,
@@ -35,6 +35,7 @@ from paiqi_core.core.plain import (
     kernel,
     resume,
 )
+from paiqi_core.core.results import outcomes_of
 from paiqi_core.engine.reasons import NOT_AN_ACTION
 from paiqi_core.observation import History, Observation
 from paiqi_core.outcome import PlayerOutcome, Result
@@ -96,7 +97,7 @@ class State(VectorView):
             st[L.PASSES + s] = passes[s] if passes is not None else 0
             st[L.LAST + s] = st[L.FINISH + s] = st[L.BURSTED + s] = -1
         st[L.DOOR] = -1 if door_card is None else door_card
-        st[L.JOKER_AT] = -1
+        st[L.JOKER_AT : L.JOKER_AT + L.MAX_JOKERS] = [-1] * L.MAX_JOKERS
         st[L.STARTED] = int(table != 0)
         start = game.start(hands, door_card)
         st[L.FIRST] = -1 if start.first_card is None else start.first_card
@@ -145,7 +146,7 @@ class State(VectorView):
 
     # -- the state, read from the vector (hands, covered, passes, finished, bursts, left
     # and table as every ``VectorView`` reads them) ---------------------------------------
-    played = Seats(L.PLAYED, "Cards played, by seat (the joker and the card beyond it too).")
+    played = Seats(L.PLAYED, "Cards played, by seat (a joker and the card beyond it too).")
     actions = Seats(L.ACTIONS, "Actions taken, by seat: plays, covers, passes, joker moves.")
     hand_sizes = Seats(L.SIZE, "Cards dealt, by seat.")
     frontier = Slot(L.FRONTIER, "The cards that extend a row now, a mask.")
@@ -153,11 +154,13 @@ class State(VectorView):
     idle = Slot(L.IDLE, "Passes in a row, with nothing else done in between (the stall rule).")
     over = Slot(L.OVER, "Whether the game is over.", "flag")
     started = Slot(L.STARTED, "Whether a card has been played.", "flag")
-    joker_at = Slot(
-        L.JOKER_AT, "Where the joker stands in on the table (None: nowhere).", "optional"
-    )
     first_card = Slot(L.FIRST, "The card the first move must play (None: any).", "optional")
     door_card = Slot(L.DOOR, "The door card cut before play (None: none).", "optional")
+
+    @property
+    def jokers_at(self) -> int:
+        """The places where jokers stand in on the table, a card mask (0: none)."""
+        return _places(self.st)
 
     @property
     def dealt(self) -> tuple[int, ...]:
@@ -185,7 +188,7 @@ class State(VectorView):
 
     @property
     def laid(self) -> list[int]:
-        """The hand each burst laid face up (a joker in it included), in burst order."""
+        """The hand each burst laid face up (jokers in it included), in burst order."""
         return [self.st[L.LAID_BY + s] for s in self.bursts]
 
     @property
@@ -331,51 +334,35 @@ class State(VectorView):
         st, n = self.st, self.players
         over = st[L.OVER] != 0
         bursts = self.bursts
-        joker_at, door = st[L.JOKER_AT], st[L.DOOR]
-        return Observation(
+        door = st[L.DOOR]
+        return Observation(  # which of the alike jokers a hand holds is no one's knowledge
             seat,
-            st[L.HAND + seat],
+            alike(st[L.HAND + seat]),
             st[L.TABLE],
             st[L.TURN],
             tuple(map(int.bit_count, st[L.HAND : L.HAND + n])),
             tuple(map(int.bit_count, st[L.COVERED : L.COVERED + n])),
             tuple(st[L.PASSES : L.PASSES + n]),
-            st[L.COVERED + seat],
+            alike(st[L.COVERED + seat]),
             tuple(st[L.OPENED : L.OPENED + st[L.NOPENED]]),
             tuple(self.finished),
             tuple(bursts),
-            tuple([st[L.LAID_BY + s] for s in bursts]),
+            tuple([alike(st[L.LAID_BY + s]) for s in bursts]),
             tuple(self.left),
-            None if joker_at < 0 else joker_at,
+            _places(st),
             History(public, len(public)),
             tuple(self.legal_actions()) if seat == st[L.TURN] and not over else (),
             over,
             None if door < 0 else door,
             tuple(self._cover_order[seat]),
             st[L.PHASE] == L.EXTRA,
+            tuple(st[L.SIZE : L.SIZE + n]),
         )
 
     # -- results -------------------------------------------------------------------
     def outcomes(self) -> list[PlayerOutcome]:
         """Each seat's end-of-game facts, as scoring reads them."""
-        st = self.st
-        centre = self.game.rules.topology.centre
-        return [
-            PlayerOutcome(  # positional, in field order: keywords cost twice the time
-                tuple(bits(covered)) if (covered := st[L.COVERED + s]) else (),  # covered
-                st[L.PLAYED + s],
-                None if st[L.LAST + s] < 0 else st[L.LAST + s],  # last_play
-                tuple(st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]]),
-                None if st[L.FINISH + s] < 0 else st[L.FINISH + s],  # finish
-                st[L.PASSES + s],
-                st[L.HAND + s].bit_count(),  # hand_left
-                st[L.SIZE + s],
-                None if st[L.BURSTED + s] < 0 else st[L.BURSTED + s],  # burst
-                st[L.LEFT + s] != 0,  # left_with_joker
-                centre,
-            )
-            for s in range(self.players)
-        ]
+        return outcomes_of(self.st, self.players, self.game.rules.topology.centre)
 
     def result(self, outcomes: Sequence[PlayerOutcome] | None = None) -> Result:
         """The scored game; pass ``outcomes()`` if you already took them."""
@@ -393,3 +380,12 @@ def _copy_rng(rng: random.Random) -> random.Random:
     other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other
+
+
+def _places(st: list[int]) -> int:
+    """The places where jokers stand in, a card mask."""
+    places = 0
+    for at in st[L.JOKER_AT : L.JOKER_AT + L.MAX_JOKERS]:
+        if at >= 0:
+            places |= 1 << at
+    return places

@@ -28,8 +28,9 @@ from paiqi_core.core.layout import (
     HAND,
     JOKER,
     JOKER_AT,
-    JOKER_BIT,
+    JOKER_BITS,
     JOKER_CARD,
+    MAX_JOKERS,
     NLEFT,
     NOPENED,
     OPENED,
@@ -43,6 +44,7 @@ from paiqi_core.core.layout import (
     R_PASS_LIMIT,
     R_PLAYERS,
     R_ROW,
+    SUITED,
     TABLE,
     TURN,
 )
@@ -105,11 +107,15 @@ def _out_of_passes(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
 
 @step
 def _may_hold_joker(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
-    """The deck has a joker, and it is not in this hand, on the table or gone with a
-    player who left holding it alone."""
-    if R[R_JOKERS] == 0 or st[JOKER_AT] >= 0 or st[HAND + seat] & JOKER_BIT:
+    """The deck has more jokers than this hand holds, stand on the table or went with
+    players who left holding only jokers (one each at least)."""
+    if R[R_JOKERS] == 0:
         return False
-    return st[NLEFT] == 0
+    accounted = popcount(st[HAND + seat] & JOKER_BITS) + st[NLEFT]
+    for k in range(MAX_JOKERS):
+        if st[JOKER_AT + k] >= 0:
+            accounted += 1
+    return accounted < R[R_JOKERS]
 
 
 @step
@@ -179,7 +185,7 @@ def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: 
     bust = R[R_H_BUST]
     if bust >= 0:
         covered = 0
-        m = st[COVERED + seat] & ~JOKER_BIT
+        m = st[COVERED + seat] & SUITED
         while m:
             covered += lowest(m) % 13 + 1
             m &= m - 1

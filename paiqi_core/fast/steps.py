@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import hot, lowest, popcount, step
-from paiqi_core.core.kernel import RANDOM, apply, choose, deal, options, start
+from paiqi_core.core.kernel import RANDOM, apply, choose, deal, one_joker, options, start
 from paiqi_core.core.layout import (
     ACTION_INDICES,
     B_COUNT,
@@ -42,6 +42,7 @@ from paiqi_core.core.layout import (
     KEY,
     LAID,
     LEFT,
+    MAX_JOKERS,
     NOPENED,
     OPENED,
     OVER,
@@ -208,14 +209,15 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
     for i in range(O_SEATS + 8 * n):
         out[i] = 0
     if private:
-        _cards(out, O_HAND, st[HAND + seat])
-        _cards(out, O_COVERED, st[COVERED + seat])
+        _cards(out, O_HAND, one_joker(st[HAND + seat]))
+        _cards(out, O_COVERED, one_joker(st[COVERED + seat]))
     _cards(out, O_TABLE, st[TABLE])
-    at = st[JOKER_AT]
-    if at >= 0:
-        out[O_TABLE + 52] = 1
-        out[O_JOKER_PLACE + at] = 1
-    _cards(out, O_LAID, st[LAID])
+    for k in range(MAX_JOKERS):
+        at = st[JOKER_AT + k]
+        if at >= 0:
+            out[O_TABLE + 52] = 1
+            out[O_JOKER_PLACE + at] = 1
+    _cards(out, O_LAID, one_joker(st[LAID]))
     if st[DOOR] >= 0:
         out[O_DOOR + st[DOOR]] = 1
     for k in range(st[NOPENED]):

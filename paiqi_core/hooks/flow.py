@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from paiqi_core.actions import COVER, PASS, PLACE
-from paiqi_core.cards import bits, parse_card
+from paiqi_core.cards import EVERY_CARD, bits, one_joker, parse_card
 from paiqi_core.core import layout as L
 from paiqi_core.core.plain import kernel
 from paiqi_core.forms import Form, form
@@ -90,13 +90,11 @@ def sevens_out(p: Params) -> Opening:
     )
 
 
-EVERY_CARD = (1 << 53) - 1
-
-
 def covers_of(hand: int, coverable: int) -> list[int]:
     """Cover actions for ``hand``: the coverable cards, or any card when none is (a hand of
-    only uncoverable cards cannot happen under built-in rules: a held 7 is playable)."""
-    return [COVER + c for c in bits(hand & coverable or hand)]
+    only uncoverable cards cannot happen under built-in rules: a held 7 is playable). The
+    alike jokers are one action (``JOKER``)."""
+    return [COVER + c for c in bits(one_joker(hand & coverable or hand))]
 
 
 @dataclass(frozen=True)

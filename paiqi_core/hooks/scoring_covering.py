@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from paiqi_core.cards import CARD_POINTS, JOKER, card_text
+from paiqi_core.cards import CARD_POINTS, CARDS, card_text
 from paiqi_core.core.results import core_score
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, pack_of, register
@@ -37,7 +37,7 @@ BIG, MIDDLE = "大頭", "中頭"
 POINTS = CARD_POINTS.__getitem__
 # distance of a covered card's points from 7, by card number (a tie-break): the same point
 # value as the total, so a covered joker (0 points) is 7 away
-DEVIATION = tuple(abs(CARD_POINTS[c] - 7) for c in range(JOKER + 1)).__getitem__
+DEVIATION = tuple(abs(CARD_POINTS[c] - 7) for c in range(CARDS)).__getitem__
 
 
 @register(

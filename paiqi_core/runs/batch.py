@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from paiqi_core.actions import JOKER
-from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import JOKERS
 from paiqi_core.engine import Game, State, game_of
 from paiqi_core.games import game_for
 from paiqi_core.outcome import PlayerOutcome, Result
@@ -295,7 +295,7 @@ def events_text(
             if k:
                 counts[seat][name] = k
     for seat, laid in zip(state.bursts, state.laid, strict=True):
-        if laid >> JOKER_CARD & 1:
+        if laid & JOKERS:
             counts[seat]["joker_lost"] = 1
     if state.game.rules.facts.clean_bonus:  # a bonus only where the scoring gives one
         for seat, o in enumerate(outcomes):

@@ -20,8 +20,7 @@ from paiqi_core.actions import (
     joker_parts,
     kind,
 )
-from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import RANKS, SUIT_MASK, SUITS, bits, card_text
+from paiqi_core.cards import RANKS, SUIT_MASK, SUITED, SUITS, bits, card_text, is_joker
 from paiqi_core.observation import Observation
 from paiqi_core.rules import Rules
 
@@ -69,11 +68,11 @@ def _open_places(rules: Rules, table: int, first_card: int | None) -> int:
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
     """Each suit's row in the table's rank order: every place of the pack, what lies
     there."""
-    table, joker_at = obs.table_mask, obs.joker_at
+    table, places = obs.table_mask, obs.jokers_at
     open_places = 0 if obs.terminal else _open_places(rules, table, first_card)
     laid_by: dict[int, int] = {}
     for seat, hand in zip(obs.bursts, obs.laid, strict=False):
-        for c in bits(hand & ((1 << JOKER_CARD) - 1)):
+        for c in bits(hand & SUITED):
             laid_by[c] = seat
     extensions = rules.topology.extensions
     rows = []
@@ -83,7 +82,7 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
         for r in rules.topology.line:
             c = suit * 13 + r
             cell: dict[str, Any] = {"card": card_text(c), "rank": RANKS[r]}
-            if c == joker_at:
+            if places >> c & 1:
                 cell["state"] = "joker"
             elif c in laid_by and table >> c & 1:
                 cell["state"] = "laid"
@@ -220,7 +219,7 @@ def seat_view(
         "over": obs.terminal,
         "door_card": None if obs.door_card is None else card_text(obs.door_card),
         "first_card": None if first_card is None else card_text(first_card),
-        "joker_at": None if obs.joker_at is None else card_text(obs.joker_at),
+        "jokers_at": [card_text(c) for c in bits(obs.jokers_at)],
         "rows": _rows(rules, obs, first_card),
         "seats": _seats(rules, obs, names, history),
         "hand": [card_text(c) for c in sort_hand(rules, obs.hand_mask)],
@@ -314,4 +313,4 @@ def sort_hand(rules: Rules, mask: int) -> list[int]:
     """A hand's cards by suit, each suit in the table's rank order; the joker last."""
     place = {r: i for i, r in enumerate(rules.topology.order)}
     cards = list(bits(mask))
-    return sorted(cards, key=lambda c: (c == JOKER_CARD, c // 13, place.get(c % 13, 0)))
+    return sorted(cards, key=lambda c: (is_joker(c), c // 13, place.get(c % 13, 0)))

@@ -10,6 +10,8 @@ from paiqi_core.cards import (
     JOKER,
     SUITS,
     card_text,
+    hand_masks,
+    is_joker,
     mask_of,
     parse_card,
     parse_cards,
@@ -58,21 +60,31 @@ def _no_duplicates(groups: Sequence[Sequence[int]]) -> None:
     seen: set[int] = set()
     for group in groups:
         for c in group:
-            if c in seen and c != JOKER:
+            if c in seen and c != JOKER:  # the jokers are alike: _in_the_pack counts them
                 raise SetupError(f"{card_text(c)} is placed twice")
             seen.add(c)
 
 
-def _in_the_pack(game: Game, groups: Sequence[Sequence[int]]) -> None:
+def _in_the_pack(game: Game, groups: Sequence[Sequence[int]]) -> int:
+    """Check that every card placed is in the pack; the number of jokers placed."""
     pack = set(game.deck)
+    dealt = game.rules.jokers
+    jokers = 0
     for group in groups:
         for c in group:
-            if c not in pack:
-                what = "no joker" if c == JOKER else f"no {card_text(c)}"
+            what = None
+            if c == JOKER:
+                jokers += 1
+                if jokers > dealt:
+                    what = f"only {dealt} joker{'s' if dealt > 1 else ''}" if dealt else "no joker"
+            elif c not in pack:
+                what = f"no {card_text(c)}"
+            if what:
                 ranks = game.rules.profile.get("deck.ranks")
                 raise SetupError(
                     f"the pack has {what}" + (f" (deck.ranks: {ranks})" if ranks else "")
                 )
+    return jokers
 
 
 def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bool) -> State:
@@ -100,13 +112,14 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         turn = mover
     covered = _seat_cards(seats, setup.get("covered"))
     _no_duplicates([table, *hands.values(), *covered.values()])
-    _in_the_pack(game, [table, *hands.values(), *covered.values()])
+    jokers = _in_the_pack(game, [table, *hands.values(), *covered.values()])
     used = (
         set(table)
         | {c for h in hands.values() for c in h}
         | {c for h in covered.values() for c in h}
     )
-    rest = [c for c in game.deck if c not in used]
+    rest = [c for c in game.deck if c not in used and not is_joker(c)]
+    rest += [JOKER] * (game.rules.jokers - jokers)  # the jokers not placed
     full: list[list[int]] = [list(hands.get(s, [])) for s in range(n)]
     sizes = [len(game.deck) // n + (1 if s < len(game.deck) % n else 0) for s in range(n)]
     if dealt and not table:
@@ -133,14 +146,16 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     passes = [0] * n
     for seat, count in (setup.get("passes") or {}).items():
         passes[seats.index(seat)] = int(count)
+    # the alike jokers numbered over the hands, then the covered cards
+    masks = hand_masks([*full, *(covered.get(s, []) for s in range(n))])
     state = State(
         game,
-        [mask_of(h) for h in full],
+        masks[:n],
         table=mask_of(table),
         turn=turn,
         door_card=door,
         opened=opened,
-        covered=[mask_of(covered.get(s, [])) for s in range(n)],
+        covered=masks[n:],
         passes=passes,
         # mid-game, what a seat was dealt and no longer holds or covered, it played
         played=[max(0, sizes[s] - len(full[s]) - len(covered.get(s, []))) for s in range(n)]

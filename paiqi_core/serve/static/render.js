@@ -109,7 +109,7 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
     (rules.cut ? " · ends cut (斬龍)" : "") + pack + centre);
   if (view.door_card) info.push(el("span", {}, "door card ", mini(view.door_card)));
   if (view.first_card) info.push(el("span", {}, "opens with ", mini(view.first_card)));
-  if (view.joker_at) info.push(el("span", {}, "joker stands at ", mini(view.joker_at)));
+  for (const at of view.jokers_at || []) info.push(el("span", {}, "joker stands at ", mini(at)));
   const infoLine = el("div", { class: "door" });
   info.forEach((x, i) => { if (i) infoLine.append(" · "); infoLine.append(x); });
   root.append(infoLine);
