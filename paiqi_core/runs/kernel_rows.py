@@ -49,12 +49,16 @@ def narrowest(table: np.ndarray, fields: Sequence[int]) -> list[np.ndarray]:
     """Columns ``fields`` of an int64 table, each in the narrowest signed type that holds
     its values (as ``runs.block`` stores them): one pass over the table, not one a column."""
     low, high = table.min(axis=0, initial=0), table.max(axis=0, initial=0)
-    out = []
+    kinds = []
     for j in fields:
         fits = (t for t in TYPES if np.iinfo(t).min <= low[j] and high[j] <= np.iinfo(t).max)
-        kind = next(fits, np.int64)
-        out.append(np.ascontiguousarray(table[:, j], dtype=kind))
-    return out
+        kinds.append(next(fits, np.int64))
+    # a column of a row-major table is a strided read: the whole table is narrowed first,
+    # once a type (a pass in memory order), and the columns are read from the narrow copy
+    narrowed = {kind: table if kind is np.int64 else table.astype(kind) for kind in set(kinds)}
+    return [
+        np.ascontiguousarray(narrowed[kind][:, j]) for j, kind in zip(fields, kinds, strict=True)
+    ]
 
 
 def money_values(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndarray]:
