@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiqi_core import Game, State
-from paiqi_core.actions import BURST, COVER, JOKER, LEAVE, action_text, joker_action, kind
+from paiqi_core.actions import BURST, COVER, JOKER, LEAVE, SWAP, action_text, joker_action, kind
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import JOKERS, is_joker, mask_of
 
@@ -245,3 +245,24 @@ def test_several_jokers_are_alike_and_each_is_accounted_for(
         holding = [s for s in range(n) if state.hands[s]]
         order = [*state.finished, *holding, *left, *state.bursts[::-1]]
         assert [result.rank[s] for s in order] == list(range(1, n + 1))
+
+
+def test_a_swap_completes_no_row_where_another_joker_stands() -> None:
+    """joker-real-completion with two jokers: a row is complete only with its real cards.
+    One joker stands for H9, which 丁 covered; when the other joker's swap lays the last
+    empty place of hearts, the row is full but not complete, and nobody is credited."""
+    game_ = Game("doujue", ["deck.jokers=2"])
+    hearts = {13 + r for r in range(8)} | {13 + 12}  # HA..H8 and HK
+    table = {c for c in range(52) if c // 13 != 1 and c not in (11, 12)} | hearts
+    H9, H10, HJ, HQ, SQ, SK = 13 + 8, 13 + 9, 13 + 10, 13 + 11, 11, 12
+    hands = [mask_of([H10, JOKER_CARD]), mask_of([HQ]) | 1 << (JOKER_CARD + 1)]
+    hands += [mask_of([HJ, SK]), mask_of([SQ])]
+    covered = [0, 0, 0, mask_of([H9])]
+    state = State(game_, hands, table=mask_of(table), covered=covered, turn=0)
+    state.apply("joker H9 H10")  # nobody holds H9: the joker stands there
+    assert state.jokers_at == 1 << H9
+    state.apply("joker HJ HQ")
+    assert state.log[-1] == (2, SWAP + HJ)  # 丙 lays HJ and takes that joker
+    assert state.table >> 13 & 0x1FFF == 0x1FFF  # every place of hearts is filled
+    assert state.jokers_at == 1 << H9
+    assert state.completions == [[], [], [], []]

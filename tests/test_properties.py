@@ -8,7 +8,9 @@ by 斬龍, tunnel), the legal actions of the player to move (covers, passes and 
 voluntary passes), bursts, which suits each player closed, the events of the log, and when a
 game ends; the scoring functions score its facts (鬥雀 covering, first out, chips, 七並べ
 placement, and the platform's totals, meld exemption, labels and settlements). The model
-knows no joker: a built-in profile dealing one fails ``Rules.of``.
+plays jokers, one or several alike, on open rows (the joker's moves, swaps, leavers, the
+jokers of a burst hand, rows not complete while a joker stands in them); a 斬龍 table
+dealing one fails ``Rules.of``.
 """
 
 from __future__ import annotations
@@ -103,6 +105,8 @@ class Rules:
     centre: int = SEVEN
     lo: int = 0
     hi: int = 12
+    # jokers, alike (RULES.md section 3; several: WILD_RULES row 30, reading jokers-alike)
+    jokers: int = 0
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -119,7 +123,9 @@ class Rules:
         assert ace_king in ("none", "wrap", "tunnel")
         # the platform's heads (小頭, 中頭, 大頭) are for four players: its model is too
         assert p.get("players") == 4 or p.get("scoring.method") != "platform"
-        assert p.get("deck.jokers") == 0, "the model knows no joker"
+        # the model plays jokers on open rows; it scores them where no covered card counts
+        jokers = p.get("deck.jokers")
+        assert not jokers or ends == "open", "the model knows no joker at a 斬龍 table"
         limit = p.get("turn.pass_limit") if stuck == "pass" else None
         ace = p.get("layout.ace")
         lo, hi = 0, 12
@@ -151,6 +157,7 @@ class Rules:
             centre=RANK_TEXT.index(str(p.get("layout.centre"))),
             lo=lo,
             hi=hi,
+            jokers=jokers,
         )
 
     @property
@@ -280,6 +287,42 @@ def allowed_by_sides(rules: Rules, table: set[int], suit: int, cards: set[int]) 
     return cards
 
 
+def sides_outward(rules: Rules) -> tuple[list[int], list[int]]:
+    """The places of each side of a row (positions in the rank order), outward from the 7;
+    where the A and K are joined (wrap, tunnel), a side goes on past its end to the other
+    end and back towards the 7."""
+    seven = RANK_ORDER[rules.ace].index(rules.centre)
+    up = list(range(seven + 1, rules.hi + 1))
+    down = list(range(seven - 1, rules.lo - 1, -1))
+    if rules.ace_king != "none":
+        up += list(range(rules.lo, seven))
+        down += list(range(rules.hi, seven, -1))
+    return up, down
+
+
+def joker_moves(rules: Rules, table: set[int], hand: set[int]) -> set[str]:
+    """The joker moves of a player holding ``hand`` and a joker (RULES.md section 3): the
+    joker takes the place X of a card that may be played now and that the player does not
+    hold; the card Y played with it is the next empty place beyond X on the same side of
+    the row (cards laid there by a burst are passed over), and must be playable once X is
+    filled."""
+    order = RANK_ORDER[rules.ace]
+    now = playable(rules, table)
+    moves = set()
+    for suit in range(4):
+        row = set(row_positions(table, suit, rules.ace))
+        if not row:
+            continue
+        for side in sides_outward(rules):
+            empty = [q for q in side if q not in row]
+            if len(empty) < 2:
+                continue
+            x, y = (13 * suit + order[q] for q in empty[:2])
+            if x in now and x not in hand and y in hand and y in playable(rules, table | {x}):
+                moves.add(f"joker {card_text(x)} {card_text(y)}")
+    return moves
+
+
 def closes(rules: Rules, table: set[int], card: int) -> bool:
     """Whether playing ``card`` onto ``table`` closes its suit: the suit is then complete
     (all 13 on the table), or, with 斬龍, the card sits at an end of the line."""
@@ -317,9 +360,23 @@ class Model:
     observations show them: place (a 7 put out before play), cut (斬龍), burst.
     """
 
-    def __init__(self, rules: Rules, hands: list[set[int]], door_card: int | None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        hands: list[set[int]],
+        door_card: int | None,
+        jokers: list[int] | None = None,
+    ) -> None:
         n = rules.players
         self.rules = rules
+        # jokers, alike: how many each hand holds and covered, the places where one stands
+        # in on the table (its card covered: nobody could take it), who left holding only
+        # jokers (in order), and each seat's joker moves
+        self.jokers = list(jokers) if jokers else [0] * n
+        self.covered_jokers = [0] * n
+        self.standing: set[int] = set()
+        self.left: list[int] = []
+        self.joker_moves = [0] * n
         self.dealt = [set(h) for h in hands]
         self.hands = [set(h) for h in hands]
         self.table: set[int] = set()
@@ -371,26 +428,30 @@ class Model:
         r = self.rules
         hand, used = self.hands[self.turn], self.passes[self.turn]
         plays = self.plays()
+        opening_card = not self.table and self.first is not None  # compulsory
+        jokers = self.jokers[self.turn] > 0
+        moves = joker_moves(r, self.table, hand) if jokers and not opening_card else set()
         if self.extra:  # another card, or (where it may) stop
-            texts = {card_text(c) for c in plays}
+            texts = {card_text(c) for c in plays} | moves
             return texts | {"pass"} if r.extra_after_end == "may" else texts
         if not plays:
             # A held 7 is always playable, so a stuck player never holds one.
             assert not any(c % 13 == r.centre for c in hand), "stuck while holding a 7"
+        joker = {"cover JOKER"} if jokers else set()  # the alike jokers: one cover
         coverable = {c for c in hand if r.cover_sevens or c % 13 != r.centre}
-        covers = {"cover " + card_text(c) for c in coverable}
+        covers = {"cover " + card_text(c) for c in coverable} | joker
         passes_left = r.pass_limit is None or used < r.pass_limit
         if r.stuck == "cover":
             stuck, voluntary = covers, covers
         elif passes_left:
             stuck, voluntary = {"pass"}, {"pass"}
-        else:  # out of passes: cover any card, or burst
-            stuck = {"cover " + card_text(c) for c in hand} if r.out_of_passes == "cover" else set()
-            voluntary = set()
-        if not plays:
+        elif r.out_of_passes == "cover":  # out of passes: cover any card, or burst
+            stuck, voluntary = {"cover " + card_text(c) for c in hand} | joker, set()
+        else:
+            stuck, voluntary = set(), set()
+        if not plays and not moves:
             return stuck
-        texts = {card_text(c) for c in plays}
-        opening_card = not self.table and self.first is not None  # compulsory
+        texts = {card_text(c) for c in plays} | moves
         return texts if r.must_play or opening_card else texts | voluntary
 
     def apply(self, text: str) -> None:
@@ -407,27 +468,36 @@ class Model:
             pass
         elif text == "pass":
             self.passes[seat] += 1
+        elif text == "cover JOKER":
+            self.jokers[seat] -= 1
+            self.covered_jokers[seat] += 1
         elif text.startswith("cover "):
             card = CARD_NUMBER[text.removeprefix("cover ")]
             self.hands[seat].remove(card)
             self.covered[seat].add(card)
-        else:
-            card = laid = CARD_NUMBER[text]
-            self.hands[seat].remove(card)
+        elif text.startswith("joker "):  # the joker at X, and Y beyond it
+            x, laid = (CARD_NUMBER[t] for t in text.split()[1:])
+            self.jokers[seat] -= 1
+            self.joker_moves[seat] += 1
             self.played[seat] += 1
-            suit = card // 13
-            if card % 13 == self.rules.centre:
-                self.opened.append(suit)
-            closing = closes(self.rules, self.table, card)
-            self.table.add(card)
-            if closing:
-                self.closures[seat].append(self.opened.index(suit) + 1)
-                if self.rules.ends == "cut":  # 斬龍: the cut is logged right after the play
-                    self.history.append((seat, "cut " + "SHDC"[suit]))
-            if not self.hands[seat]:
-                self.last_play[seat] = card
-        if not self.hands[seat]:
-            self.finished.append(seat)
+            self.table.add(x)
+            self.standing.add(x)
+            self._lay(seat, laid)
+            holders = [s for s, h in enumerate(self.hands) if x in h]
+            if holders:  # the holder of X lays it at once and takes the joker
+                (taker,) = holders
+                self.standing.remove(x)
+                self.hands[taker].remove(x)
+                self.jokers[taker] += 1
+                self.played[taker] += 1
+                self.history.append((taker, "swap " + card_text(x)))
+                if self._complete(x // 13):
+                    self.closures[taker].append(self.opened.index(x // 13) + 1)
+                self._check_out(taker)
+        else:
+            laid = CARD_NUMBER[text]
+            self._lay(seat, laid)
+        self._check_out(seat)
         holders = sum(1 for h in self.hands if h)
         stall = self.rules.stall
         if self.ended() or (stall is not None and self.idle >= stall * holders):
@@ -442,6 +512,38 @@ class Model:
             self.extra = True  # the same seat moves again
         else:
             self._advance()
+
+    def _lay(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` from its hand onto the table: a suit opened, a row closed."""
+        self.hands[seat].remove(card)
+        self.played[seat] += 1
+        suit = card // 13
+        if card % 13 == self.rules.centre:
+            self.opened.append(suit)
+        closing = closes(self.rules, self.table, card)
+        self.table.add(card)
+        if closing and (self.rules.ends == "cut" or self._complete(suit)):
+            self.closures[seat].append(self.opened.index(suit) + 1)
+            if self.rules.ends == "cut":  # 斬龍: the cut is logged right after the play
+                self.history.append((seat, "cut " + "SHDC"[suit]))
+        if not self.hands[seat] and not self.jokers[seat]:
+            self.last_play[seat] = card
+
+    def _complete(self, suit: int) -> bool:
+        """A row is complete with every real card of the pack's ranks: a joker standing in
+        for one leaves it incomplete (reading joker-real-completion)."""
+        places = len(row_positions(self.table, suit, self.rules.ace))
+        standing = any(x // 13 == suit for x in self.standing)
+        return places == self.rules.hi - self.rules.lo + 1 and not standing
+
+    def _check_out(self, seat: int) -> None:
+        """A hand of only jokers leaves the game, with its jokers; an empty hand finishes."""
+        if not self.hands[seat] and self.jokers[seat]:
+            self.jokers[seat] = 0
+            self.left.append(seat)
+            self.history.append((seat, "leave"))
+        elif not self.hands[seat] and seat not in self.finished + self.bursts + self.left:
+            self.finished.append(seat)
 
     def _advance(self) -> None:
         """The next seat in order that holds cards moves; a seat out of passes with nothing
@@ -458,6 +560,7 @@ class Model:
             self.idle = 0
             self.table |= self.hands[seat]
             self.hands[seat] = set()
+            self.jokers[seat] = 0  # a joker in a burst hand is removed from the game
             self.bursts.append(seat)
             self._legal = None
             if self.ended():
@@ -488,11 +591,17 @@ class Model:
         ]
 
 
+def hands_of(texts: list[list[str]]) -> tuple[list[set[int]], list[int]]:
+    """Hands written as card texts: the suited cards of each, and how many jokers."""
+    hands = [{CARD_NUMBER[c] for c in h if c != "JOKER"} for h in texts]
+    return hands, [h.count("JOKER") for h in texts]
+
+
 def model_of(state: State, rules: Rules) -> Model:
     """The model of a new game: the hands as dealt and the door card cut."""
     assert (state.door_card is not None) == (rules.opening == "door_card")
-    hands = [{CARD_NUMBER[c] for c in h} for h in state_record(state)["hands"]]
-    return Model(rules, hands, state.door_card)
+    hands, jokers = hands_of(state_record(state)["hands"])
+    return Model(rules, hands, state.door_card, jokers)
 
 
 # -- the engine beside the model -----------------------------------------------------------
@@ -518,15 +627,27 @@ def check_state(state: State, model: Model) -> None:
         assert o.pass_counts == obs[0].pass_counts
         assert o.terminal == obs[0].terminal
         assert (o.finished, o.bursts, o.opened) == (obs[0].finished, obs[0].bursts, obs[0].opened)
-    # Cards are conserved: hands + table + covered are the 52 cards, each once.
-    everything = [c for h in model.hands for c in h] + list(model.table)
+    # Cards are conserved: hands + table + covered are the 52 cards, each once (a place
+    # where a joker stands in is the table's; the card itself was covered)
+    everything = [c for h in model.hands for c in h] + list(model.table - model.standing)
     everything += [c for cov in model.covered for c in cov]
     assert sorted(everything) == rules.pack
     assert set(obs[0].table) == model.table
-    assert [set(o.hand) for o in obs] == model.hands
-    assert [set(o.own_covered) for o in obs] == model.covered
-    assert obs[0].hand_counts == tuple(len(h) for h in model.hands)
-    assert obs[0].covered_counts == tuple(len(c) for c in model.covered)
+    assert obs[0].jokers_at == sum(1 << x for x in model.standing)
+    # a seat sees how many jokers it holds and covered (as the first joker numbers)
+    alike = [set(range(52, 52 + k)) for k in model.jokers]
+    assert [set(o.hand) for o in obs] == [h | j for h, j in zip(model.hands, alike, strict=True)]
+    covered_alike = [set(range(52, 52 + k)) for k in model.covered_jokers]
+    assert [set(o.own_covered) for o in obs] == [
+        c | j for c, j in zip(model.covered, covered_alike, strict=True)
+    ]
+    assert obs[0].hand_counts == tuple(
+        len(h) + k for h, k in zip(model.hands, model.jokers, strict=True)
+    )
+    assert obs[0].covered_counts == tuple(
+        len(c) + k for c, k in zip(model.covered, model.covered_jokers, strict=True)
+    )
+    assert list(obs[0].left) == model.left
     assert obs[0].pass_counts == tuple(model.passes)
     assert list(obs[0].finished) == model.finished
     assert list(obs[0].bursts) == model.bursts
@@ -587,19 +708,21 @@ def replaying(chosen: list[int]) -> Callable[[list[int]], int]:
 def record_text(entry: dict[str, Any]) -> str:
     """A record's action or event as the text the observations show."""
     kind = entry["type"]
-    if kind in ("pass", "burst"):
+    if kind in ("pass", "burst", "leave"):
         return kind
     if kind == "cut":
         return "cut " + entry["suit"]
+    if kind == "joker":
+        return f"joker {entry['at']} {entry['card']}"
     return entry["card"] if kind == "play" else f"{kind} {entry['card']}"
 
 
 def model_of_record(rules: Rules, record: dict[str, Any]) -> Model:
     """A record's actions played through the model: each must be legal by the rules, and
     its events (place, cut, burst) exactly those the rules make happen."""
-    hands = [{CARD_NUMBER[c] for c in h} for h in record["hands"]]
+    hands, jokers = hands_of(record["hands"])
     door = record["door_card"]
-    model = Model(rules, hands, None if door is None else parse_card(door))
+    model = Model(rules, hands, None if door is None else parse_card(door), jokers)
     entries = [(a["seat"], record_text(a)) for a in record["actions"]]
     while len(model.history) < len(entries):
         assert model.history == entries[: len(model.history)]
@@ -616,7 +739,7 @@ def model_of_record(rules: Rules, record: dict[str, Any]) -> Model:
 
 
 def points(card: int) -> int:
-    return card % 13 + 1
+    return 0 if card >= 52 else card % 13 + 1  # a joker counts 0
 
 
 @dataclass
@@ -1368,3 +1491,38 @@ Machine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestGameMachine = Machine.TestCase
+
+
+# jokers (RULES.md section 3), one or several alike (WILD_RULES row 30), on every layout the
+# model knows: A-K wrap and tunnel, the ace high, another centre, an order of the sides
+JOKER_TABLES = [
+    ("shichinarabe", ("deck.jokers=1",)),
+    ("shichinarabe", ("deck.jokers=2",)),
+    ("shichinarabe-wrap", ("deck.jokers=2", "players=3")),
+    ("shichinarabe-tunnel", ("deck.jokers=3",)),
+    ("shichinarabe", ("deck.jokers=2", "turn.pass_limit=0")),
+    ("doujue", ("deck.jokers=1",)),
+    ("doujue", ("deck.jokers=2",)),
+    ("doujue-passes", ("deck.jokers=2", "layout.sides=high_first")),
+    ("pagat", ("deck.jokers=2",)),
+    ("bicycle", ("deck.jokers=4", "players=6")),
+    ("shichinarabe", ("deck.jokers=2", "layout.ace=high", "deck.ranks=7-A", "layout.centre=8")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), JOKER_TABLES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_jokers_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game with jokers equals the model's: the joker moves are exactly the
+    rules' (a place that fits and is not held, the next empty place beyond it played),
+    the holder of the place swaps, a hand of jokers alone leaves, bursts remove jokers, a
+    row with a joker standing in it is not complete; and the closures are the rules'."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.jokers
+    state = played_as_the_model(played, rules, seed, rnd)
+    model = model_of_record(rules, state_record(state))
+    assert [tuple(f.closures) for f in model.facts()] == [o.completions for o in state.outcomes()]

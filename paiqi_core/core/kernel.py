@@ -532,8 +532,8 @@ def _joker(
             st[PLAYED + owner] += 1
             st[JOKER_AT + k] = -1
             _log(st, log, owner, SWAP + at)
-            suit = at // 13
-            if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW]:
+            suit = at // 13  # a complete row of real cards: no other joker stands in it
+            if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW] and not _joker_in(st, suit):
                 _credit(st, owner, _order(st, suit))
             _check_out(st, log, owner)
             break
