@@ -452,6 +452,37 @@ def test_two_jokers_in_one_hand_play_to_the_settlement(page: Any, server: PaiqiS
     assert page.locator("#settlement tbody tr").count() == 4
 
 
+def test_a_late_answer_to_an_older_setup_is_ignored(page: Any, server: PaiqiServer) -> None:
+    """The page checks the setup as it is typed. An answer about an older setup that
+    arrives after the answer about the current one must not set the seats back: here the
+    check of five players is held until three players have been checked, then let go; the
+    page keeps three seats, and the game dealt has three."""
+    open_page(page, server, "&profile=pagat")
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/check", hold_the_first)
+    page.fill("#options", "players=5")
+    for _ in range(200):  # the check of five players is sent 250 ms after the typing
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the page never checked the setup of five players"
+    page.fill("#options", "players=3")
+    page.wait_for_function("() => document.querySelectorAll('#levels select').length === 2")
+    held[0].continue_()  # the answer about five players arrives last
+    page.wait_for_timeout(300)
+    assert page.locator("#levels select").count() == 2  # seats 1 and 2 only
+    page.click("#deal")
+    page.wait_for_selector("#game:not([hidden])")
+    assert page.locator("#seats .seat").count() == 3
+
+
 def test_the_address_switches_views(page: Any, server: PaiqiServer) -> None:
     open_page(page, server)
     assert page.locator("#play").is_visible()

@@ -40,14 +40,24 @@ export function scheduleCheck() {
   checkTimer = setTimeout(() => { checkTimer = null; checkSetup(); }, 250);
 }
 
-async function checkSetup() {
+let checks = 0; // checks asked for: only the latest one's answer is used
+let checking = null; // the latest check, while it is under way
+
+function checkSetup() {
+  const run = runCheck(++checks);
+  checking = run;
+  return run;
+}
+
+async function runCheck(number) {
   let result;
   try {
     result = await api.check(profileBody());
   } catch (e) {
-    showProblems($("setup-problems"), [{ message: e.message }]);
+    if (number === checks) showProblems($("setup-problems"), [{ message: e.message }]);
     return;
   }
+  if (number !== checks) return; // the setup changed meanwhile: a later check answers
   checked = result;
   showProblems($("setup-problems"), [...result.problems, ...(result.notes || [])]);
   $("deal").disabled = !result.ok;
@@ -121,6 +131,8 @@ export async function deal() {
     clearTimeout(checkTimer);
     checkTimer = null;
     await checkSetup();
+  } else if (checking) {
+    await checking; // a check of the setup as it is now is under way: its seats count
   }
   if (!checked || !checked.ok) {
     await checkSetup();
