@@ -9,8 +9,9 @@ voluntary passes), bursts, which suits each player closed, the events of the log
 game ends; the scoring functions score its facts (鬥雀 covering, first out, chips, 七並べ
 placement, and the platform's totals, meld exemption, labels and settlements). The model
 plays jokers, one or several alike, on open rows (the joker's moves, swaps, leavers, the
-jokers of a burst hand, rows not complete while a joker stands in them); a 斬龍 table
-dealing one fails ``Rules.of``.
+jokers of a burst hand, rows not complete while a joker stands in them) and scores them (a
+covered joker 0 points and in no meld, leavers ranked in the order they left); a 斬龍
+table dealing one fails ``Rules.of``.
 """
 
 from __future__ import annotations
@@ -373,6 +374,7 @@ class Model:
         # in on the table (its card covered: nobody could take it), who left holding only
         # jokers (in order), and each seat's joker moves
         self.jokers = list(jokers) if jokers else [0] * n
+        self.dealt_jokers = list(self.jokers)
         self.covered_jokers = [0] * n
         self.standing: set[int] = set()
         self.left: list[int] = []
@@ -577,7 +579,8 @@ class Model:
         last_sevens = [c is not None and c % 13 == self.rules.centre for c in self.last_play]
         return [
             Facts(
-                covered=sorted(self.covered[s]),
+                # a covered joker is a covered card of 0 points (and 7 from the 7)
+                covered=sorted(self.covered[s]) + [52] * self.covered_jokers[s],
                 played=self.played[s],
                 last_seven=last_sevens[s],
                 closures=list(self.closures[s]),
@@ -585,7 +588,8 @@ class Model:
                 out=s in self.finished,
                 finish=self.finished.index(s) if s in self.finished else None,
                 burst=self.bursts.index(s) if s in self.bursts else None,
-                dealt=len(self.dealt[s]),
+                dealt=len(self.dealt[s]) + self.dealt_jokers[s],
+                left=self.left.index(s) if s in self.left else None,
             )
             for s in range(self.rules.players)
         ]
@@ -753,6 +757,7 @@ class Facts:
     finish: int | None = None  # 0 for the first player out, ...
     burst: int | None = None  # 0 for the first player to burst, ...
     dealt: int = 13  # cards dealt to this player
+    left: int | None = None  # 0 for the first player to leave holding only jokers, ...
 
     @property
     def all_covered(self) -> bool:
@@ -760,7 +765,9 @@ class Facts:
 
     @property
     def clean(self) -> bool:
-        return not self.covered and self.out
+        """Emptied the hand without covering: by playing out, or down to jokers alone (the
+        jokers a leaver takes are not covered cards: reading joker-leaver-not-covered)."""
+        return not self.covered and (self.out or self.left is not None)
 
 
 def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[Any]]:
@@ -922,7 +929,8 @@ def expected_platform(facts: list[Facts], p: dict[str, Any]) -> dict[str, Any]:
             exempt.append(None)
             multiplier.append(wm["all_covered"])
             continue
-        free = exemption(f.covered) if p["melds"] else 0
+        # a joker is in no meld: melds are of real cards
+        free = exemption([c for c in f.covered if c < 52]) if p["melds"] else 0
         bonus = sum(p["closure_bonus"][k - 1] for k in f.closures)
         if f.last_seven:  # 尾張七, instead of 脫手
             bonus += p["last_seven_bonus"]
@@ -989,8 +997,12 @@ def expected_placement(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[
     rank points 3/2/1/0 (n - 1 down to 0) unless the table fixes others."""
     n = len(facts)
     groups = [[s] for _, s in sorted((f.finish, s) for s, f in enumerate(facts) if f.out)]
-    holders = [s for s, f in enumerate(facts) if not f.out and f.burst is None]
+    holders = [s for s, f in enumerate(facts) if not f.out and f.burst is None and f.left is None]
     groups += [holders] if holders else []
+    # then who left holding only jokers, the earliest highest (reading jokers-alike)
+    groups += [
+        [s] for _, s in sorted((f.left, s) for s, f in enumerate(facts) if f.left is not None)
+    ]
     bursts = sorted(((f.burst, s) for s, f in enumerate(facts) if f.burst is not None))
     groups += [[s] for _, s in reversed(bursts)]
     rank = [0] * n
@@ -1507,6 +1519,7 @@ JOKER_TABLES = [
     ("pagat", ("deck.jokers=2",)),
     ("bicycle", ("deck.jokers=4", "players=6")),
     ("shichinarabe", ("deck.jokers=2", "layout.ace=high", "deck.ranks=7-A", "layout.centre=8")),
+    ("platform", ("deck.jokers=3",)),
 ]
 
 
@@ -1519,10 +1532,10 @@ def test_games_with_jokers_follow_the_rules(
     """Every step of a game with jokers equals the model's: the joker moves are exactly the
     rules' (a place that fits and is not held, the next empty place beyond it played),
     the holder of the place swaps, a hand of jokers alone leaves, bursts remove jokers, a
-    row with a joker standing in it is not complete; and the closures are the rules'."""
+    row with a joker standing in it is not complete; and the result is the rules' scoring
+    of the game (a covered joker 0 points, leavers ranked in the order they left)."""
     played = Game(profile, sets)
     rules = Rules.of(played)
     assert rules.jokers
     state = played_as_the_model(played, rules, seed, rnd)
-    model = model_of_record(rules, state_record(state))
-    assert [tuple(f.closures) for f in model.facts()] == [o.completions for o in state.outcomes()]
+    check_result(state, rules)
