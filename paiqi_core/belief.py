@@ -45,14 +45,13 @@ from paiqi_core.actions import (
     SWAP,
     kind,
 )
-from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, bits
+from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 
 JOKER_BIT = 1 << JOKER_CARD
-SUITED = JOKER_BIT - 1
 
 
 class InconsistentObservation(ValueError):
@@ -407,7 +406,7 @@ class Belief:
         extra play follows a card that ends its line."""
         from paiqi_core.fast.plan import forms_of  # declared forms: standard library only
 
-        if self.hidden[-1:] >= (JOKER_CARD,) or self.game.rules.extra_after_end != "none":
+        if any(map(is_joker, self.hidden)) or self.game.rules.extra_after_end != "none":
             return False  # extra plays: whether a pass was a stop, only a replay can tell
         return all(form is not None for form in forms_of(self.game.rules).values())
 

@@ -125,6 +125,11 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+def alike_card(c: int) -> int:
+    """A card's number, any joker as the first (``JOKER``): the jokers are alike."""
+    return JOKER if is_joker(c) else c
+
+
 def one_joker(mask: int) -> int:
     """``mask`` with its jokers as one: the first joker's bit if it holds any (where one
     entry stands for the alike jokers; how many is a count kept beside)."""

@@ -31,7 +31,7 @@ import jsonschema
 
 from paiqi_core import resources
 from paiqi_core.actions import from_record, is_event, record_action
-from paiqi_core.cards import JOKER, bits, card_text, is_joker, parse_card
+from paiqi_core.cards import alike_card, bits, card_text, is_joker, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.engine.game import game_of
 from paiqi_core.games import game_for, overrides_key
@@ -676,11 +676,11 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
     deck once, in hands of the sizes dealing one at a time from seat 0 gives; [] if they
     are one."""
     deck = game.deck
-    in_deck = Counter(JOKER if is_joker(c) else c for c in deck)  # the jokers are alike
+    in_deck = Counter(map(alike_card, deck))  # the jokers are alike
     held: dict[int, list[int]] = {}
     for seat, hand in enumerate(hands):
         for c in hand:
-            held.setdefault(JOKER if is_joker(c) else c, []).append(seat)
+            held.setdefault(alike_card(c), []).append(seat)
     problems = []
     for c in sorted(held):
         seats = held[c]
@@ -722,7 +722,7 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
 
 def _alike(hand: Sequence[int]) -> list[int]:
     """A hand's cards in order, every joker as the first (the jokers are alike)."""
-    return sorted(JOKER if is_joker(c) else c for c in hand)
+    return sorted(map(alike_card, hand))
 
 
 def _deck_words(deck: Sequence[int]) -> str:

@@ -40,13 +40,11 @@ from paiqi_core.actions import (
     action_text,
     joker_action,
 )
-from paiqi_core.cards import CARDS, bits, is_joker
-from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.cards import CARDS, SUITED, bits, is_joker
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.records import replay, state_record
 from paiqi_core.seeds import game_seed
 
-SUITED = (1 << JOKER_CARD) - 1
 MAX_ACTIONS = 2000  # no game under any sensible rules comes near this
 
 

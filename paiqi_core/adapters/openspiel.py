@@ -64,8 +64,7 @@ from paiqi_core.adapters.encoding import (
 )
 from paiqi_core.adapters.steps import Stepper, Steps
 from paiqi_core.belief import Belief
-from paiqi_core.cards import JOKER as JOKER_CARD
-from paiqi_core.cards import bits, card_text
+from paiqi_core.cards import alike_card, bits, card_text
 from paiqi_core.core import layout as L
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
@@ -361,7 +360,7 @@ class PaiqiState(pyspiel.State):
         play = self._play
         deck = play.game.deck
         if len(play.drawn) < len(deck):
-            left = Counter(min(c, JOKER_CARD) for c in deck)
+            left = Counter(map(alike_card, deck))
             left.subtract(play.drawn)
             total = len(deck) - len(play.drawn)
             return [(c, k / total) for c, k in sorted(left.items()) if k]
@@ -432,12 +431,12 @@ class PaiqiState(pyspiel.State):
         new = game.new_initial_state()
         if play.steps is None:  # nobody has seen a card yet: any cards, as many as drawn
             for card in rng.sample(list(play.game.deck), len(play.drawn)):
-                new.apply_action(min(card, JOKER_CARD))  # the jokers are one outcome
+                new.apply_action(alike_card(card))  # the jokers are one outcome
             return new
         world = play.belief(player_id).sample(rng)
         n = play.game.players
         hands = [list(bits(world.dealt[s])) for s in range(n)]
-        order = [min(hands[i % n][i // n], JOKER_CARD) for i in range(len(play.game.deck))]
+        order = [alike_card(hands[i % n][i // n]) for i in range(len(play.game.deck))]
         new._play.forward = True
         for card in order:
             new.apply_action(card)
@@ -507,7 +506,7 @@ def chance_outcomes_of_seed(game: Game, seed: int) -> list[int]:
     rng = stream(seed)
     deck = shuffled(game.deck, rng)
     door = game._cut_door(deck, rng)  # the same stream goes on to cut it, as in new_state
-    return [min(c, JOKER_CARD) for c in deck] + ([] if door is None else [door])
+    return [*map(alike_card, deck)] + ([] if door is None else [door])
 
 
 def paiqi_game(profile: str = "doujue", overrides: Any = ()) -> PaiqiGame:

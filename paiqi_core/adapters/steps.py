@@ -44,7 +44,7 @@ from paiqi_core.adapters.encoding import (
     legal_mask,
     unpack,
 )
-from paiqi_core.cards import hand_masks
+from paiqi_core.cards import alike_card, hand_masks
 from paiqi_core.engine import IllegalAction, State
 from paiqi_core.streams import below, key_of, signed
 
@@ -361,7 +361,7 @@ class Stepper:
             )
         box, log, mask = scratch
         self.deal_seed(box, self.ext, self.beyond, log, mask, _key(seed), self.deck)
-        cards = [min(c, 52) for c in self.deck[: len(self.game.deck)].tolist()]
+        cards = list(map(alike_card, self.deck[: len(self.game.deck)].tolist()))
         door = int(box[L.B_STATE + L.DOOR])
         if door >= 0:
             cards.append(door)
