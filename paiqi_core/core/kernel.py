@@ -27,6 +27,13 @@ from paiqi_core.core.layout import (
     ACTIONS,
     BURST,
     BURSTED,
+    BY_CHOICE,
+    BY_EXTRA,
+    BY_MUST_PLAY,
+    BY_NO_PASSES,
+    BY_OPENING,
+    BY_PLUGIN,
+    BY_STUCK,
     CLOSED,
     COVER,
     COVERED,
@@ -611,11 +618,12 @@ def options(
     log: np.ndarray,
     jx: np.ndarray,
     jy: np.ndarray,
-) -> tuple[int, int, int, bool]:
+) -> tuple[int, int, int, bool, int]:
     """What the player to move may do, as the legal actions list it in ascending order:
     (the cards it may play; its joker moves, filled into ``jx`` and ``jy``; the cards it
-    may cover, when stuck or by choice; whether it may pass). A stuck player covers (or,
-    out of passes where passes run into covers, covers any card) or passes."""
+    may cover, when stuck or by choice; whether it may pass; the rule that decided, one of
+    ``BY_*``, which the words of a refusal read). A stuck player covers (or, out of passes
+    where passes run into covers, covers any card) or passes."""
     seat = st[TURN]
     hand = st[HAND + seat]
     can = plays(st, seat)
@@ -623,31 +631,34 @@ def options(
     if R[R_JOKERS] and hand & JOKER_BITS:
         njokers = joker_moves(st, beyond, hand, jx, jy)
     if st[PHASE] == EXTRA:  # another card after one that ended its line; or stop, with MAY
-        return can, njokers, 0, R[R_EXTRA] == MAY
+        return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA
+    opening = st[STARTED] == 0 and st[FIRST] >= 0
     if R[R_STUCK] == PLUGIN:
-        opening = st[STARTED] == 0 and st[FIRST] >= 0
         if (can or njokers) and (R[R_MUST_PLAY] or opening):
-            return can, njokers, 0, False
+            return can, njokers, 0, False, BY_OPENING if opening else BY_MUST_PLAY
         other = plugin_stuck(st, R, log, seat, can == 0 and njokers == 0)
-        return can, njokers, one_joker(other & (SUITED | JOKER_BITS)), (other & MAY_PASS) != 0
+        covers = one_joker(other & (SUITED | JOKER_BITS))
+        return can, njokers, covers, (other & MAY_PASS) != 0, BY_PLUGIN
     cover = R[R_STUCK] == 0
     limit = R[R_PASS_LIMIT]
     passes_left = limit < 0 or st[PASSES + seat] < limit
     if can == 0 and njokers == 0:  # stuck
         if cover:
             m = hand & R[R_COVERABLE]
-            return 0, 0, one_joker(m if m else hand), False
+            return 0, 0, one_joker(m if m else hand), False, BY_STUCK
         if passes_left:
-            return 0, 0, 0, True
+            return 0, 0, 0, True, BY_STUCK
         if R[R_THEN_COVER]:  # out of passes, it covers any card
-            return 0, 0, one_joker(hand), False
-        return 0, 0, 0, False  # out of passes: nothing (it bursts on its turn)
-    if R[R_MUST_PLAY] or (st[STARTED] == 0 and st[FIRST] >= 0):
-        return can, njokers, 0, False
+            return 0, 0, one_joker(hand), False, BY_NO_PASSES
+        return 0, 0, 0, False, BY_NO_PASSES  # nothing (it bursts on its turn)
+    if opening:
+        return can, njokers, 0, False, BY_OPENING
+    if R[R_MUST_PLAY]:
+        return can, njokers, 0, False, BY_MUST_PLAY
     if cover:  # covers by choice (house rules)
         m = hand & R[R_COVERABLE]
-        return can, njokers, one_joker(m if m else hand), False
-    return can, njokers, 0, passes_left
+        return can, njokers, one_joker(m if m else hand), False, BY_CHOICE
+    return can, njokers, 0, passes_left, BY_CHOICE if passes_left else BY_NO_PASSES
 
 
 @step
@@ -663,7 +674,7 @@ def choose(
     """The action the player to move picks under ``policy``, drawing as the Python players
     do: the legal actions in ascending order are the plays, then what may be done instead
     of playing (a cover or a pass), then the joker moves."""
-    can, njokers, covers, may_pass = options(st, R, beyond, log, jx, jy)
+    can, njokers, covers, may_pass, _ = options(st, R, beyond, log, jx, jy)
     nplays = popcount(can)
     eager = policy == EAGER and not R[R_MUST_PLAY]
     if nplays == 0 and njokers == 0:  # stuck

@@ -143,6 +143,10 @@ WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-l
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
 EXTRAS = ("none", "may", "must")  # R_EXTRA
 MAY, MUST = 1, 2
+# which rule decided what the player to move may do (the last of ``kernel.options``): play,
+# cover or pass by choice; stuck, as the stuck rule says; out of passes; the first card of
+# the game; must play when able; the extra play after a card that ends its line; a plugin
+BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN = range(7)
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
 STUCKS = ("cover", "pass")

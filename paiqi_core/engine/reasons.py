@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paiqi_core.actions import COVER, action_text, joker_parts, kind
+from paiqi_core.actions import COVER, PASS, action_text, joker_parts, kind
 from paiqi_core.cards import CARDS, JOKERS, card_text, is_joker
+from paiqi_core.core.layout import BY_EXTRA, BY_MUST_PLAY, BY_NO_PASSES, BY_OPENING
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -25,7 +26,8 @@ CATEGORIES = (GAME_OVER, NOT_YOUR_TURN, NOT_AN_ACTION, NOT_IN_HAND, MUST_PLAY, N
 
 
 def why_illegal(state: State, action: int, seat: int | None = None) -> str | None:
-    """None when ``action`` is legal for the player to move, else the reason."""
+    """None when ``action`` is legal for the player to move, else the reason: the rule
+    that decided the player's options in the core (``kernel.options``), in words."""
     if state.over:
         return f"{GAME_OVER}: no action can be taken"
     if seat is not None and seat != state.turn:
@@ -33,7 +35,7 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
     k = kind(action)
     if k == "unknown":
         return f"{NOT_AN_ACTION}: {action!r} is no action's number"
-    legal = state.legal_actions()
+    legal, by = state.decided()
     if action in legal:
         return None
     if k in ("cut", "place", "swap", "burst", "leave"):
@@ -46,35 +48,30 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         shown = card_text(card) if 0 <= card < CARDS else str(card)
         return f"{NOT_IN_HAND}: seat {state.turn} does not hold {shown}"
     first = state.first_card
-    opening = not state.started and first is not None
     if k == "play":
         if is_joker(card):
             return f"{NOT_LEGAL}: the joker is never played alone"
-        if opening:
-            assert first is not None
+        if first is not None and not state.started:
             return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
         return f"{NOT_LEGAL}: {card_text(card)} does not extend a row"
-    rules = state.game.rules
     can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
-    if state.extra_play:
-        stop = " or stop (pass)" if rules.extra_after_end == "may" else ""
+    if by == BY_EXTRA:
+        stop = " or stop (pass)" if PASS in legal else ""
         return f"{MUST_PLAY}: after a card that ends its line, play another ({can}){stop}"
-    limit = rules.stuck.pass_limit
-    out_of_passes = limit is not None and state.passes[state.turn] >= limit
-    if k == "pass" and out_of_passes:
+    if by == BY_NO_PASSES and k == "pass":
         if can:
             return f"{MUST_PLAY}: no passes left while {can} can be played"
-        return f"{NOT_LEGAL}: no passes left ({limit} a game)"
-    if can and opening:
+        return f"{NOT_LEGAL}: no passes left ({state.game.rules.stuck.pass_limit} a game)"
+    if by == BY_OPENING:
         assert first is not None
         return f"{MUST_PLAY}: the game opens with {card_text(first)}"
-    if can and (rules.must_play or out_of_passes):
-        what = action_text(action)
-        return f"{MUST_PLAY}: {what} is not allowed while {can} can be played"
+    if can and by in (BY_MUST_PLAY, BY_NO_PASSES):
+        return f"{MUST_PLAY}: {action_text(action)} is not allowed while {can} can be played"
     same_kind = [action_text(a) for a in legal if kind(a) == k]
     if same_kind:
         return f"{NOT_LEGAL}: {action_text(action)} (allowed: {', '.join(same_kind)})"
-    return f"{NOT_LEGAL}: {k} is not allowed in this game (a stuck player must {rules.stuck.name})"
+    stuck = state.game.rules.stuck.name
+    return f"{NOT_LEGAL}: {k} is not allowed in this game (a stuck player must {stuck})"
 
 
 def _holds(hand: int, card: int) -> bool:

@@ -223,15 +223,22 @@ class State(VectorView):
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to move, ascending (empty when the game is over):
         plays, then covers or a pass, then joker moves."""
+        return self.decided()[0]
+
+    def decided(self) -> tuple[list[int], int]:
+        """The legal actions of the player to move (``legal_actions``) and the rule that
+        decided them (one of ``layout.BY_*``, -1 when the game is over)."""
         st = self.st
         if st[L.OVER]:
-            return []
+            return [], -1
         game = self.game
         if game.jokers:
             jx, jy = [0] * 16, [0] * 16
         else:
             jx = jy = _NO_JOKERS
-        can, njokers, covers, may_pass = _options(st, game.vector, game.beyond, self.log, jx, jy)
+        can, njokers, covers, may_pass, by = _options(
+            st, game.vector, game.beyond, self.log, jx, jy
+        )
         acts = list(bits(can)) if can else []
         if covers:
             acts += [COVER + c for c in bits(covers)]
@@ -239,7 +246,7 @@ class State(VectorView):
             acts.append(PASS)
         if njokers:
             acts += [JOKER + 64 * jx[i] + jy[i] for i in range(njokers)]
-        return acts
+        return acts, by
 
     def seat_view(self, seat: int | None = None) -> SeatOf:
         """What a stuck rule is shown of ``seat`` (the seat to move by default): a

@@ -233,7 +233,7 @@ def choices(
     seat = st[TURN]
     hand = st[HAND + seat]
     # the compiled player plays no plugin hook, so nothing reads the log (given ``jx``)
-    can, njokers, covers, may_pass = options(st, R, beyond, jx, jx, jy)
+    can, njokers, covers, may_pass, _ = options(st, R, beyond, jx, jx, jy)
     nplays = popcount(can)
     if nplays == 0 and njokers == 0:  # stuck: a cover, or a pass
         if covers:

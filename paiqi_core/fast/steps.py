@@ -97,7 +97,7 @@ def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
     over = st[OVER]
     if not over:  # the core's options, as the documented indices in ascending order
         # (the compiled engine plays no plugin hook, so nothing reads the log: given ``jx``)
-        can, njokers, covers, may_pass = options(st, R, beyond, jx, jx, jy)
+        can, njokers, covers, may_pass, _ = options(st, R, beyond, jx, jx, jy)
         while can:
             legal[k] = lowest(can)
             k += 1
