@@ -169,9 +169,9 @@ class Belief:
                     passes[seat] += 1
                 else:
                     self._covers[seat].append(self._void[seat] | (EVERY_CARD & ~coverable))
-            elif action < COVER:  # a play
+            elif action < COVER:  # a play (of the hand, or of a card lying face up)
                 table |= 1 << action
-                self._out[seat] |= 1 << action
+                self._out[seat] |= 1 << action & ~obs.leftover_mask
                 started = True
             elif action >= JOKER:  # the joker at X, and the card beyond X
                 at, card = divmod(action - JOKER, 64)
@@ -217,7 +217,7 @@ class Belief:
             for x, before in self._under.items()
             if obs.jokers_at >> x & 1 and not obs.covered_mask >> x & 1
         }
-        seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask
+        seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask | obs.pool_mask
         suited = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
         # a single joker is followed to the seat that took it; alike jokers are not
         with_joker = self._joker_with if game.rules.jokers == 1 else None

@@ -88,6 +88,13 @@ class Observation(NamedTuple):
     # the seat to move plays again after a card that ended its line (turn.extra_after_end)
     extra_play: bool = False
     dealt_counts: tuple[int, ...] = ()  # cards dealt, by seat (public)
+    pool_mask: int = 0  # the cards dealt to no seat, face up: anyone may play them
+    leftover_mask: int = 0  # the cards of ``pool_mask`` as dealt (a play of one is from it)
+
+    @property
+    def pool(self) -> tuple[int, ...]:
+        """The cards dealt to no seat that lie face up, ascending (``deck.leftover``)."""
+        return tuple(bits(self.pool_mask))
 
     @property
     def hand(self) -> tuple[int, ...]:

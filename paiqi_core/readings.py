@@ -143,6 +143,22 @@ READINGS: dict[str, Reading] = {
             lambda r: r.extra_after_end != "none" and _jokers(r),
         ),
         Reading(
+            "leftover-face-up-plays",
+            "A card lying face up (deck.leftover: face_up) is played as if from the hand of "
+            "the player to move: it is that turn's one card, a player who can play one is not "
+            "stuck (and must play it where a player who can play must), and it is counted in "
+            "nobody's hand. Only the hand empties a hand: the face-up cards never make anyone "
+            "finish, and may still lie there when the game ends.",
+            lambda r: r.leftover == "face_up",
+        ),
+        Reading(
+            "leftover-face-up-opening",
+            "An opening card that lies face up is played by the seat that moves first when "
+            "nobody holds it (seat 0, the dealer's left); with sevens_out, a 7 lying face up "
+            "is not laid out with the dealt ones but played like any other face-up card.",
+            lambda r: r.leftover == "face_up",
+        ),
+        Reading(
             "cover-after-passes-finishes",
             "With passes that run out into covers, a hand emptied by covering finishes like "
             "any other.",

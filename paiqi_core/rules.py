@@ -74,6 +74,8 @@ class Rules:
     declared_readings: tuple[str, ...] = ()  # readings the chosen hooks declare
     # after a card that ends its row's line, another play: none, may or must
     extra_after_end: str = "none"
+    # the cards an even share leaves: dealt on round the seats, or face_up for anyone to play
+    leftover: str = "dealt"
 
     @property
     def readings(self) -> tuple[Reading, ...]:
@@ -207,6 +209,7 @@ def compile_rules(profile: Profile) -> Rules:
         ),
         match=MatchRules(int(profile.get("match.games"))),
         extra_after_end=str(profile.get("turn.extra_after_end")),
+        leftover=str(profile.get("deck.leftover")),
         declared_readings=tuple(
             key
             for slot, dotted in hooks.registry.SLOTS.items()

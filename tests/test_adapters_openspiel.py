@@ -33,6 +33,8 @@ JOKER_VARIANTS = [
     # several jokers, alike: each is a chance outcome of its own, one entry in observations
     ("shichinarabe", "deck.jokers:2"),
     ("doujue", "deck.jokers:4;players:5"),
+    # leftovers face up: the last cards of the deal's chance nodes lie face up
+    ("pagat", "players:5;deck.leftover:face_up"),
 ]
 
 
@@ -222,7 +224,7 @@ def test_information_states_hide_other_hands_and_remember_the_past() -> None:
     )
     size = game.information_state_tensor_size()
     assert len(state.information_state_tensor(0)) == size
-    assert game.observation_tensor_size() == 6 * 53 + 16 + 8 * 4
+    assert game.observation_tensor_size() == 7 * 53 + 16 + 8 * 4
 
 
 def test_a_state_pickles_and_plays_on() -> None:

@@ -49,6 +49,8 @@ JOKER_VARIANTS = [
     # several jokers, alike: one entry of the observation and one action space
     ("shichinarabe", {"deck.jokers": 2}),
     ("doujue", {"deck.jokers": 4, "players": 5}),
+    # leftovers face up: a section of the observation, played with the play actions
+    ("pagat", {"players": 5, "deck.leftover": "face_up"}),
 ]
 
 

@@ -45,6 +45,9 @@ VARIANTS: list[tuple[str, tuple[str, ...]]] = [
     ("platform-zhanlong", ("deck.jokers=1", "players=5")),
     ("doujue", ("players=3", "turn.must_play=false")),
     ("bicycle", ("players=7",)),
+    # leftovers face up: in the observation's face_up section, played with the play actions
+    ("pagat", ("players=5", "deck.leftover=face_up")),
+    ("doujue", ("players=3", "deck.leftover=face_up")),
 ]
 GAMES = 40
 
@@ -156,6 +159,7 @@ ENV_VARIANTS = [
     ("bicycle", None),
     ("shichinarabe", {"deck.jokers": 1}),
     ("doujue-passes", {"deck.jokers": 1}),
+    ("pagat", {"players": 5, "deck.leftover": "face_up"}),
 ]
 
 

@@ -39,6 +39,10 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("shichinarabe", ("deck.jokers=2",)),
     ("doujue", ("deck.jokers=2",)),
     ("shichinarabe-tunnel", ("deck.jokers=3", "players=3")),
+    # leftovers face up: seen by all, and a play of one proves nothing of the hand
+    ("pagat", ("players=5", "deck.leftover=face_up")),
+    ("doujue", ("players=3", "deck.leftover=face_up")),
+    ("shichinarabe", ("players=5", "deck.leftover=face_up", "turn.pass_limit=0")),
 ]
 
 

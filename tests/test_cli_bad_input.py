@@ -57,6 +57,18 @@ def test_a_centre_that_is_no_rank_lists_the_ranks_once(capsys: Capsys) -> None:
     assert status == 2 and "is not one of ['either', 'high_first'" in err
 
 
+def test_leftovers_face_up_with_a_joker_name_both_rules(capsys: Capsys) -> None:
+    sets = ("--set", "deck.jokers=1", "--set", "deck.leftover=face_up")
+    status, out, err = run(capsys, "validate", "shichinarabe", *sets)
+    assert (status, out) == (2, "")
+    only_located(err)
+    assert err.startswith("--set:2:15: deck.leftover: deck.leftover face_up lays the cards")
+    assert "take deck.jokers 0 (this profile has 1) or deck.leftover dealt" in err
+    # located where the rule was written: here the first override
+    status, _, err = run(capsys, "validate", "shichinarabe", *sets[2:], *sets[:2])
+    assert status == 2 and err.startswith("--set:1:15: deck.leftover: ")
+
+
 # -- a lone surrogate in a profile's text -------------------------------------------------
 @pytest.fixture
 def surrogate_file(tmp_path: Path) -> Path:

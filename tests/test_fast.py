@@ -107,6 +107,13 @@ VARIANTS = [
     ("shichinarabe", ("layout.sides=high_first", "deck.jokers=1")),
     ("doujue", ("layout.sides=both_first", "deck.jokers=1")),
     ("pagat", ("layout.sides=low_first",)),
+    # the cards an even share leaves lie face up; the player to move may play them
+    ("pagat", ("players=5", "deck.leftover=face_up")),
+    ("pagat", ("players=7", "deck.leftover=face_up", "turn.extra_after_end=may")),
+    ("doujue", ("players=5", "deck.leftover=face_up")),
+    ("platform", ("players=3", "deck.leftover=face_up", "scoring.melds=true")),
+    ("shichinarabe", ("players=5", "deck.leftover=face_up", "turn.pass_limit=0")),
+    ("shichinarabe", ("players=5", "deck.leftover=face_up", "deck.ranks=6-A", "layout.ace=high")),
     # short packs and other centres: Девятка's 36 cards from the 9, Karten-Domino's 32
     ("pagat", DEVYATKA),
     ("pagat", ("deck.ranks=7-A", "layout.centre=8", "layout.sides=both_first", "players=8")),

@@ -49,6 +49,10 @@ CASES = [
     # short packs from another centre: the unseen cards are the pack's, the centre opens
     ("doujue", ("deck.ranks=A-10", "layout.centre=5", "opening.card=C5")),
     ("pagat", ("players=3", *DEVYATKA)),
+    # leftovers face up: a play of one leaves the hand as it is
+    ("pagat", ("players=5", "deck.leftover=face_up")),
+    ("doujue", ("players=3", "deck.leftover=face_up")),
+    ("shichinarabe", ("players=5", "deck.leftover=face_up")),
 ]
 
 

@@ -108,6 +108,9 @@ class Rules:
     hi: int = 12
     # jokers, alike (RULES.md section 3; several: WILD_RULES row 30, reading jokers-alike)
     jokers: int = 0
+    # the cards an even share leaves: dealt on, or face up for the player to move to play
+    # (WILD_RULES row 7)
+    leftover: str = "dealt"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -159,6 +162,7 @@ class Rules:
             lo=lo,
             hi=hi,
             jokers=jokers,
+            leftover=p.get("deck.leftover"),
         )
 
     @property
@@ -342,8 +346,10 @@ def check_rows_contiguous(table: set[int], ace: str, centre: int = SEVEN) -> Non
 
 
 def holder_of(hands: list[set[int]], card: int) -> int:
-    (seat,) = [s for s in range(len(hands)) if card in hands[s]]
-    return seat
+    """The seat holding ``card``; seat 0, who moves first, where it lies face up."""
+    seats = [s for s in range(len(hands)) if card in hands[s]]
+    assert len(seats) <= 1
+    return seats[0] if seats else 0
 
 
 def stall_of(value: Any, must_play: bool, stuck: str, limit: int | None) -> int | None:
@@ -381,6 +387,11 @@ class Model:
         self.joker_moves = [0] * n
         self.dealt = [set(h) for h in hands]
         self.hands = [set(h) for h in hands]
+        # with leftovers face up, the pack's cards that no hand was dealt lie face up
+        self.face_up: set[int] = set()
+        if rules.leftover == "face_up":
+            self.face_up = set(rules.pack).difference(*hands)
+            assert len(self.face_up) == len(rules.pack) % n
         self.table: set[int] = set()
         self.covered: list[set[int]] = [set() for _ in range(n)]
         self.passes = [0] * n
@@ -397,11 +408,14 @@ class Model:
         self._legal: set[str] | None = None  # the legal actions, until the next change
         self.first = rules.first_card(door_card)
         if rules.opening == "sevens_out":
-            # Every 7 goes to the table after the deal; the holder of the card moves first.
+            # Every 7 dealt goes to the table after the deal (one face up stays there); the
+            # holder of the card moves first (seat 0 if it lies face up).
             assert rules.opening_card is not None
             self.turn = holder_of(self.hands, rules.opening_card)
             for suit in range(4):
                 seven = 13 * suit + rules.centre
+                if seven in self.face_up:
+                    continue
                 seat = holder_of(self.hands, seven)
                 self.hands[seat].remove(seven)
                 self.table.add(seven)
@@ -415,7 +429,7 @@ class Model:
             self._advance()
 
     def plays(self) -> set[int]:
-        hand = self.hands[self.turn]
+        hand = self.hands[self.turn] | self.face_up  # a card face up, as if held
         if not self.table and self.first is not None:
             return hand & {self.first}
         return hand & playable(self.rules, self.table)
@@ -516,8 +530,12 @@ class Model:
             self._advance()
 
     def _lay(self, seat: int, card: int) -> None:
-        """``seat`` plays ``card`` from its hand onto the table: a suit opened, a row closed."""
-        self.hands[seat].remove(card)
+        """``seat`` plays ``card`` from its hand (or from the cards face up) onto the table:
+        a suit opened, a row closed."""
+        if card in self.face_up:
+            self.face_up.remove(card)
+        else:
+            self.hands[seat].remove(card)
         self.played[seat] += 1
         suit = card // 13
         if card % 13 == self.rules.centre:
@@ -634,9 +652,10 @@ def check_state(state: State, model: Model) -> None:
     # Cards are conserved: hands + table + covered are the 52 cards, each once (a place
     # where a joker stands in is the table's; the card itself was covered)
     everything = [c for h in model.hands for c in h] + list(model.table - model.standing)
-    everything += [c for cov in model.covered for c in cov]
+    everything += [c for cov in model.covered for c in cov] + list(model.face_up)
     assert sorted(everything) == rules.pack
     assert set(obs[0].table) == model.table
+    assert all(set(o.pool) == model.face_up for o in obs)
     assert obs[0].jokers_at == sum(1 << x for x in model.standing)
     # a seat sees how many jokers it holds and covered (as the first joker numbers)
     alike = [set(range(52, 52 + k)) for k in model.jokers]
@@ -1191,6 +1210,38 @@ def test_games_with_a_short_pack_or_another_centre_follow_the_rules(
     assert (rules.centre, rules.lo, rules.hi) != (SEVEN, 0, 12)
     state = played_as_the_model(played, rules, seed, rnd)
     assert sum(len(h) for h in dealt(state)) == len(rules.pack)
+    check_result(state, rules)
+
+
+# the cards an even share leaves lie face up for the player to move (WILD_RULES row 7), under
+# every opening, stuck rule and ending
+LEFTOVERS = [
+    ("pagat", ("players=5", "deck.leftover=face_up")),
+    ("pagat", ("players=5", "deck.leftover=face_up", "opening.method=holder_leads",
+               "opening.card=D7", "turn.extra_after_end=may")),
+    ("doujue", ("players=3", "deck.leftover=face_up")),
+    ("doujue-passes", ("players=5", "deck.leftover=face_up")),
+    ("shichinarabe", ("players=5", "deck.leftover=face_up")),
+    ("shichinarabe", ("players=3", "deck.leftover=face_up", "turn.pass_limit=0")),
+    ("shichinarabe-tunnel", ("players=5", "deck.leftover=face_up")),
+    ("bicycle", ("players=7", "deck.leftover=face_up")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), LEFTOVERS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_the_leftovers_face_up_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game with the leftovers of an even share face up equals the model's:
+    every seat is dealt the same number, the rest lie face up and the player to move may
+    play them as if held (an opening card face up by seat 0), and the result follows."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    sizes = {len(h) for h in dealt(state)}
+    assert sizes == {len(rules.pack) // rules.players}
     check_result(state, rules)
 
 

@@ -336,6 +336,18 @@ def test_deals_of_every_deck_and_table_size() -> None:
     assert deal_problems(joker, without_joker) == [
         "hands: JOKER of the deck (53 cards, 1 joker) dealt to no seat"
     ]
+    # leftovers face up: 52 cards for five are ten each, and the two left are no seat's
+    face_up = Game("pagat", ["players=5", "deck.leftover=face_up"])
+    hands = face_up.deal(5)
+    assert [len(h) for h in hands] == [10] * 5
+    assert deal_problems(face_up, hands) == []
+    state = face_up.new_state(hands=hands)
+    assert state.pool.bit_count() == 2 and not state.pool & sum(1 << c for h in hands for c in h)
+    hands[0].append(hands[1].pop())
+    assert deal_problems(face_up, hands) == [
+        "hands: seat 0 holds 11, seat 1 holds 9; dealing 50 cards one at a time from seat 0 "
+        "gives 10, 10, 10, 10, 10 (the other 2 face up)"
+    ]
 
 
 def test_a_door_card_the_profile_does_not_cut_or_lacks_is_reported(

@@ -31,6 +31,8 @@ section            size        content
                                removed with a burst hand
 ``covered``        53          own covered cards
 ``door_card``      53          the door card cut before play (one-hot), if the profile cuts one
+``face_up``        53          the cards dealt to no seat that still lie face up
+                               (``deck.leftover: face_up``); anyone to move may play them
 ``opened``         4 x 4       ``[suit, k]`` = 1 when ``suit`` was the ``k+1``-th suit opened
 ``seat``           n           the observing seat's own number (one-hot; seat 0 is the
                                dealer's left)
@@ -179,7 +181,7 @@ class Section:
         return int(np.prod(self.shape))
 
 
-CARD_SECTIONS = ("hand", "table", "joker_place", "laid", "covered", "door_card")
+CARD_SECTIONS = ("hand", "table", "joker_place", "laid", "covered", "door_card", "face_up")
 FLAG_SECTIONS = ("to_move", "finished", "burst", "left")
 COUNT_SECTIONS = ("hand_counts", "covered_counts", "passes")
 # a byte's eight bits, lowest first, as eight float32 (observations) or int8 (masks) values
@@ -313,7 +315,8 @@ class Layout:
             cards |= one_joker(state.hands[seat]) | one_joker(state.covered[seat]) << 212
         if state.door_card is not None:
             cards |= 1 << (265 + state.door_card)
-        flags = cards | tail << 318
+        cards |= state.pool << 318
+        flags = cards | tail << 371
         held = [h.bit_count() for h in state.hands]
         covered = [c.bit_count() for c in state.covered]
         passes = state.passes
@@ -416,6 +419,8 @@ def observation_text(obs: Observation) -> str:
     ]
     if obs.jokers_at:
         lines.append("joker at: " + _cards(obs.jokers_at))
+    if obs.pool_mask:
+        lines.append("face up: " + _cards(obs.pool_mask))
     if laid:
         lines.append("laid by bursts: " + _cards(laid))
     if obs.covered_mask:

@@ -386,8 +386,9 @@ class PaiqiState(pyspiel.State):
             return
         game = play.game
         if play.door is not None or not _door(game):
-            n = game.players
-            play.steps = play.stepper.from_hands([drawn[s::n] for s in range(n)], play.door)
+            n, dealt = game.players, game.dealt  # (the cards after ``dealt`` lie face up)
+            hands = [drawn[s:dealt:n] for s in range(n)]
+            play.steps = play.stepper.from_hands(hands, play.door)
 
     def _action_to_string(self, player: int, action: int) -> str:
         play = self._play
@@ -436,7 +437,8 @@ class PaiqiState(pyspiel.State):
         world = play.belief(player_id).sample(rng)
         n = play.game.players
         hands = [list(bits(world.dealt[s])) for s in range(n)]
-        order = [alike_card(hands[i % n][i // n]) for i in range(len(play.game.deck))]
+        order = [alike_card(hands[i % n][i // n]) for i in range(play.game.dealt)]
+        order += bits(world.leftover)  # the cards dealt face up come last
         new._play.forward = True
         for card in order:
             new.apply_action(card)

@@ -428,8 +428,10 @@ class KernelSteps(Steps):
     def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
         from paiqi_core.core import layout as L
 
-        for seat, mask in enumerate(hand_masks(hands)):
+        masks = hand_masks(hands)
+        for seat, mask in enumerate(masks):
             self.box[L.HAND + seat] = mask
+        self.box[L.POOL] = self.box[L.LEFTOVER] = self.stepper.game.leftover(masks)
         s = self.stepper
         door = -1 if door_card is None else door_card
         self._code(s.begin(self.box, s.ext, s.beyond, self.log, self._mask, door))

@@ -41,6 +41,7 @@ from paiqi_core.core.layout import (
     DEALT,
     DOOR,
     EXTRA,
+    FACE_UP,
     FINISH,
     FIRST,
     FRONTIER,
@@ -58,6 +59,7 @@ from paiqi_core.core.layout import (
     LAST,
     LEAVE,
     LEFT,
+    LEFTOVER,
     LOGLEN,
     LOST,
     MAX_JOKERS,
@@ -75,6 +77,7 @@ from paiqi_core.core.layout import (
     PLACE,
     PLAYED,
     PLUGIN,
+    POOL,
     R_CENTRE,
     R_COVERABLE,
     R_DECK,
@@ -84,6 +87,7 @@ from paiqi_core.core.layout import (
     R_ENDS,
     R_EXTRA,
     R_JOKERS,
+    R_LEFTOVER,
     R_MAY_BURST,
     R_MUST_PLAY,
     R_OPENING,
@@ -217,8 +221,8 @@ def stalled(st: np.ndarray, R: np.ndarray) -> bool:
 
 @step
 def plays(st: np.ndarray, seat: int) -> int:
-    """Mask of the cards ``seat`` (to move) may play."""
-    hand = st[HAND + seat]
+    """Mask of the cards ``seat`` (to move) may play: of its hand, or lying face up."""
+    hand = st[HAND + seat] | st[POOL]
     if st[STARTED] == 0 and st[FIRST] >= 0:
         return hand & (1 << st[FIRST])
     return hand & st[FRONTIER]
@@ -424,7 +428,8 @@ def deal(
 ) -> None:
     """Shuffle and deal from the stream of ``st[KEY]`` as ``Game.new_state(seed)`` does
     (Fisher-Yates with ``below`` over the pack's cards in card order then its jokers,
-    round-robin from seat 0), cut the door card if the opening uses one, and start."""
+    round-robin from seat 0; with leftovers face up, the last cards that an even share
+    leaves lie face up), cut the door card if the opening uses one, and start."""
     size = R[R_DECK]
     n = R[R_PLAYERS]
     j = 0
@@ -441,8 +446,13 @@ def deal(
         deck[r] = held
     for s in range(n):
         st[HAND + s] = 0
+    dealt = size - size % n if R[R_LEFTOVER] == FACE_UP else size
+    st[POOL] = 0
+    for j in range(dealt, size):  # an even share's leftovers, face up
+        st[POOL] |= 1 << deck[j]
+    st[LEFTOVER] = st[POOL]
     s = 0
-    for j in range(size):
+    for j in range(dealt):
         st[HAND + s] |= 1 << deck[j]
         s += 1
         if s == n:
@@ -492,7 +502,10 @@ def _play(
     suit = card // 13
     if not (st[TABLE] >> (13 * suit)) & FULL_ROW:  # the row's first card: its centre card
         _open(st, suit)
-    st[HAND + seat] ^= bit
+    if (st[HAND + seat] >> card) & 1:
+        st[HAND + seat] ^= bit
+    else:  # a card lying face up
+        st[POOL] ^= bit
     st[TABLE] |= bit
     st[PLAYED + seat] += 1
     st[STARTED] = 1

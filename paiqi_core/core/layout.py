@@ -5,8 +5,9 @@ A game in progress is one int64 vector (``STATE`` long): per seat (up to ``MAX_S
 the hand, covered cards, cards played, passes, actions, the card whose play emptied the
 hand, the dealt hand size, the suits closed (by opening order), finish and burst order,
 when the seat left holding only the joker, its joker moves, the hand as dealt and the hand
-its burst laid face up; then the table, and the cards that bursts laid face up. The rules
-are an int64 vector (``RULES`` long) filled from the compiled forms.
+its burst laid face up; then the table, the cards that bursts laid face up and the cards
+dealt to no seat. The rules are an int64 vector (``RULES`` long) filled from the compiled
+forms.
 """
 
 from __future__ import annotations
@@ -74,7 +75,9 @@ KEY = _J + 13  # the key of the game's random stream (``paiqi_core.streams``), i
 PHASE = _J + 14  # the step of the turn: 0 its first, EXTRA after a card that ends its line
 GEN = _J + 15  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire), WORDS words
 HALF = _J + 16  # the low half of the last word made, while DRAWN is odd (not drawn yet)
-STATE = _J + 17
+POOL = _J + 17  # the cards dealt to no seat, face up (R_LEFTOVER): the player to move may play them
+LEFTOVER = _J + 18  # the cards of POOL as dealt (what was played from it is public)
+STATE = _J + 19
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -127,6 +130,7 @@ R_PASS_COST = 45
 R_NPOINTS = 46  # placement: place points given (-1: players-1 .. 0)
 R_POINTS = 47  # MAX_PLACE_POINTS
 MAX_PLACE_POINTS = 8
+R_LEFTOVER = 55  # the cards an even share leaves: 0 dealt on round the seats, FACE_UP
 # what the course of a game reads (``course``): standings count covered points rather than
 # cards held (the stuck rule may make a player cover); a clean hand is an event (the
 # scoring gives a bonus for it)
@@ -141,6 +145,8 @@ RULES = 64
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
+LEFTOVERS = ("dealt", "face_up")  # R_LEFTOVER
+FACE_UP = 1
 EXTRAS = ("none", "may", "must")  # R_EXTRA
 MAY, MUST = 1, 2
 # which rule decided what the player to move may do (the last of ``kernel.options``): play,

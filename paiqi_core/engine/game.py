@@ -47,6 +47,10 @@ class Game:
         self.must_play = rules.must_play
         self.stall = rules.stall
         self.jokers = rules.jokers
+        # the cards dealt to the seats: all, or an even share with the rest face up
+        self.dealt = len(self.deck)
+        if rules.leftover == "face_up":
+            self.dealt -= len(self.deck) % self.players
         self.score = rules.scoring.score
         # what the rule core reads: the rules vector, and the rows' extensions and joker
         # moves by row mask
@@ -67,10 +71,21 @@ class Game:
 
     def deal(self, seed: int, generator: str = GENERATOR) -> list[list[int]]:
         """Shuffle with the stream of ``seed`` (under ``generator``, see
-        ``paiqi_core.streams``) and deal round-robin from seat 0 (the dealer's left)."""
-        deck = shuffled(self.deck, stream(seed, generator))
+        ``paiqi_core.streams``) and deal round-robin from seat 0 (the dealer's left); with
+        leftovers face up, the last cards of an uneven share are nobody's (``leftover``)."""
+        deck = shuffled(self.deck, stream(seed, generator))[: self.dealt]
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
+
+    def leftover(self, hands: Sequence[int]) -> int:
+        """The cards that lie face up when the seats were dealt ``hands`` (masks): the rest
+        of the pack under ``deck.leftover: face_up``, else none."""
+        if self.dealt == len(self.deck):
+            return 0
+        held = 0
+        for hand in hands:
+            held |= hand
+        return sum(BITS[c] for c in self.deck) & ~held
 
     def _cut_door(self, deck: Sequence[int], rng: random.Random) -> int | None:
         """The door card, cut from the shuffled deck with the deal's stream, if used. A cut
@@ -94,7 +109,8 @@ class Game:
         door_card: int | None = None,
         generator: str = GENERATOR,
     ) -> State:
-        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat).
+        """A new game: dealt from ``seed``, or with the given hands (card numbers by seat;
+        with leftovers face up, the rest of the pack lies face up).
 
         The deal's random stream is ``generator``'s (``paiqi_core.streams``: SplitMix64
         drawn in halves, or the generators of deals made before it). Profiles that cut a
@@ -110,8 +126,10 @@ class Game:
             cut = self._cut_door(deck, rng)
             door_card = cut if door_card is None else door_card
             bit = BITS.__getitem__
-            masks = [sum(map(bit, deck[s::n])) for s in range(n)]
-            state = State(self, masks, seed=seed, door_card=door_card)
+            dealt = self.dealt
+            masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
+            pool = sum(map(bit, deck[dealt:]))
+            state = State(self, masks, seed=seed, door_card=door_card, pool=pool)
             state.rng = rng
             state.generator = generator
             return state
@@ -119,7 +137,8 @@ class Game:
             raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
         if door_card is None and seed is not None:
             door_card = self.door_card_of(seed, generator)
-        state = State(self, hand_masks(hands), seed=seed, door_card=door_card)
+        masks = hand_masks(hands)
+        state = State(self, masks, seed=seed, door_card=door_card, pool=self.leftover(masks))
         state.generator = generator
         return state
 

@@ -43,6 +43,8 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
     if k == "joker":
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]
+    if k == "play":
+        hand |= state.pool  # a card face up is played as if held
     card = action if k == "play" else action - COVER
     if k != "pass" and not (0 <= card < CARDS and _holds(hand, card)):
         shown = card_text(card) if 0 <= card < CARDS else str(card)

@@ -74,10 +74,12 @@ class State(VectorView):
         covered: Sequence[int] | None = None,
         passes: Sequence[int] | None = None,
         played: Sequence[int] | None = None,
+        pool: int = 0,
     ) -> None:
         """A game dealt ``hands`` (card masks by seat), or a position in the middle of one:
         ``table`` (a mask), ``turn``, ``opened`` (suits in opening order) and, by seat, the
-        ``covered`` card masks, ``passes`` used and number of cards ``played`` so far."""
+        ``covered`` card masks, ``passes`` used and number of cards ``played`` so far;
+        ``pool``, the cards dealt to no seat that lie face up (``deck.leftover``)."""
         self.players = n = game.players
         self.game = game
         self.seed = seed
@@ -97,6 +99,7 @@ class State(VectorView):
             st[L.PASSES + s] = passes[s] if passes is not None else 0
             st[L.LAST + s] = st[L.FINISH + s] = st[L.BURSTED + s] = -1
         st[L.DOOR] = -1 if door_card is None else door_card
+        st[L.POOL] = st[L.LEFTOVER] = pool
         st[L.JOKER_AT : L.JOKER_AT + L.MAX_JOKERS] = [-1] * L.MAX_JOKERS
         st[L.STARTED] = int(table != 0)
         start = game.start(hands, door_card)
@@ -156,6 +159,8 @@ class State(VectorView):
     started = Slot(L.STARTED, "Whether a card has been played.", "flag")
     first_card = Slot(L.FIRST, "The card the first move must play (None: any).", "optional")
     door_card = Slot(L.DOOR, "The door card cut before play (None: none).", "optional")
+    pool = Slot(L.POOL, "The cards dealt to no seat that lie face up, a mask (deck.leftover).")
+    leftover = Slot(L.LEFTOVER, "The cards dealt to no seat, face up, as dealt (a mask).")
 
     @property
     def jokers_at(self) -> int:
@@ -364,6 +369,8 @@ class State(VectorView):
             tuple(self._cover_order[seat]),
             st[L.PHASE] == L.EXTRA,
             tuple(st[L.SIZE : L.SIZE + n]),
+            st[L.POOL],
+            st[L.LEFTOVER],
         )
 
     # -- results -------------------------------------------------------------------

@@ -48,6 +48,7 @@ from paiqi_core.core.layout import (
     OVER,
     PASS,
     PASSES,
+    POOL,
     R_PLAYERS,
     RULES,
     STATE,
@@ -67,8 +68,9 @@ O_JOKER_PLACE = 106
 O_LAID = 159
 O_COVERED = 212
 O_DOOR = 265
-O_OPENED = 318
-O_SEATS = 334  # seat, to_move, finished, burst, left, hand_counts, covered_counts, passes
+O_FACE_UP = 318
+O_OPENED = 371
+O_SEATS = 387  # seat, to_move, finished, burst, left, hand_counts, covered_counts, passes
 
 
 @step
@@ -220,6 +222,7 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
     _cards(out, O_LAID, one_joker(st[LAID]))
     if st[DOOR] >= 0:
         out[O_DOOR + st[DOOR]] = 1
+    _cards(out, O_FACE_UP, st[POOL])
     for k in range(st[NOPENED]):
         out[O_OPENED + 4 * st[OPENED + k] + k] = 1
     out[O_SEATS + seat] = 1

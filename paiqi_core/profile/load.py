@@ -583,6 +583,14 @@ def _pack_errors(
             f"rank (this profile has deck.ranks: {ranks_text})",
             ("deck", "ranks"),
         )
+    if data["deck"]["leftover"] == "face_up" and pack.jokers:
+        problem(
+            ("deck", "leftover"),
+            f"deck.leftover face_up lays the cards an even share leaves face up, where a "
+            f"joker could never be played (it is played from a hand): take deck.jokers 0 "
+            f"(this profile has {pack.jokers}) or deck.leftover dealt",
+            ("deck", "jokers"),
+        )
     line = [r for r in line_of(ace) if ranks >> r & 1]
     if layout["ends"] == "cut" and centre in (line[0], line[-1]):
         problem(

@@ -115,10 +115,9 @@ def _check_state(
             _compare(key, list(want), state.hand_counts(), failures, where)
         elif key == "covered_counts":
             _compare(key, list(want), [c.bit_count() for c in state.covered], failures, where)
-        elif key == "table":
-            _compare(
-                key, _card_set(want), [card_text(c) for c in bits(state.table)], failures, where
-            )
+        elif key in ("table", "pool"):
+            mask = state.table if key == "table" else state.pool
+            _compare(key, _card_set(want), [card_text(c) for c in bits(mask)], failures, where)
         elif key == "turn":
             actual = seats.name(state.turn) if not state.over else "(game over)"
             _compare(key, seats.name(seats.index(want)), actual, failures, where)

@@ -91,12 +91,15 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     """A state from an example's ``position`` or ``game`` setup.
 
     With an empty table (``dealt``) the hands are completed to full deal sizes with the
-    remaining cards, shuffled by ``fill_seed``; mid-game, unlisted cards are spread over the
-    seats whose hands were not given, and the cards a seat was dealt but neither holds nor
-    covered count as played before the position (a seat with an empty hand has finished).
+    remaining cards, shuffled by ``fill_seed`` (with leftovers face up, what is left lies
+    face up unless ``pool`` says which); mid-game, unlisted cards are spread over the seats
+    whose hands were not given, the cards ``pool`` names lie face up, and the cards a seat
+    was dealt but neither holds nor covered count as played before the position (a seat
+    with an empty hand has finished).
     """
     if "seed" in setup:
-        others = sorted(set(setup) & {"table", "hand", "hands", "covered", "door_card", "turn"})
+        given = {"table", "hand", "hands", "covered", "door_card", "turn", "pool"}
+        others = sorted(set(setup) & given)
         if others:
             raise SetupError(f"a game dealt from 'seed' takes no {', '.join(others)}")
         return game.new_state(seed=int(setup["seed"]))
@@ -111,17 +114,21 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         hands[mover] = parse_cards(setup["hand"])
         turn = mover
     covered = _seat_cards(seats, setup.get("covered"))
-    _no_duplicates([table, *hands.values(), *covered.values()])
-    jokers = _in_the_pack(game, [table, *hands.values(), *covered.values()])
+    pool = parse_cards(setup.get("pool", []))
+    if pool and game.dealt == len(game.deck):
+        raise SetupError("'pool:' lays cards face up, which only deck.leftover: face_up does")
+    _no_duplicates([table, pool, *hands.values(), *covered.values()])
+    jokers = _in_the_pack(game, [table, pool, *hands.values(), *covered.values()])
     used = (
         set(table)
+        | set(pool)
         | {c for h in hands.values() for c in h}
         | {c for h in covered.values() for c in h}
     )
     rest = [c for c in game.deck if c not in used and not is_joker(c)]
     rest += [JOKER] * (game.rules.jokers - jokers)  # the jokers not placed
     full: list[list[int]] = [list(hands.get(s, [])) for s in range(n)]
-    sizes = [len(game.deck) // n + (1 if s < len(game.deck) % n else 0) for s in range(n)]
+    sizes = [game.dealt // n + (1 if s < game.dealt % n else 0) for s in range(n)]
     if dealt and not table:
         random.Random(int(setup.get("fill_seed", 0))).shuffle(rest)
         for s in range(n):
@@ -130,6 +137,8 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
                 raise SetupError(f"seat {seats.name(s)} holds more than {sizes[s]} cards")
             full[s] += rest[:need]
             rest = rest[need:]
+        if game.dealt < len(game.deck) and "pool" not in setup:
+            pool, rest = rest, []  # the leftovers of the deal lie face up
     else:
         open_seats = [s for s in range(n) if s not in hands]
         for i, c in enumerate(rest):
@@ -157,6 +166,7 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         opened=opened,
         covered=masks[n:],
         passes=passes,
+        pool=mask_of(pool),
         # mid-game, what a seat was dealt and no longer holds or covered, it played
         played=[max(0, sizes[s] - len(full[s]) - len(covered.get(s, []))) for s in range(n)]
         if table
