@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from paiqi_core.cards import parse_card
+from paiqi_core.cards import bits, card_text, parse_card
 from paiqi_core.engine import Game
 from paiqi_core.engine.reasons import CATEGORIES
 from paiqi_core.outcome import PlayerOutcome
@@ -204,6 +204,61 @@ def test_cover_pass_and_joker_moves_are_offered_exactly_when_legal(client: Clien
     view = play_through(client, "doujue", seat=0)
     kinds = {h["kind"] for h in view["history"]}
     assert "cover" in kinds or "play" in kinds
+
+
+FACE_UP = ["players=5", "deck.leftover=face_up"]
+
+
+def test_the_cards_face_up_are_in_the_view_until_played(client: Client) -> None:
+    """Pagat for five with the leftovers face up, deal 24: the two cards an even share
+    leaves are in the view; the person plays each of them when it fits (the same play
+    action as a card of the hand), and it leaves the pool for its place on the table."""
+    seed = 24
+    dealt = Game("pagat", FACE_UP).new_state(seed=seed)
+    expected = [card_text(c) for c in bits(dealt.pool)]
+    assert len(expected) == 2
+    view = client.post(
+        "/api/games", {"profile": "pagat", "seat": 0, "seed": seed, "options": FACE_UP}
+    )
+    table = view["table"]
+    assert view["pool"] == expected and len(view["hand"]) == 10
+    played: list[str] = []
+    while not view["over"]:
+        if view["waiting"]:
+            view = client.post(f"/api/games/{table}/advance", {})
+            continue
+        plays = [m for m in view["legal"] if m["kind"] == "play"]
+        face_up = [m for m in plays if m["card"] in view["pool"]]
+        if not face_up:
+            choice = plays[0]["text"] if plays else "pass"
+            view = client.post(f"/api/games/{table}/act", {"action": choice})
+            continue
+        move = face_up[0]
+        assert move["action"] == parse_card(move["card"])  # the card's own number
+        before = view
+        view = client.post(f"/api/games/{table}/act", {"action": move["action"]})
+        assert view["refused"] is None
+        assert view["pool"] == [c for c in before["pool"] if c != move["card"]]
+        assert view["hand"] == before["hand"]  # not from the hand
+        cell = next(c for r in view["rows"] for c in r["cells"] if c["card"] == move["card"])
+        assert cell["state"] == "played"
+        assert view["history"][len(before["history"])] == {
+            "seat": 0,
+            "kind": "play",
+            "text": move["card"],
+            "card": move["card"],
+        }
+        played.append(move["card"])
+    assert sorted(played, key=parse_card) == expected  # deal 24: the person plays both
+    assert view["pool"] == []
+    # the replay of the game shows the pool as it was at each step
+    record = client.get(f"/api/games/{table}/record")
+    steps = client.post("/api/replay", {"record": record})["steps"]
+    assert steps[0]["pool"] == expected
+    for step in steps:
+        on_table = {c["card"] for r in step["rows"] for c in r["cells"] if c["state"] == "played"}
+        assert step["pool"] == [c for c in expected if c not in on_table]
+    assert steps[-1]["pool"] == []
 
 
 def test_profile_checks_are_located(client: Client) -> None:

@@ -544,3 +544,81 @@ def test_a_table_of_ten_plays_to_its_settlement(
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1] + 1, f"the page is wider than the window: {width}"
     shot(page, shots, f"table-of-ten-{viewer}", full=True)
+
+
+# -- 8. cards face up beside the rows ------------------------------------------------------
+
+
+def test_face_up_cards_are_played_by_clicking_them(
+    page: Any, server: PaiqiServer, shots: Path
+) -> None:
+    """Pagat for five with the leftovers face up (deck.leftover=face_up), deal 24: the two
+    cards an even share leaves (7♥ and K♣) lie in a labelled strip by the rows, black ink
+    and red readable on their paper. One that fits is a button: the person clicks 7♥ on
+    the first turn, and plays K♣ later from the keyboard; each leaves the strip for its
+    place on the table. The others are shown but are not buttons. The game reaches its
+    settlement with no error in the console."""
+    from paiqi_core.cards import bits, card_text
+
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    sets = ["players=5", "deck.leftover=face_up"]
+    deal(page, server, "pagat", 24, options="\n".join(sets))
+    expected = [card_text(c) for c in bits(Game("pagat", sets).new_state(seed=24).pool)]
+    strip = page.locator("#board .pool")
+    assert strip.locator(".pool-label").text_content() == "Face up (anyone may play)"
+    assert strip.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)") == expected
+    inks = colour(page, "#board .pool .card")
+    papers = colour(page, "#board .pool .card", "backgroundColor")
+    for card, ink, paper in zip(expected, inks, papers, strict=True):
+        assert contrast(ink, paper) >= 4.5, f"{card}: ink {ink} on {paper}"
+        if card[0] in "SC":
+            assert luminance(ink) < 0.05, f"{card}: a black card drawn in {ink}"
+        else:
+            assert ink[0] > 2 * ink[1], f"{card}: a red card drawn in {ink}"
+    shot(page, shots, "face-up-start", full=False)
+    played: list[str] = []
+    while wait_for_person(page) == "you":
+        legal = page.locator("#board .pool button.card.legal")
+        if not legal.count():
+            move(page)
+            continue
+        card = legal.first.get_attribute("data-card") or ""
+        _, before = game_state(page)
+        # the face-up cards that do not fit now are drawn, not offered: a click does nothing
+        others = page.locator("#board .pool .card:not(.legal)")
+        assert others.evaluate_all("els => els.every(e => e.tagName === 'SPAN')")
+        if others.count():
+            others.first.click()
+            page.wait_for_timeout(200)
+            assert game_state(page) == ("you", before)
+        if not played:
+            legal.first.click()
+        else:  # the keyboard reaches it too: the arrows go on from the hand to the strip
+            for _ in range(20):
+                if page.evaluate("document.activeElement.dataset.card") == card:
+                    break
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.dataset.card") == card
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => document.querySelector('#game').dataset.moves > {before} || "
+            "document.querySelector('#game').dataset.turn === 'over'"
+        )
+        played.append(card)
+        assert page.locator(f"#board .pool .card[data-card='{card}']").count() == 0
+        assert page.locator(f"#board .cell.played[data-card='{card}']").count() == 1
+        assert page.locator(f"#hand .card[data-card='{card}']").count() == 0
+        drawn = card[1:] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[0]]
+        assert page.locator("#history li").nth(before).text_content() == f"seat 0 (you): {drawn}"
+    assert sorted(played) == sorted(expected), played
+    assert page.locator("#board .pool").count() == 0  # nothing face up: no strip
+    page.locator("#settlement").wait_for(state="visible")
+    assert page.locator("#settlement tbody tr").count() == 5
+    shot(page, shots, "face-up-end", full=False)
+    # without the rule every card is dealt and there is no strip
+    page.goto("about:blank")
+    deal(page, server, "pagat", 24, options="players=5")
+    assert page.locator("#board .pool").count() == 0
+    assert page.locator("#hand .card").count() == 11
+    assert console == [], console

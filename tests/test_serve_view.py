@@ -153,3 +153,24 @@ def test_the_extra_play_after_an_end_card_is_shown_to_every_seat() -> None:
     assert {m["kind"] for m in views[0]["legal"]} == {"play", "pass"}
     state.apply("pass")
     assert not view_of(state, 1)["extra_play"] and view_of(state, 1)["turn"] == 1
+
+
+def test_the_cards_face_up_beside_the_rows_are_shown_to_every_seat() -> None:
+    # deck.leftover=face_up: five players get ten cards each, the two left over lie face
+    # up; every seat's view names them (ascending) until they are played, then not at all
+    sets = ("players=5", "deck.leftover=face_up")
+    played_from_pool = 0
+    for state in states("pagat", range(6), sets):
+        expected = [card_text(c) for c in bits(state.pool)]
+        for seat in range(5):
+            assert view_of(state, seat)["pool"] == expected
+        if state.log and state.leftover >> state.log[-1][1] & 1:
+            played_from_pool += 1
+            assert card_text(state.log[-1][1]) not in expected
+    assert played_from_pool  # some face-up card was played in six random games
+    first = Game("pagat", list(sets)).new_state(3)
+    assert view_of(first)["pool"] == [card_text(c) for c in bits(first.pool)]
+    assert len(view_of(first)["pool"]) == 2 and len(view_of(first)["hand"]) == 10
+    # without the rule nothing lies face up, in any built-in family
+    for profile in ("pagat", "doujue", "shichinarabe", "platform"):
+        assert all(view_of(s)["pool"] == [] for s in states(profile, range(1)))

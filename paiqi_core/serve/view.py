@@ -220,6 +220,8 @@ def seat_view(
         "door_card": None if obs.door_card is None else card_text(obs.door_card),
         "first_card": None if first_card is None else card_text(first_card),
         "jokers_at": [card_text(c) for c in bits(obs.jokers_at)],
+        # the cards dealt to no seat, lying face up (deck.leftover): anyone may play them
+        "pool": [card_text(c) for c in obs.pool],
         "rows": _rows(rules, obs, first_card),
         "seats": _seats(rules, obs, names, history),
         "hand": [card_text(c) for c in sort_hand(rules, obs.hand_mask)],

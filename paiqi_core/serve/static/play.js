@@ -362,9 +362,15 @@ async function pump() {
     render(newCards(before, view));
   }
   if (view && !view.over && view.turn === view.seat) {
-    const first = document.querySelector("#hand .card.legal, #hand .card.coverable");
+    const first = firstChoice();
     if (first && !document.activeElement?.closest("#setup")) first.focus({ preventScroll: true });
   }
+}
+
+// The first card the person may play or cover: in the hand, else lying face up.
+function firstChoice() {
+  return document.querySelector("#hand .card.legal, #hand .card.coverable") ||
+    document.querySelector("#board .pool .card.legal");
 }
 
 async function download() {
@@ -393,11 +399,12 @@ export function playKey(e) {
   if (key === "Escape" && jokerChoice) { jokerChoice = false; render(new Set()); return true; }
   if (key === "j" || key === "J") { if (L.jokers.length) act(L.jokers[0].text); return true; }
   if (key === "l" || key === "L") {
-    document.querySelector("#hand .card.legal, #hand .card.coverable")?.focus();
+    firstChoice()?.focus();
     return true;
   }
   if (key === "ArrowLeft" || key === "ArrowRight") {
-    const cards = [...document.querySelectorAll("#hand .card")];
+    // the hand's cards, then the face-up cards that may be played
+    const cards = [...document.querySelectorAll("#hand .card"), ...document.querySelectorAll("#board .pool .card.legal")];
     if (!cards.length) return false;
     let i = cards.indexOf(document.activeElement);
     if (i < 0) i = key === "ArrowLeft" ? cards.length : -1;

@@ -97,8 +97,11 @@ const STATUS_WORDS = {
 };
 
 // The rows of the table. `targets` is a set of cards the person may lay now (highlighted),
-// `onTarget(card)` is called when such a place is clicked.
+// `onTarget(card)` is called when such a place is clicked. The cards lying face up beside
+// the rows (`view.pool`, deck.leftover) follow them; those among `targets` are played by
+// clicking them, as their places are.
 export function renderBoard(root, view, rules, targets = new Set(), onTarget = null, just = null) {
+  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   clear(root);
   const ring = rules.ace_king === "wrap" ? "↻" : rules.ace_king === "tunnel" ? "⇄" : "";
   const info = [];
@@ -146,6 +149,29 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
     line.append(el("div", { class: "row-end", title: ring ? `A–K ${rules.ace_king}` : "" }, ring));
     root.append(line);
   }
+  if (view.pool && view.pool.length) root.append(renderPool(view.pool, targets, onTarget));
+  if (focused) root.querySelector(`.pool .card[data-card="${focused}"]`)?.focus();
+}
+
+// The cards dealt to no seat, face up beside the rows: each drawn as a card of the hand is;
+// one that may be played now (in `targets`) is a button that plays it.
+function renderPool(pool, targets, onTarget) {
+  const strip = el("div", { class: "pool", role: "group", "aria-label": "cards face up, anyone may play them" },
+    el("span", { class: "pool-label", text: "Face up (anyone may play)" }));
+  for (const card of pool) {
+    const red = isRed(card) ? " red" : "";
+    if (targets.has(card) && onTarget) {
+      const hint = `${cardName(card)}, face up: may be played`;
+      strip.append(el("button", {
+        type: "button", class: `card legal${red}`, "data-card": card, "aria-label": hint, title: hint,
+        onclick: () => onTarget(card),
+      }, face(card)));
+    } else {
+      const hint = `${cardName(card)}, face up`;
+      strip.append(el("span", { class: `card${red}`, "data-card": card, role: "img", "aria-label": hint, title: hint }, face(card)));
+    }
+  }
+  return strip;
 }
 
 // How a seat's game ended, once it is over: the rank the result gives (never the order of
