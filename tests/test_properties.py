@@ -127,9 +127,7 @@ class Rules:
         assert ace_king in ("none", "wrap", "tunnel")
         # the platform's heads (小頭, 中頭, 大頭) are for four players: its model is too
         assert p.get("players") == 4 or p.get("scoring.method") != "platform"
-        # the model plays jokers on open rows; it scores them where no covered card counts
         jokers = p.get("deck.jokers")
-        assert not jokers or ends == "open", "the model knows no joker at a 斬龍 table"
         limit = p.get("turn.pass_limit") if stuck == "pass" else None
         ace = p.get("layout.ace")
         lo, hi = 0, 12
@@ -523,7 +521,10 @@ class Model:
             and laid is not None
             and self.rules.ends_line(laid)
             and self.hands[seat]
-            and self.plays()
+            and (
+                self.plays()
+                or (self.jokers[seat] and joker_moves(self.rules, self.table, self.hands[seat]))
+            )
         ):
             self.extra = True  # the same seat moves again
         else:
@@ -1571,6 +1572,11 @@ JOKER_TABLES = [
     ("bicycle", ("deck.jokers=4", "players=6")),
     ("shichinarabe", ("deck.jokers=2", "layout.ace=high", "deck.ranks=7-A", "layout.centre=8")),
     ("platform", ("deck.jokers=3",)),
+    # 斬龍: a joker move whose card beyond ends the line cuts the row; the place's holder
+    # still swaps into the cut row
+    ("platform-zhanlong", ("deck.jokers=1",)),
+    ("platform-zhanlong", ("deck.jokers=2", "turn.extra_after_end=may")),
+    ("doujue", ("deck.jokers=2", "layout.ends=cut")),
 ]
 
 
