@@ -7,6 +7,8 @@ Actions a player chooses:
 - ``PASS``. Text ``pass``.
 - ``JOKER + 64 * x + y``: put the joker in the place of ``x`` and play ``y``, the card just
   beyond it, in the same turn. Text ``joker H8 H9``.
+- ``GIVE + c``: hand card ``c`` to the player who just passed (``turn.pass_takes``), face
+  down. Text ``give H5``.
 
 Automatic events share the game log with actions (``EVENT`` and above), each logged with the
 seat it concerns:
@@ -17,8 +19,8 @@ seat it concerns:
 - ``BURST``: out of passes and stuck: the hand is laid face up in place, a joker removed.
 - ``LEAVE``: the hand is only the joker: the player leaves.
 
-In what other seats observe, a cover is ``HIDDEN_COVER`` (text ``cover``): the card is not
-shown.
+In what seats observe, a cover is ``HIDDEN_COVER`` (text ``cover``) and a card handed on
+``HIDDEN_GIVE`` (text ``give``): the card is not shown.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from paiqi_core.cards import SUITS, CardError, card_text, parse_card
 
 COVER = 64
 PASS = 128
+GIVE = 192  # + card
 EVENT = 256
 CUT = EVENT  # + suit
 PLACE = EVENT + 64  # + card
@@ -35,6 +38,7 @@ BURST = EVENT + 192
 LEAVE = EVENT + 256
 JOKER = 1024  # + 64 * x + y
 HIDDEN_COVER = COVER + 63  # a cover as others see it
+HIDDEN_GIVE = GIVE + 63  # a card handed on, as the table sees it
 
 _EVENT_KINDS = {CUT: "cut", PLACE: "place", SWAP: "swap", BURST: "burst", LEAVE: "leave"}
 
@@ -67,6 +71,8 @@ def kind(action: int) -> str:
         return "cover"
     if action == PASS:
         return "pass"
+    if GIVE <= action <= GIVE + 52 or action == HIDDEN_GIVE:
+        return "give"
     if EVENT <= action < JOKER:
         base = EVENT + (action - EVENT) // 64 * 64
         size = _EVENT_SIZES.get(base, 0)
@@ -85,13 +91,13 @@ def is_event(action: int) -> bool:
 def action_card(action: int) -> int | None:
     """The card an action or event names (the card played beyond the joker for ``joker``)."""
     k = kind(action)
-    if k in ("pass", "burst", "leave", "cut", "unknown") or action == HIDDEN_COVER:
+    if k in ("pass", "burst", "leave", "cut", "unknown") or action in (HIDDEN_COVER, HIDDEN_GIVE):
         return None
     if k == "joker":
         return joker_parts(action)[1]
     if k == "play":
         return action
-    base = {"cover": COVER, "place": PLACE, "swap": SWAP}[k]
+    base = {"cover": COVER, "give": GIVE, "place": PLACE, "swap": SWAP}[k]
     return action - base
 
 
@@ -121,6 +127,8 @@ def parse_action(text: str) -> int:
             return PASS
         if low == "cover" and len(words) == 2:
             return COVER + parse_card(words[1])
+        if low == "give" and len(words) == 2:
+            return GIVE + parse_card(words[1])
         if low == "joker" and len(words) == 3:
             return joker_action(parse_card(words[1]), parse_card(words[2]))
         if low == "play" and len(words) == 2:
@@ -131,8 +139,8 @@ def parse_action(text: str) -> int:
     except CardError as e:
         detail = f": {e}" if str(e) else ""
         raise ActionError(
-            f"'{text}' is not an action (write a card like H7, 'cover HK', 'pass' or "
-            f"'joker H8 H9'){detail}"
+            f"'{text}' is not an action (write a card like H7, 'cover HK', 'pass', "
+            f"'joker H8 H9' or 'give H5'){detail}"
         ) from None
 
 
@@ -166,4 +174,4 @@ def from_record(entry: dict[str, object]) -> int:
         raise ActionError(f"a {k} entry names a card")
     if k == "joker":
         return joker_action(parse_card(str(entry["at"])), card)
-    return card + {"play": 0, "cover": COVER, "place": PLACE, "swap": SWAP}[str(k)]
+    return card + {"play": 0, "cover": COVER, "give": GIVE, "place": PLACE, "swap": SWAP}[str(k)]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-from paiqi_core.actions import COVER, JOKER, PASS, joker_parts
+from paiqi_core.actions import COVER, GIVE, JOKER, PASS, joker_parts
 from paiqi_core.cards import JOKERS, SEVEN, SUIT_MASK, is_joker
 from paiqi_core.core.plain import scoring as core_scoring
 from paiqi_core.engine import Game, Observation
@@ -258,6 +258,9 @@ class HeuristicAgent:
         if len(legal) == 1:
             return list(legal)
         suits = self._suits(observation)
+        if observation.hand_on:  # the card to hand on: the one it would cover
+            covers = [COVER + a - GIVE for a in legal]
+            return [GIVE + a - COVER for a in self._cheapest(observation, suits, covers)]
         plays = [a for a in legal if a < COVER or a >= JOKER]
         covers = [a for a in legal if COVER <= a < PASS]
         if plays:

@@ -37,7 +37,9 @@ from paiqi_core.actions import (
     BURST,
     COVER,
     EVENT,
+    GIVE,
     HIDDEN_COVER,
+    HIDDEN_GIVE,
     JOKER,
     LEAVE,
     PASS,
@@ -56,6 +58,11 @@ JOKER_BIT = 1 << JOKER_CARD
 
 class InconsistentObservation(ValueError):
     """No deal agrees with the observation (it was not produced by these rules)."""
+
+
+class UnreadHistory(InconsistentObservation):
+    """A history the sampler cannot read yet: no deal is drawn for it (the rule-based
+    ``hard`` player then plays its prior; the pure search players stop with this error)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,13 @@ class Belief:
         self.seat = observation.seat
         self._chain: list[int] | None = None
         self._template: State | None = None  # a sample to rebuild others from (see _rebuilt)
+        self._walks = random.Random(len(observation.history))  # cards handed on, walked back
         self._read_history()
+        if self._gives and game.rules.jokers:
+            raise UnreadHistory(
+                "the belief sampler cannot yet follow cards handed on (turn.pass_takes) in a "
+                "game with jokers"
+            )
         self._find_places()
         self._rebuilds = self._may_rebuild()
 
@@ -133,6 +146,7 @@ class Belief:
         self._covers_before_swap = 0
         # the places jokers stand in, each with every seat's covers made before it took it
         self._under: dict[int, list[int]] = {}
+        me = obs.seat
         mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
         held_joker = _joker_spans(obs.history, obs.laid)
         beyond = rules.topology.beyond
@@ -141,7 +155,27 @@ class Belief:
         # line, a pass right after such a card is that stop: no pass, and proof of nothing
         ends = game.vector[R_ENDS] if rules.extra_after_end == "may" else 0
         ended_by = -1  # the seat whose last move laid a card that ends its line
+        # cards handed on (turn.pass_takes): which this seat gave or took it knows; a card
+        # handed to another seat unseen may be any card, so what that seat was proven not to
+        # hold before no longer holds for its hand
+        handed = iter(obs.handed)
+        self._gives = 0  # cards handed on
+        self._gave: dict[int, int] = {}  # a card this seat handed on -> the seat it went to
+        self._stuck: dict[int, int] = {}  # history index of a pass or cover -> what fitted
         for index, (seat, action) in enumerate(obs.history):
+            if action == HIDDEN_GIVE:
+                taker = obs.history[index - 1][0]
+                self._gives += 1
+                for card in [c for c, t in self._gave.items() if t == seat]:
+                    del self._gave[card]  # handed on again: it may be anywhere
+                if me in (seat, taker):
+                    card = next(handed)
+                    self._void[taker] &= ~(1 << card)
+                    if seat == me:
+                        self._gave[card] = taker
+                else:
+                    self._void[taker] = 0
+                continue
             if ends and not EVENT <= action < JOKER:
                 if action == PASS and seat == ended_by:
                     ended_by = -1
@@ -158,6 +192,7 @@ class Belief:
                             ext[(table >> 13 * s) & SUIT_MASK] << 13 * s for s in range(4)
                         )
                     self._void[seat] |= playable & SUITED
+                    self._stuck[index] = playable & SUITED
                     if any(a <= index < b for a, b in held_joker.get(seat, ())):
                         # holding the joker, no joker move either: no card beyond a free place
                         for x in bits(playable & SUITED):
@@ -236,6 +271,9 @@ class Belief:
                     mask &= ~(1 << x)  # it was in no hand when the joker took its place
                 if with_joker is not None and with_joker != t:
                     mask &= ~JOKER_BIT  # another seat took it
+                for card, taker in self._gave.items():
+                    if taker != t:
+                        mask &= ~(1 << card)  # handed by this seat to another
                 allowed.append(mask)
             for k, cannot in enumerate(self._covers[t]):
                 places.append(Place(t, k, 1))
@@ -249,6 +287,9 @@ class Belief:
                         mask &= ~(1 << x)  # covered after the joker took its place
                 if with_joker is not None and (with_joker != t or k < self._covers_before_swap):
                     mask &= ~JOKER_BIT  # the joker was taken by another seat, or later
+                for card, taker in self._gave.items():
+                    if taker != t:
+                        mask &= ~(1 << card)  # handed by this seat to another
                 allowed.append(mask)
         room = sum(p.size for p in places)
         jokers = room - len(suited)  # the rest of the room: unseen jokers
@@ -358,14 +399,21 @@ class Belief:
             obs.covered_mask if t == me else sum(1 << c for c in covers[t].values())
             for t in range(n)
         ]
-        dealt = self._dealt(hands, covered)
+        gives: list[int] = []
+        if self._gives:
+            dealt = self._dealt_before_gives(hands, covers, placement, gives)
+        else:
+            dealt = self._dealt(hands, covered)
         if dealt is None:
             return None
         state = game.new_state(hands=[list(bits(d)) for d in dealt], door_card=obs.door_card)
         own = iter(obs.cover_order)
+        handed = iter(gives)
         taken = [0] * n
         for seat, action in obs.history:
-            if EVENT <= action < JOKER:
+            if action == HIDDEN_GIVE:
+                action = GIVE + next(handed)
+            elif EVENT <= action < JOKER:
                 continue  # events happen by themselves; the final comparison checks them
             if action == HIDDEN_COVER:
                 if seat == me:
@@ -382,6 +430,83 @@ class Belief:
                 return None  # a cover, a pass or a joker move these cards would not allow
             state.apply_unchecked(action)
         return state if state.observation(me) == obs else None
+
+    def _dealt_before_gives(
+        self,
+        hands: list[int],
+        covers: list[dict[int, int]],
+        placement: list[int],
+        gives: list[int],
+    ) -> list[int] | None:
+        """The hands dealt where cards were handed on: the history walked back from the
+        hands of ``placement`` (each card played, placed, covered or laid by a burst goes
+        back to its hand), each card handed on unseen drawn from what the taker held then
+        (the replay then checks that the taker's later moves allow it). Fills ``gives``
+        with the card of each give, in order; None where the walk finds no card to give
+        back, or the counts do not add up. Without jokers: a hand the jokers left or swapped
+        cannot be walked back (None)."""
+        obs, me = self.observation, self.seat
+        if self.game.rules.jokers:
+            return None
+        back = list(hands)
+        back[me] = obs.hand_mask
+        own = list(obs.cover_order)
+        counts = [len(c) for c in covers]
+        counts[me] = len(own)
+        mine = list(obs.handed)
+        laid = list(obs.laid)
+        rng = self._walks  # a placement may be walked back more than once, each time anew
+        chosen: list[int] = []
+        history = obs.history
+        stuck = self._stuck
+        for index in range(len(history) - 1, -1, -1):
+            seat, action = history[index]
+            fitted = stuck.get(index)
+            if fitted is not None and back[seat] & fitted:
+                return None  # it passed or covered while holding a card that fitted
+            if action < JOKER_CARD:  # played (from the hand, or lying face up)
+                if not obs.leftover_mask >> action & 1:
+                    back[seat] |= 1 << action
+            elif action == HIDDEN_COVER:
+                counts[seat] -= 1
+                card = own[counts[seat]] if seat == me else covers[seat].get(counts[seat])
+                if card is None:
+                    return None
+                back[seat] |= 1 << card
+            elif PLACE <= action < PLACE + 52:
+                back[seat] |= 1 << (action - PLACE)
+            elif action == BURST:
+                back[seat] |= laid.pop() & SUITED
+            elif action == HIDDEN_GIVE:
+                taker = history[index - 1][0]
+                if me in (seat, taker):
+                    card = mine.pop()
+                else:
+                    # the taker passed just before, holding nothing that fitted: a card
+                    # that fits then is the one it took
+                    forced = back[taker] & stuck.get(index - 1, 0)
+                    if forced:
+                        held = list(bits(forced))
+                        if len(held) > 1:
+                            return None
+                    else:  # best, a card the giver could hold at its passes before
+                        fitted = 0
+                        for j, mask in stuck.items():
+                            if j < index and history[j][0] == seat:
+                                fitted |= mask
+                        held = list(bits(back[taker] & ~fitted)) or list(bits(back[taker]))
+                    if not held:
+                        return None
+                    card = held[int(rng.random() * len(held))]
+                if not back[taker] >> card & 1:
+                    return None
+                back[taker] ^= 1 << card
+                back[seat] |= 1 << card
+                chosen.append(card)
+        if [d.bit_count() for d in back] != list(obs.dealt_counts):
+            return None
+        gives.extend(reversed(chosen))
+        return back
 
     def _dealt(self, hands: list[int], covered: list[int]) -> list[int] | None:
         """The hands dealt, by seat, where each seat now holds ``hands`` and has covered
@@ -408,6 +533,8 @@ class Belief:
 
         if any(map(is_joker, self.hidden)) or self.game.rules.extra_after_end != "none":
             return False  # extra plays: whether a pass was a stop, only a replay can tell
+        if self.game.rules.pass_takes != "none":
+            return False  # which cards were handed on, only a walk back and a replay tell
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

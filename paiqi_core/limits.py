@@ -9,9 +9,11 @@ a limit, where a player may pass only when stuck and every row can grow to its e
 ``players - 1`` passes come between two cards (a whole round of passes would leave the
 table as it was, so everybody would be stuck for ever, which cannot happen while the
 frontier of the rows is held by somebody). Where players may pass by choice without a limit,
-the stall rule (``rules.stall``, ``ending.stall``) bounds a game: fewer than ``stall *
-players`` passes come between two other moves, and each seat passes at most ``stall`` times
-among them. Rules that no bound is known for (a plugin's stuck rule) have an unbounded
+or a pass takes a card (which can be handed round for ever, and makes a hand grow up to
+every card; each such pass is followed by the move that hands the card on), the stall
+rule (``rules.stall``, ``ending.stall``) bounds a game: fewer than ``stall * players``
+passes come between two other moves, and each seat passes at most ``stall`` times among
+them. Rules that no bound is known for (a plugin's stuck rule) have an unbounded
 length (None).
 
 Holders at the end. An ending says how many seats may still hold cards when it ends a game
@@ -59,7 +61,8 @@ def limits(rules: Rules) -> Limits:
     """The limits of a game of ``rules`` (see the module's docstring)."""
     n = rules.players
     cards = len(rules.deck)
-    hand = -(-cards // n)
+    takes = rules.pass_takes != "none"
+    hand = cards if takes else -(-cards // n)  # cards handed on make a hand grow
     stuck = rules.stuck
     limit = stuck.pass_limit
     per_seat: int | None
@@ -68,7 +71,7 @@ def limits(rules: Rules) -> Limits:
         per_seat, passes = 0, 0
     elif limit is not None:
         per_seat, passes = limit, n * limit
-    elif rules.must_play and not rules.topology.cut:
+    elif rules.must_play and not rules.topology.cut and not takes:
         # between two passes of one seat some card moved: at most one pass per card, and
         # one before the first; at most players - 1 passes between two cards
         per_seat, passes = cards + 1, (n - 1) * (cards + 1)
@@ -78,7 +81,8 @@ def limits(rules: Rules) -> Limits:
         per_seat, passes = rules.stall * (cards + 1), (rules.stall * n - 1) * (cards + 1)
     else:
         per_seat = passes = None
-    turns = None if passes is None else cards + passes
+    # a pass that takes a card is followed by the card handed on: a move of its own
+    turns = None if passes is None else cards + passes * (2 if takes else 1)
     events = 4 + 4 + (52 if rules.jokers else 0) + 2 * n  # placed 7s, cuts, swaps, bursts, leaves
     declared = getattr(rules.ending, "most_holding", None)
     holding = n if rules.stall is not None or not callable(declared) else int(declared(n))

@@ -90,6 +90,10 @@ class Observation(NamedTuple):
     dealt_counts: tuple[int, ...] = ()  # cards dealt, by seat (public)
     pool_mask: int = 0  # the cards dealt to no seat, face up: anyone may play them
     leftover_mask: int = 0  # the cards of ``pool_mask`` as dealt (a play of one is from it)
+    # the cards this seat handed to the player who passed, or took from the one before it,
+    # in order (``turn.pass_takes``); the history shows each as ``HIDDEN_GIVE``
+    handed: tuple[int, ...] = ()
+    hand_on: bool = False  # the seat to move hands a card to the player who passed
 
     @property
     def pool(self) -> tuple[int, ...]:

@@ -159,6 +159,21 @@ READINGS: dict[str, Reading] = {
             lambda r: r.leftover == "face_up",
         ),
         Reading(
+            "pass-takes-from-previous-holder",
+            "Where a pass takes a card, it comes from the previous player still holding "
+            "cards (the seat that moved just before, unless it has gone out), who chooses "
+            "which and hands it over face down: the two of them see the card, the others "
+            "only that a card changed hands. Then the turn moves on from the player who "
+            "passed; handing the card on is not a turn of the giver's.",
+            lambda r: r.pass_takes != "none",
+        ),
+        Reading(
+            "pass-takes-last-card",
+            "A giver who hands on its last card has emptied its hand and is out, as if it "
+            "had played it; a giver left holding only jokers leaves.",
+            lambda r: r.pass_takes != "none",
+        ),
+        Reading(
             "cover-after-passes-finishes",
             "With passes that run out into covers, a hand emptied by covering finishes like "
             "any other.",

@@ -76,6 +76,8 @@ class Rules:
     extra_after_end: str = "none"
     # the cards an even share leaves: dealt on round the seats, or face_up for anyone to play
     leftover: str = "dealt"
+    # what a pass costs: none, or a card the previous player holding cards chooses and hands on
+    pass_takes: str = "none"
 
     @property
     def readings(self) -> tuple[Reading, ...]:
@@ -168,14 +170,16 @@ AUTO_STALL = 10  # rounds of passes in a row that end a game that could go on fo
 _MANY_PASSES = 1 << 30
 
 
-def stall_rounds(value: Any, must_play: bool, stuck: StuckRule) -> int | None:
+def stall_rounds(value: Any, must_play: bool, stuck: StuckRule, takes: bool = False) -> int | None:
     """The stall rule in effect: ``value`` when a number; for ``auto``, ``AUTO_STALL``
     where a player may pass by choice without limit (asked of the stuck rule itself, so a
-    plugin's counts too), the one way a game could otherwise never end; else None."""
+    plugin's counts too) or a pass ``takes`` a card (which can then be handed round for
+    ever, never reaching a turn of its holder's), the ways a game could otherwise never
+    end; else None."""
     if value != "auto":
         return int(value)
     endless = not must_play and PASS in stuck.voluntary(GivenSeat(EVERY_CARD, _MANY_PASSES))
-    return AUTO_STALL if endless else None
+    return AUTO_STALL if endless or takes else None
 
 
 def compile_rules(profile: Profile) -> Rules:
@@ -199,7 +203,12 @@ def compile_rules(profile: Profile) -> Rules:
             pack.ranks,
         ),
         must_play=must_play,
-        stall=stall_rounds(profile.get("ending.stall"), must_play, stuck),
+        stall=stall_rounds(
+            profile.get("ending.stall"),
+            must_play,
+            stuck,
+            profile.get("turn.pass_takes") != "none",
+        ),
         opening=_slot_object(profile, "opening", pack),
         stuck=stuck,
         ending=_slot_object(profile, "ending", pack),
@@ -210,6 +219,7 @@ def compile_rules(profile: Profile) -> Rules:
         match=MatchRules(int(profile.get("match.games"))),
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),
+        pass_takes=str(profile.get("turn.pass_takes")),
         declared_readings=tuple(
             key
             for slot, dotted in hooks.registry.SLOTS.items()

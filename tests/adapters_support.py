@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from paiqi_core.actions import COVER, JOKER, PASS
+from paiqi_core.actions import COVER, GIVE, JOKER, PASS
 
 
 def need(module: str) -> ModuleType:
@@ -26,12 +26,15 @@ def need(module: str) -> ModuleType:
 
 def documented_index(action: int) -> int:
     """The index of an engine action in the adapters' action space, as docs/adapters.md
-    states it: plays 0..51, covers 52 + card, the pass 105, the joker at x 106 + x."""
+    states it: plays 0..51, covers 52 + card, the pass 105, the joker at x 106 + x, a card
+    handed on 158 + card."""
     if action < 52:
         return action
     if COVER <= action <= COVER + 52:
         return 52 + action - COVER
     if action == PASS:
         return 105
+    if GIVE <= action <= GIVE + 52:
+        return 158 + action - GIVE
     assert action >= JOKER
     return 106 + (action - JOKER) // 64

@@ -35,6 +35,8 @@ JOKER_VARIANTS = [
     ("doujue", "deck.jokers:4;players:5"),
     # leftovers face up: the last cards of the deal's chance nodes lie face up
     ("pagat", "players:5;deck.leftover:face_up"),
+    # a pass takes a card: the giver's move, its card seen by the giver and the taker only
+    ("pagat", "turn.pass_takes:chosen"),
 ]
 
 

@@ -24,6 +24,7 @@ need("pettingzoo")
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
+from paiqi_core.adapters.encoding import NUM_ACTIONS  # noqa: E402
 from paiqi_core.adapters.pettingzoo import PaiqiEnv, paiqi_env  # noqa: E402
 
 # PettingZoo warns about any dict observation outside its own list of environments; a dict
@@ -51,6 +52,8 @@ JOKER_VARIANTS = [
     ("doujue", {"deck.jokers": 4, "players": 5}),
     # leftovers face up: a section of the observation, played with the play actions
     ("pagat", {"players": 5, "deck.leftover": "face_up"}),
+    # a pass takes a card: the previous player hands it on with the give actions
+    ("pagat", {"turn.pass_takes": "chosen"}),
 ]
 
 
@@ -234,7 +237,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     before = env.observe(env.agent_selection)["observation"].copy()
     agent = env.agent_selection
     legal = masked(env.observe(agent))
-    wrong = next(i for i in range(158) if i not in legal)
+    wrong = next(i for i in range(NUM_ACTIONS) if i not in legal)
     with pytest.raises(IllegalAction):
         env.step(wrong)
     with pytest.raises(IllegalAction):
@@ -341,7 +344,7 @@ class BaseMethodsEnv(PaiqiEnv):
         assert steps is not None
         seat = self._seat[agent]
         moving = seat == steps.turn and not steps.over and not self.truncations.get(agent, True)
-        mask = steps.mask() if moving else np.zeros(158, np.int8)
+        mask = steps.mask() if moving else np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": steps.observation(seat), "action_mask": mask}
 
 

@@ -33,6 +33,7 @@ np = need("numpy")
 if not fast.available():  # pragma: no cover - numba is part of the test extras
     pytest.skip("numba is not installed", allow_module_level=True)
 
+from paiqi_core.adapters.encoding import NUM_ACTIONS  # noqa: E402
 from paiqi_core.adapters.steps import EngineSteps, KernelSteps, Stepper  # noqa: E402
 
 VARIANTS: list[tuple[str, tuple[str, ...]]] = [
@@ -48,6 +49,9 @@ VARIANTS: list[tuple[str, tuple[str, ...]]] = [
     # leftovers face up: in the observation's face_up section, played with the play actions
     ("pagat", ("players=5", "deck.leftover=face_up")),
     ("doujue", ("players=3", "deck.leftover=face_up")),
+    # a pass takes a card: the previous player's give actions (158..210)
+    ("pagat", ("turn.pass_takes=chosen",)),
+    ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
 ]
 GAMES = 40
 
@@ -121,8 +125,8 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
     for engine in ("fast", "python"):
         steps = Stepper(game, engine, 200).from_seed(3)
         before = (steps.legal_indices(), steps.observation(steps.turn).tobytes())
-        wrong = next(i for i in range(158) if i not in before[0])
-        for index in (wrong, -1, 158, 10**30):
+        wrong = next(i for i in range(NUM_ACTIONS) if i not in before[0])
+        for index in (wrong, -1, NUM_ACTIONS, 10**30):
             with pytest.raises(IllegalAction, match="not"):
                 steps.step(index)
         assert (steps.legal_indices(), steps.observation(steps.turn).tobytes()) == before
@@ -160,6 +164,7 @@ ENV_VARIANTS = [
     ("shichinarabe", {"deck.jokers": 1}),
     ("doujue-passes", {"deck.jokers": 1}),
     ("pagat", {"players": 5, "deck.leftover": "face_up"}),
+    ("pagat", {"turn.pass_takes": "chosen"}),
 ]
 
 

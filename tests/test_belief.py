@@ -15,6 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paiqi_core import Game, State
+from paiqi_core.actions import kind
 from paiqi_core.belief import Belief
 from paiqi_core.cards import JOKER, alike, bits, parse_card
 from paiqi_core.resources import builtin_profiles
@@ -43,6 +44,11 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("players=5", "deck.leftover=face_up")),
     ("doujue", ("players=3", "deck.leftover=face_up")),
     ("shichinarabe", ("players=5", "deck.leftover=face_up", "turn.pass_limit=0")),
+    # a pass takes a card the previous player chooses: unseen by the others, so the taker's
+    # earlier proofs of what it lacks no longer hold; the deal is found by walking back
+    ("pagat", ("turn.pass_takes=chosen",)),
+    ("shichinarabe", ("turn.pass_takes=chosen", "players=3")),
+    ("doujue-passes", ("turn.pass_takes=chosen",)),
 ]
 
 
@@ -113,9 +119,13 @@ def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
     belief = Belief(g, state.observation(seat))
     rng = random.Random(seed)
     belief.sample(rng)
-    if belief._template is None:  # only where the joker is unseen, or a pass may be a stop
-        rules = belief.game.rules
-        assert (rules.jokers and JOKER in belief.hidden) or rules.extra_after_end != "none"
+    if belief._template is None:  # only where the joker is unseen, a pass may be a stop,
+        rules = belief.game.rules  # or cards were handed on
+        assert (
+            (rules.jokers and JOKER in belief.hidden)
+            or rules.extra_after_end != "none"
+            or rules.pass_takes != "none"
+        )
         return
     draws = belief.placements(rng)
     for _ in range(8):
@@ -217,3 +227,16 @@ def test_a_cover_proves_a_void_and_a_voluntary_pass_does_not() -> None:
     mover = s.turn
     s.apply("pass")
     assert Belief(japanese, s.observation((mover + 1) % 4))._void[mover] == 0
+
+
+def test_cards_handed_on_with_jokers_are_not_read_yet_and_say_so() -> None:
+    from paiqi_core.belief import UnreadHistory
+
+    g = game("shichinarabe", ("turn.pass_takes=chosen", "deck.jokers=1"))
+    state = g.new_state(0)
+    rng = random.Random(0)
+    while not any(kind(a) == "give" for _, a in state.log):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    with pytest.raises(UnreadHistory, match="cannot yet follow cards handed on"):
+        Belief(g, state.observation((state.turn + 2) % g.players))

@@ -69,6 +69,15 @@ def test_leftovers_face_up_with_a_joker_name_both_rules(capsys: Capsys) -> None:
     assert status == 2 and err.startswith("--set:1:15: deck.leftover: ")
 
 
+def test_a_pass_that_takes_a_card_needs_passes(capsys: Capsys) -> None:
+    status, out, err = run(capsys, "validate", "doujue", "--set", "turn.pass_takes=chosen")
+    assert (status, out) == (2, "")
+    assert err == (
+        "--set:1:17: turn.pass_takes: chosen needs turn.stuck: pass (this profile has cover)\n"
+    )
+    assert run(capsys, "validate", "doujue-passes", "--set", "turn.pass_takes=chosen")[0] == 0
+
+
 # -- a lone surrogate in a profile's text -------------------------------------------------
 @pytest.fixture
 def surrogate_file(tmp_path: Path) -> Path:

@@ -124,6 +124,21 @@ VARIANTS = [
     ),
     ("shichinarabe", ("layout.ace=high", "deck.ranks=7-A", "layout.centre=8", "deck.jokers=1")),
     ("platform-zhanlong", ("layout.centre=9", "turn.extra_after_end=may")),
+    # a pass takes a card from the previous player, who chooses it (Ristiseiska, Sjuan)
+    (
+        "pagat",
+        (
+            "turn.pass_takes=chosen",
+            "layout.ace=low",
+            "opening.method=holder_leads",
+            "opening.card=C7",
+            "turn.extra_after_end=may",
+        ),
+    ),
+    ("pagat", ("turn.pass_takes=chosen", "players=3")),
+    ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
+    ("shichinarabe", ("turn.pass_takes=chosen", "deck.jokers=2", "turn.pass_limit=2")),
+    ("pagat", ("turn.pass_takes=chosen", "turn.must_play=false", "ending.stall=1")),
     # tables of more than eight
     ("pagat", ("players=12",)),
     ("doujue", ("players=10", "deck.jokers=1")),

@@ -53,6 +53,9 @@ CASES = [
     ("pagat", ("players=5", "deck.leftover=face_up")),
     ("doujue", ("players=3", "deck.leftover=face_up")),
     ("shichinarabe", ("players=5", "deck.leftover=face_up")),
+    # a pass takes a card: the previous player hands on the card it would cover
+    ("pagat", ("turn.pass_takes=chosen",)),
+    ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
 ]
 
 

@@ -111,6 +111,9 @@ class Rules:
     # the cards an even share leaves: dealt on, or face up for the player to move to play
     # (WILD_RULES row 7)
     leftover: str = "dealt"
+    # what a pass costs: none, or a card the previous player holding cards chooses and hands
+    # over (Ristiseiska's lappu, Sjuan; WILD_RULES row 17)
+    pass_takes: str = "none"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -153,7 +156,13 @@ class Rules:
             ending=ending,
             scoring=p.get("scoring.method"),
             params=dict(p.section("scoring")),
-            stall=stall_of(p.get("ending.stall"), p.get("turn.must_play"), stuck, limit),
+            stall=stall_of(
+                p.get("ending.stall"),
+                p.get("turn.must_play"),
+                stuck,
+                limit,
+                p.get("turn.pass_takes") != "none",
+            ),
             extra_after_end=p.get("turn.extra_after_end"),
             sides=p.get("layout.sides"),
             centre=RANK_TEXT.index(str(p.get("layout.centre"))),
@@ -161,6 +170,7 @@ class Rules:
             hi=hi,
             jokers=jokers,
             leftover=p.get("deck.leftover"),
+            pass_takes=p.get("turn.pass_takes"),
         )
 
     @property
@@ -350,12 +360,15 @@ def holder_of(hands: list[set[int]], card: int) -> int:
     return seats[0] if seats else 0
 
 
-def stall_of(value: Any, must_play: bool, stuck: str, limit: int | None) -> int | None:
+def stall_of(
+    value: Any, must_play: bool, stuck: str, limit: int | None, takes: bool = False
+) -> int | None:
     """The stall rule as the schema states it: ``auto`` is 10 rounds exactly where a player
-    may pass by choice without limit, else none."""
+    may pass by choice without limit or a pass takes a card, else none."""
     if value != "auto":
         return int(value)
-    return 10 if not must_play and stuck == "pass" and limit is None else None
+    by_choice = not must_play and stuck == "pass" and limit is None
+    return 10 if by_choice or takes else None
 
 
 class Model:
@@ -403,6 +416,8 @@ class Model:
         self.over = False
         self.idle = 0  # passes in a row
         self.extra = False  # the player to move plays again after a card that ended its line
+        self.taker: int | None = None  # the seat that passed, to be handed a card
+        self.handed: list[list[str]] = [[] for _ in range(n)]  # cards given or taken, in order
         self._legal: set[str] | None = None  # the legal actions, until the next change
         self.first = rules.first_card(door_card)
         if rules.opening == "sevens_out":
@@ -441,6 +456,10 @@ class Model:
     def _legal_now(self) -> set[str]:
         r = self.rules
         hand, used = self.hands[self.turn], self.passes[self.turn]
+        if self.taker is not None:  # the card to hand on: any of the hand (jokers as one)
+            return {"give " + card_text(c) for c in hand} | (
+                {"give JOKER"} if self.jokers[self.turn] else set()
+            )
         plays = self.plays()
         opening_card = not self.table and self.first is not None  # compulsory
         jokers = self.jokers[self.turn] > 0
@@ -474,6 +493,9 @@ class Model:
         assert text in self.legal(), f"{text} is not legal for seat {seat} by the rules"
         self._legal = None
         self.history.append((seat, text))
+        if self.taker is not None:
+            self._hand_on(seat, text.removeprefix("give "))
+            return
         stop = text == "pass" and self.extra  # no extra card: not a pass
         self.extra = False
         self.idle = self.idle + 1 if text == "pass" and not stop else 0
@@ -482,6 +504,11 @@ class Model:
             pass
         elif text == "pass":
             self.passes[seat] += 1
+            n = self.rules.players
+            givers = [(seat - k) % n for k in range(1, n) if self.hands[(seat - k) % n]]
+            if self.rules.pass_takes == "chosen" and givers:
+                self.taker, self.turn = seat, givers[0]  # the previous seat holding cards
+                return
         elif text == "cover JOKER":
             self.jokers[seat] -= 1
             self.covered_jokers[seat] += 1
@@ -527,6 +554,31 @@ class Model:
             )
         ):
             self.extra = True  # the same seat moves again
+        else:
+            self._advance()
+
+    def _hand_on(self, giver: int, card_name: str) -> None:
+        """``giver`` hands a card to the seat that passed; the turn moves on from that seat."""
+        taker = self.taker
+        assert taker is not None
+        if card_name == "JOKER":
+            self.jokers[giver] -= 1
+            self.jokers[taker] += 1
+            self.handed[giver].append(card_name)
+            self.handed[taker].append(card_name)
+        else:
+            card = CARD_NUMBER[card_name]
+            self.hands[giver].remove(card)
+            self.hands[taker].add(card)
+            self.handed[giver].append(card_name)
+            self.handed[taker].append(card_name)
+        self.taker = None
+        self._check_out(giver)
+        self.turn = taker
+        holders = sum(1 for h in self.hands if h)
+        stall = self.rules.stall
+        if self.ended() or (stall is not None and self.idle >= stall * holders):
+            self.over = True
         else:
             self._advance()
 
@@ -633,7 +685,8 @@ def model_of(state: State, rules: Rules) -> Model:
 def seen_by(history: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
     """The history as every seat sees it: covered cards are hidden (a seat knows its own
     from its covered cards)."""
-    return tuple((s, "cover" if t.startswith("cover ") else t) for s, t in history)
+    hidden = ("cover ", "give ")
+    return tuple((s, t.split()[0] if t.startswith(hidden) else t) for s, t in history)
 
 
 def check_state(state: State, model: Model) -> None:
@@ -672,6 +725,8 @@ def check_state(state: State, model: Model) -> None:
         len(c) + k for c, k in zip(model.covered, model.covered_jokers, strict=True)
     )
     assert list(obs[0].left) == model.left
+    for s in range(n):  # the cards a seat handed on or took, in order, as it saw them
+        assert [card_text(c) for c in obs[s].handed] == model.handed[s]
     assert obs[0].pass_counts == tuple(model.passes)
     assert list(obs[0].finished) == model.finished
     assert list(obs[0].bursts) == model.bursts
@@ -1243,6 +1298,35 @@ def test_games_with_the_leftovers_face_up_follow_the_rules(
     state = played_as_the_model(played, rules, seed, rnd)
     sizes = {len(h) for h in dealt(state)}
     assert sizes == {len(rules.pack) // rules.players}
+    check_result(state, rules)
+
+
+# a pass takes a card that the previous player holding cards chooses and hands over
+# (Ristiseiska's lappu, Sjuan; WILD_RULES row 17), with jokers, pass limits and extra plays
+TAKES = [
+    ("pagat", ("turn.pass_takes=chosen",)),
+    ("pagat", ("turn.pass_takes=chosen", "layout.ace=low", "opening.method=holder_leads",
+               "opening.card=C7", "turn.extra_after_end=may")),
+    ("shichinarabe", ("turn.pass_takes=chosen", "players=3")),
+    ("shichinarabe", ("turn.pass_takes=chosen", "deck.jokers=2")),
+    ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
+    ("pagat", ("turn.pass_takes=chosen", "turn.must_play=false", "ending.stall=1")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), TAKES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_where_a_pass_takes_a_card_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game where a pass takes a card equals the model's: the previous seat
+    holding cards is to hand one (any of its cards), the taker and the giver see which and
+    nobody else does, the turn moves on from the taker, and a giver left without cards is
+    out; the result follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
     check_result(state, rules)
 
 

@@ -1,6 +1,6 @@
 """The action space and the observation tensors that every adapter shares.
 
-Actions (158 for every profile; a profile simply never makes some of them legal):
+Actions (211 for every profile; a profile simply never makes some of them legal):
 
 =========  ============================================================================
 index      action
@@ -11,6 +11,8 @@ index      action
 106..157   the joker move at place ``x`` (index ``106 + x``): the joker takes the place of
            ``x`` and the card just beyond it is played in the same turn; the rules name
            that card, so ``x`` alone identifies the move
+158..210   hand card ``c`` to the player who just passed (index ``158 + c``; ``c = 52``
+           is the joker), where a pass takes a card (``turn.pass_takes``)
 =========  ============================================================================
 
 The order is the engine's: the legal actions of a state, sorted in paiqi's numbering, are
@@ -79,7 +81,9 @@ from paiqi_core.actions import (
     BURST,
     COVER,
     CUT,
+    GIVE,
     HIDDEN_COVER,
+    HIDDEN_GIVE,
     JOKER,
     LEAVE,
     PASS,
@@ -95,10 +99,11 @@ CARD_SLOTS = 53  # one entry per card number, the joker last
 COVER_BASE = 52
 PASS_ACTION = 105
 JOKER_BASE = 106
-NUM_ACTIONS = 158
+GIVE_BASE = 158
+NUM_ACTIONS = 211
 JOKER_BIT = 1 << JOKER_CARD
 
-KINDS = ("play", "cover", "pass", "joker", "place", "swap", "cut", "burst", "leave")
+KINDS = ("play", "cover", "pass", "joker", "place", "swap", "cut", "burst", "leave", "give")
 _KIND = {k: i for i, k in enumerate(KINDS)}
 
 
@@ -111,6 +116,8 @@ def to_dense(action: int) -> int:
         return COVER_BASE + action - COVER
     if action == PASS:
         return PASS_ACTION
+    if GIVE <= action <= GIVE + JOKER_CARD:
+        return GIVE_BASE + action - GIVE
     if action >= JOKER:
         return JOKER_BASE + (action - JOKER) // 64
     raise ValueError(f"{action_text(action)} is not a player's action")
@@ -132,6 +139,8 @@ def engine_action(legal: Sequence[int], index: int) -> int:
         action = COVER + index - COVER_BASE
     elif index == PASS_ACTION:
         action = PASS
+    elif index >= GIVE_BASE:
+        action = GIVE + index - GIVE_BASE
     else:
         low = JOKER + 64 * (index - JOKER_BASE)
         action = next((a for a in legal if low <= a < low + 64), -1)
@@ -149,8 +158,10 @@ def index_text(index: int) -> str:
         return "cover " + card_text(index - COVER_BASE)
     if index == PASS_ACTION:
         return "pass"
-    if JOKER_BASE <= index < NUM_ACTIONS:
+    if JOKER_BASE <= index < GIVE_BASE:
         return "joker at " + card_text(index - JOKER_BASE)
+    if GIVE_BASE <= index < NUM_ACTIONS:
+        return "give " + card_text(index - GIVE_BASE)
     raise ValueError(f"{index} is not an action index")
 
 
@@ -197,15 +208,17 @@ def _dense_bit(action: int) -> int:
         return 1 << (action - COVER + COVER_BASE)
     if action == PASS:
         return 1 << PASS_ACTION
+    if action < JOKER:
+        return 1 << (action - GIVE + GIVE_BASE)
     return 1 << (JOKER_BASE + (action - JOKER) // 64)
 
 
 def legal_mask(legal: Sequence[int]) -> np.ndarray:
-    """The ``int8`` mask over the 158 actions of the legal actions (paiqi's numbering)."""
+    """The ``int8`` mask over the shared actions of the legal actions (paiqi's numbering)."""
     bits_ = 0
     for action in legal:
         bits_ |= _dense_bit(action)
-    raw = b"".join(map(_MASK_BYTES.__getitem__, bits_.to_bytes(20, "little")))
+    raw = b"".join(map(_MASK_BYTES.__getitem__, bits_.to_bytes(27, "little")))
     return np.frombuffer(bytearray(raw[:NUM_ACTIONS]), np.int8)
 
 
@@ -363,18 +376,23 @@ class Layout:
 
 def public_only(obs: Observation) -> Observation:
     """``obs`` without the seat's own cards (what every seat knows of it)."""
-    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), legal=())
+    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), handed=(), legal=())
 
 
 def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
     """The history as ``obs.seat`` remembers it: (seat, kind index, card mask, joker place)
     per move or event; the seat's own covers show their cards, bursts the hands laid."""
     own = iter(obs.cover_order)
+    handed = iter(obs.handed)
     laid = iter(obs.laid)
     rows: list[tuple[int, int, int, int | None]] = []
     me = obs.seat
+    before = -1  # the seat of the entry before: the one a card is handed to
     for seat, a in obs.history:
-        if a < JOKER_CARD:
+        if a == HIDDEN_GIVE or GIVE <= a < GIVE + 64:
+            card = next(handed, None) if me in (seat, before) else None
+            rows.append((seat, 9, 0 if card is None else 1 << card, None))
+        elif a < JOKER_CARD:
             rows.append((seat, 0, 1 << a, None))
         elif a == HIDDEN_COVER or COVER <= a < PASS:
             card = next(own, None) if seat == me else None
@@ -396,6 +414,7 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
             rows.append((seat, 8, 0, None))
         else:  # pragma: no cover - every logged action is one of the above
             raise ValueError(f"unknown entry {a} in the history")
+        before = seat
     return rows
 
 
@@ -440,7 +459,8 @@ def observation_text(obs: Observation) -> str:
 def _move_texts() -> dict[int, str]:
     """The text of every action and event as the table sees it (joker moves are added as
     they are met)."""
-    texts = {PASS: "pass", HIDDEN_COVER: "cover", BURST: "burst", LEAVE: "leave"}
+    texts = {PASS: "pass", HIDDEN_COVER: "cover", HIDDEN_GIVE: "give", BURST: "burst"}
+    texts[LEAVE] = "leave"
     for c in range(52):
         texts[c] = card_text(c)
         texts[PLACE + c] = "place " + card_text(c)
@@ -460,10 +480,12 @@ def information_state_text(obs: Observation, dealt: int) -> str:
     if obs.door_card is not None:
         head += f"; door card: {card_text(obs.door_card)}"
     own = iter(obs.cover_order)
+    handed = iter(obs.handed)
     laid = iter(obs.laid)
     me = obs.seat
     texts = _MOVE_TEXT
     moves = []
+    before = -1  # the seat of the entry before: the one a card is handed to
     for seat, a in obs.history:
         text = texts.get(a)
         if text is None:  # a joker move: "joker H8 H9"
@@ -472,9 +494,14 @@ def information_state_text(obs: Observation, dealt: int) -> str:
             card = next(own, None)
             if card is not None:
                 text = "cover " + _CARD_TEXT[card]
+        elif a == HIDDEN_GIVE and me in (seat, before):
+            card = next(handed, None)
+            if card is not None:
+                text = "give " + _CARD_TEXT[card]
         elif a == BURST:
             text = "burst " + _cards(next(laid))
         moves.append(f"{seat}:{text}")
+        before = seat
     return head + "\n" + " ".join(moves)
 
 

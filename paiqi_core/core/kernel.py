@@ -29,6 +29,7 @@ from paiqi_core.core.layout import (
     BURSTED,
     BY_CHOICE,
     BY_EXTRA,
+    BY_GIVE,
     BY_MUST_PLAY,
     BY_NO_PASSES,
     BY_OPENING,
@@ -46,7 +47,9 @@ from paiqi_core.core.layout import (
     FIRST,
     FRONTIER,
     FULL_ROW,
+    GIVE,
     HAND,
+    HAND_ON,
     IDLE,
     JOKER,
     JOKER_AT,
@@ -97,12 +100,14 @@ from paiqi_core.core.layout import (
     R_ROW,
     R_STALL,
     R_STUCK,
+    R_TAKE,
     R_THEN_COVER,
     SIZE,
     STARTED,
     SUITED,
     SWAP,
     TABLE,
+    TAKER,
     TURN,
 )
 from paiqi_core.core.rng import below, randbelow
@@ -400,6 +405,7 @@ def start(
     st[LOST] = 0
     st[IDLE] = 0
     st[PHASE] = 0
+    st[TAKER] = -1
     table = opening(st, R, log, door)
     seat = st[TURN]
     if table:
@@ -570,6 +576,9 @@ def apply(
 ) -> None:
     """Apply a legal action of the player to move, then the events it sets off."""
     seat = st[TURN]
+    if st[PHASE] == HAND_ON:
+        _hand_on(st, R, ext, beyond, log, seat, action)
+        return
     stop = action == PASS and st[PHASE] == EXTRA  # no extra card: the turn ends, no pass
     st[PHASE] = 0
     _log(st, log, seat, action)
@@ -578,6 +587,8 @@ def apply(
     if action == PASS:
         if not stop:
             st[PASSES + seat] += 1
+            if R[R_TAKE] and _ask_giver(st, R, seat):
+                return  # the previous player hands this seat a card, then the turn moves on
     elif action >= JOKER:
         _joker(st, R, ext, log, seat, action)
     elif action >= COVER:
@@ -596,6 +607,53 @@ def apply(
         st[OVER] = 1
     elif R[R_EXTRA] and _earns_extra(st, R, beyond, seat, action):
         st[PHASE] = EXTRA  # the same seat plays again
+    else:
+        advance(st, R, ext, beyond, log)
+
+
+@step
+def _ask_giver(st: np.ndarray, R: np.ndarray, taker: int) -> bool:
+    """After ``taker`` passed: the previous seat still holding cards is to hand it a card
+    (``PHASE`` HAND_ON); False where no other seat holds any."""
+    n = R[R_PLAYERS]
+    for k in range(1, n):
+        giver = (taker - k + n) % n
+        if st[HAND + giver]:
+            st[TAKER] = taker
+            st[TURN] = giver
+            st[PHASE] = HAND_ON
+            return True
+    return False
+
+
+@step
+def _hand_on(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    giver: int,
+    action: int,
+) -> None:
+    """``giver`` hands the card of ``action`` (a joker: the lowest it holds) to the seat
+    that passed, and the turn moves on from that seat; a giver left without cards has
+    finished (or, holding only jokers, leaves)."""
+    card = action - GIVE
+    if card >= JOKER_CARD:
+        card = lowest(st[HAND + giver] & JOKER_BITS)
+    taker = st[TAKER]
+    st[PHASE] = 0
+    st[TAKER] = -1
+    _log(st, log, giver, action)
+    st[ACTIONS + giver] += 1
+    bit = 1 << card
+    st[HAND + giver] ^= bit
+    st[HAND + taker] |= bit
+    _check_out(st, log, giver)
+    st[TURN] = taker
+    if is_over(st, R, log) or (R[R_STALL] >= 0 and stalled(st, R)):
+        st[OVER] = 1
     else:
         advance(st, R, ext, beyond, log)
 
@@ -639,6 +697,8 @@ def options(
     where passes run into covers, covers any card) or passes."""
     seat = st[TURN]
     hand = st[HAND + seat]
+    if st[PHASE] == HAND_ON:  # the card to hand to the player who passed: any it holds
+        return 0, 0, one_joker(hand), False, BY_GIVE
     can = plays(st, seat)
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BITS:
@@ -687,14 +747,14 @@ def choose(
     """The action the player to move picks under ``policy``, drawing as the Python players
     do: the legal actions in ascending order are the plays, then what may be done instead
     of playing (a cover or a pass), then the joker moves."""
-    can, njokers, covers, may_pass, _ = options(st, R, beyond, log, jx, jy)
+    can, njokers, covers, may_pass, by = options(st, R, beyond, log, jx, jy)
     nplays = popcount(can)
     eager = policy == EAGER and not R[R_MUST_PLAY]
-    if nplays == 0 and njokers == 0:  # stuck
+    if nplays == 0 and njokers == 0:  # stuck (or handing a card on)
         if covers:
             count = popcount(covers)
             r = randbelow(st, count) if eager else below(st, count)
-            return COVER + nth_bit(covers, r)
+            return (GIVE if by == BY_GIVE else COVER) + nth_bit(covers, r)
         if eager:
             randbelow(st, 1)
         return PASS

@@ -17,6 +17,7 @@ from paiqi_core.actions import BURST as BURST
 from paiqi_core.actions import COVER as COVER
 from paiqi_core.actions import CUT as CUT
 from paiqi_core.actions import EVENT as EVENT
+from paiqi_core.actions import GIVE as GIVE
 from paiqi_core.actions import JOKER as JOKER
 from paiqi_core.actions import LEAVE as LEAVE
 from paiqi_core.actions import PASS as PASS
@@ -77,7 +78,8 @@ GEN = _J + 15  # how the stream draws (``paiqi_core.streams``): 0 halves (Lemire
 HALF = _J + 16  # the low half of the last word made, while DRAWN is odd (not drawn yet)
 POOL = _J + 17  # the cards dealt to no seat, face up (R_LEFTOVER): the player to move may play them
 LEFTOVER = _J + 18  # the cards of POOL as dealt (what was played from it is public)
-STATE = _J + 19
+TAKER = _J + 19  # the seat that passed and takes a card (PHASE GIVE), -1: none
+STATE = _J + 20
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -141,10 +143,12 @@ R_CLEAN_EVENT = 57
 R_H_BUST = 58
 R_H_CLOSURE = 59  # 4
 R_ROW = 63  # the ranks of the pack, a mask: a row holding them all is complete
-RULES = 64
+R_TAKE = 64  # a pass takes a card from the previous player holding cards, who chooses it
+RULES = 72
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
+HAND_ON = 2  # PHASE: the previous player hands a card to the one who passed (TAKER)
 LEFTOVERS = ("dealt", "face_up")  # R_LEFTOVER
 FACE_UP = 1
 EXTRAS = ("none", "may", "must")  # R_EXTRA
@@ -152,7 +156,8 @@ MAY, MUST = 1, 2
 # which rule decided what the player to move may do (the last of ``kernel.options``): play,
 # cover or pass by choice; stuck, as the stuck rule says; out of passes; the first card of
 # the game; must play when able; the extra play after a card that ends its line; a plugin
-BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN = range(7)
+# the card the player to move hands on (its cards are then the third of ``kernel.options``)
+BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN, BY_GIVE = range(8)
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
 STUCKS = ("cover", "pass")
@@ -206,7 +211,7 @@ GAME_FIELDS = 5
 B_STATE = 0  # the state vector (STATE long)
 B_RULES = STATE  # the rules vector (RULES long)
 B_LEGAL = B_RULES + RULES  # the legal action indices, ascending (ACTION_INDICES room)
-ACTION_INDICES = 158
+ACTION_INDICES = 211
 B_COUNT = B_LEGAL + ACTION_INDICES  # how many
 B_JOKERS = B_COUNT + 1  # how many of them are joker moves
 B_JX = B_JOKERS + 1  # the joker moves: the place the joker takes (16)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paiqi_core.actions import COVER, PASS, action_text, joker_parts, kind
+from paiqi_core.actions import COVER, GIVE, PASS, action_text, joker_parts, kind
 from paiqi_core.cards import CARDS, JOKERS, card_text, is_joker
-from paiqi_core.core.layout import BY_EXTRA, BY_MUST_PLAY, BY_NO_PASSES, BY_OPENING
+from paiqi_core.core import layout as L
+from paiqi_core.core.layout import BY_EXTRA, BY_GIVE, BY_MUST_PLAY, BY_NO_PASSES, BY_OPENING
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -40,6 +41,8 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return None
     if k in ("cut", "place", "swap", "burst", "leave"):
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
+    if by == BY_GIVE or k == "give":
+        return _why_not_give(state, action, by)
     if k == "joker":
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]
@@ -74,6 +77,18 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_LEGAL}: {action_text(action)} (allowed: {', '.join(same_kind)})"
     stuck = state.game.rules.stuck.name
     return f"{NOT_LEGAL}: {k} is not allowed in this game (a stuck player must {stuck})"
+
+
+def _why_not_give(state: State, action: int, by: int) -> str:
+    """Why ``action`` is refused where a card is handed on, or is a give out of turn."""
+    seat = state.turn
+    if by != BY_GIVE:
+        return f"{NOT_LEGAL}: a card is handed on only to a player who has just passed"
+    taker = state.st[L.TAKER]
+    if kind(action) != "give":
+        return f"{NOT_LEGAL}: seat {seat} hands seat {taker}, who passed, a card first (give)"
+    card = action - GIVE
+    return f"{NOT_IN_HAND}: seat {seat} does not hold {card_text(card)}"
 
 
 def _holds(hand: int, card: int) -> bool:

@@ -17,7 +17,10 @@ from typing import TYPE_CHECKING
 
 from paiqi_core.actions import (
     COVER,
+    EVENT,
+    GIVE,
     HIDDEN_COVER,
+    HIDDEN_GIVE,
     JOKER,
     PASS,
     PLACE,
@@ -58,7 +61,8 @@ class State(VectorView):
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
-        "_cover_order", "_public", "game", "generator", "log", "players", "rng", "seed", "st",
+        "_cover_order", "_handed", "_public", "game", "generator", "log", "players", "rng",
+        "seed", "st",
     )  # fmt: skip
 
     def __init__(
@@ -88,6 +92,7 @@ class State(VectorView):
         self.log: list[tuple[int, int]] = []
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
         self._cover_order: list[list[int]] = [[] for _ in range(n)]  # covered cards, in order
+        self._handed: list[list[int]] = [[] for _ in range(n)]  # cards given or taken, in order
         self.st = st = [0] * L.STATE
         covered = list(covered) if covered is not None else [0] * n
         played = list(played) if played is not None else [0] * n
@@ -100,6 +105,7 @@ class State(VectorView):
             st[L.LAST + s] = st[L.FINISH + s] = st[L.BURSTED + s] = -1
         st[L.DOOR] = -1 if door_card is None else door_card
         st[L.POOL] = st[L.LEFTOVER] = pool
+        st[L.TAKER] = -1
         st[L.JOKER_AT : L.JOKER_AT + L.MAX_JOKERS] = [-1] * L.MAX_JOKERS
         st[L.STARTED] = int(table != 0)
         start = game.start(hands, door_card)
@@ -136,6 +142,7 @@ class State(VectorView):
         other.log = self.log[:]
         other._public = self._public[:]
         other._cover_order = [c[:] for c in self._cover_order]
+        other._handed = [c[:] for c in self._handed]
         other.rng = None if self.rng is None else _copy_rng(self.rng)
         return other
 
@@ -246,7 +253,8 @@ class State(VectorView):
         )
         acts = list(bits(can)) if can else []
         if covers:
-            acts += [COVER + c for c in bits(covers)]
+            base = GIVE if by == L.BY_GIVE else COVER
+            acts += [base + c for c in bits(covers)]
         if may_pass:
             acts.append(PASS)
         if njokers:
@@ -283,12 +291,13 @@ class State(VectorView):
 
     # -- moves ---------------------------------------------------------------------
     def apply(self, action: int | str, seat: int | None = None) -> None:
-        """Apply a legal action (int or text like 'H7', 'cover HK', 'pass', 'joker H8 H9');
+        """Apply a legal action (int or text like 'H7', 'cover HK', 'pass', 'joker H8 H9',
+        'give H5');
         anything else raises ``IllegalAction`` with the reason, changing nothing."""
         try:
             a = parse_action(action) if isinstance(action, str) else operator.index(action)
         except (TypeError, ActionError):
-            hint = " (write a card like H7, 'cover HK', 'pass' or 'joker H8 H9')"
+            hint = " (write a card like H7, 'cover HK', 'pass', 'joker H8 H9' or 'give H5')"
             shown = f"{action!r}" + (hint if isinstance(action, str) else "")
             raise IllegalAction(f"{NOT_AN_ACTION}: {shown}") from None
         reason = self.why_illegal(a, seat)
@@ -336,6 +345,10 @@ class State(VectorView):
             if COVER <= action < PASS:
                 self._cover_order[seat].append(action - COVER)
                 public.append((seat, HIDDEN_COVER))
+            elif GIVE <= action < EVENT:  # to the seat that passed just before
+                self._handed[seat].append(action - GIVE)
+                self._handed[log[i - 1][0]].append(action - GIVE)
+                public.append((seat, HIDDEN_GIVE))
             else:
                 public.append((seat, action))
         return public
@@ -371,6 +384,8 @@ class State(VectorView):
             tuple(st[L.SIZE : L.SIZE + n]),
             st[L.POOL],
             st[L.LEFTOVER],
+            tuple(self._handed[seat]),
+            st[L.PHASE] == L.HAND_ON,
         )
 
     # -- results -------------------------------------------------------------------

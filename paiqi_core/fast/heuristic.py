@@ -22,10 +22,13 @@ import numpy as np
 from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
 from paiqi_core.core.kernel import options
 from paiqi_core.core.layout import (
+    BY_GIVE,
     COVER,
     COVERED,
     FULL_ROW,
+    GIVE,
     HAND,
+    HAND_ON,
     JOKER,
     JOKER_AT,
     JOKER_BITS,
@@ -36,6 +39,7 @@ from paiqi_core.core.layout import (
     OPENED,
     PASS,
     PASSES,
+    PHASE,
     R_CENTRE,
     R_COURSE_COVERS,
     R_H_BUST,
@@ -233,13 +237,13 @@ def choices(
     seat = st[TURN]
     hand = st[HAND + seat]
     # the compiled player plays no plugin hook, so nothing reads the log (given ``jx``)
-    can, njokers, covers, may_pass, _ = options(st, R, beyond, jx, jx, jy)
+    can, njokers, covers, may_pass, by = options(st, R, beyond, jx, jx, jy)
     nplays = popcount(can)
-    if nplays == 0 and njokers == 0:  # stuck: a cover, or a pass
-        if covers:
+    if nplays == 0 and njokers == 0:  # stuck: a cover, or a pass; or a card to hand on,
+        if covers:  # the one it would cover
             count = popcount(covers)
             if count == 1:
-                return COVER + lowest(covers), 1, 0, 0, 0
+                return (GIVE if by == BY_GIVE else COVER) + lowest(covers), 1, 0, 0, 0
             return -1, count, 0, 0, _cheapest(st, R, ext, seat, covers)
         return PASS, 1, 0, 0, 0
     count = nplays + njokers + popcount(covers) + int(may_pass)
@@ -301,7 +305,7 @@ def heuristic(
         return action
     if covers:
         r = below(st, popcount(covers))
-        return COVER + nth_bit(covers, r)
+        return (GIVE if st[PHASE] == HAND_ON else COVER) + nth_bit(covers, r)
     ncards = popcount(cards)
     r = below(st, ncards + popcount(jokers))
     if r < ncards:
@@ -324,6 +328,8 @@ def agrees(
         return int(action == chosen)
     if COVER <= action < PASS:
         return (covers >> (action - COVER)) & 1
+    if GIVE <= action < GIVE + 64:
+        return (covers >> (action - GIVE)) & 1
     if action < COVER:
         return (cards >> action) & 1
     if action >= JOKER:

@@ -4,7 +4,7 @@ Gymnasium, OpenSpiel) drive when the kernel can play their rules.
 A game is one int64 vector ``box`` (``layout.B_*``): the kernel's state vector, the rules
 vector, and the legal actions of the seat to move as indices of the adapters' shared action
 space (``paiqi_core.adapters.encoding``), with the joker moves they stand for. An ``int8``
-``mask`` over the 158 indices is kept beside it. Each call applies what it is asked and
+``mask`` over the 211 indices is kept beside it. Each call applies what it is asked and
 recomputes both, and answers with a ``code``: ``over + 2 * turn + 32 * count`` (the turn in
 4 bits, for up to 12 seats; the count of legal actions below 256), plus ``8192 *`` the
 actions played where it plays several; -1 for an index that is not legal (nothing changed).
@@ -30,12 +30,14 @@ from paiqi_core.core.layout import (
     B_RULES,
     B_STATE,
     BURSTED,
+    BY_GIVE,
     COVER,
     COVERED,
     DOOR,
     DRAWN,
     FINISH,
     GEN,
+    GIVE,
     HAND,
     JOKER,
     JOKER_AT,
@@ -60,6 +62,7 @@ from paiqi_core.core.layout import (
 COVER_BASE = 52
 PASS_ACTION = 105
 JOKER_BASE = 106
+GIVE_BASE = 158
 # the observation tensor (paiqi_core.adapters.encoding.Layout): card sections of 53 entries,
 # the suits opened (4 x 4), then per-seat sections of n entries each
 O_HAND = 0
@@ -74,10 +77,11 @@ O_SEATS = 387  # seat, to_move, finished, burst, left, hand_counts, covered_coun
 
 
 @step
-def _covers(legal: np.ndarray, k: int, cards: int) -> int:
-    """Append the cover of each card of ``cards``; the new count."""
+def _covers(legal: np.ndarray, k: int, cards: int, base: int) -> int:
+    """Append the cover (or, from ``GIVE_BASE``, the handing on) of each card of ``cards``;
+    the new count."""
     while cards:
-        legal[k] = COVER_BASE + lowest(cards)
+        legal[k] = base + lowest(cards)
         k += 1
         cards &= cards - 1
     return k
@@ -99,12 +103,12 @@ def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
     over = st[OVER]
     if not over:  # the core's options, as the documented indices in ascending order
         # (the compiled engine plays no plugin hook, so nothing reads the log: given ``jx``)
-        can, njokers, covers, may_pass, _ = options(st, R, beyond, jx, jx, jy)
+        can, njokers, covers, may_pass, by = options(st, R, beyond, jx, jx, jy)
         while can:
             legal[k] = lowest(can)
             k += 1
             can &= can - 1
-        k = _covers(legal, k, covers)
+        k = _covers(legal, k, covers, GIVE_BASE if by == BY_GIVE else COVER_BASE)
         if may_pass:
             legal[k] = PASS_ACTION
             k += 1
@@ -133,6 +137,8 @@ def act(
         action = COVER + index - COVER_BASE
     elif index == PASS_ACTION:
         action = PASS
+    elif index >= GIVE_BASE:
+        action = GIVE + index - GIVE_BASE
     else:
         x = index - JOKER_BASE
         action = -1

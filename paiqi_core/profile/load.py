@@ -35,7 +35,10 @@ SET_FILE = "--set"
 BUILT_IN = "(built-in)"  # after a built-in profile's id, where a file name would be
 META = ("id", "name", "description", "extends")  # about a profile, not rules of play
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
-RULE_NEEDS = (("layout.ace_king", ("none",), "layout.ace", "low"),)
+RULE_NEEDS = (
+    ("layout.ace_king", ("none",), "layout.ace", "low"),
+    ("turn.pass_takes", ("none",), "turn.stuck", "pass"),
+)
 Locator = Callable[..., Location]
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 
-from paiqi_core.actions import COVER, HIDDEN_COVER, PASS
+from paiqi_core.actions import COVER, EVENT, GIVE, HIDDEN_COVER, HIDDEN_GIVE, PASS
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.search.budget import Budget
@@ -119,22 +119,26 @@ class ISMCTSAgent(SearchPlayer):
 
     def _moves(self, state: State, me: int) -> list[int]:
         """The legal moves as the searching seat tells them apart: another seat's covers
-        are one move, "a cover"."""
+        are one move, "a cover", and the cards it may hand on one move, "a give"."""
         legal = state.legal_actions()
         if state.turn == me:
             return legal
-        moves = [a for a in legal if not COVER <= a < PASS]
-        if len(moves) < len(legal):
+        moves = [a for a in legal if not COVER <= a < PASS and not GIVE <= a < EVENT]
+        if any(COVER <= a < PASS for a in legal):
             moves.append(HIDDEN_COVER)
+        if any(GIVE <= a < EVENT for a in legal):
+            moves.append(HIDDEN_GIVE)
         return moves
 
     @staticmethod
     def _action(state: State, key: int, rng: random.Random) -> int:
-        """The action of a move in this deal ("a cover": one of the legal covers)."""
-        if key != HIDDEN_COVER:
+        """The action of a move in this deal ("a cover": one of the legal covers; "a give":
+        one of the cards that may be handed on)."""
+        if key not in (HIDDEN_COVER, HIDDEN_GIVE):
             return key
-        covers = [a for a in state.legal_actions() if COVER <= a < PASS]
-        return covers[rng.randrange(len(covers))]
+        low, high = (COVER, PASS) if key == HIDDEN_COVER else (GIVE, EVENT)
+        hidden = [a for a in state.legal_actions() if low <= a < high]
+        return hidden[rng.randrange(len(hidden))]
 
     def _select(self, node: Node, moves: list[int], low: float, high: float) -> int:
         """UCB1 over the moves available here, with each child's availability count."""
