@@ -261,6 +261,93 @@ def test_the_cards_face_up_are_in_the_view_until_played(client: Client) -> None:
     assert steps[-1]["pool"] == []
 
 
+PASS_TAKES = ["turn.pass_takes=chosen"]
+
+
+def test_a_card_handed_on_after_a_pass(client: Client, server: PaiqiServer) -> None:
+    """Pagat where a pass takes a card (Ristiseiska, Sjuan), seat 1 against easy players,
+    deal 4, the person making the first legal move: the person hands a card on twice and
+    takes one twice. The card handed on leaves the giver's hand for the taker's; the
+    history names it to those two seats only; the replay names every one."""
+    seed, me = 4, 1
+    view = client.post(
+        "/api/games",
+        {"profile": "pagat", "seat": me, "seed": seed, "levels": ["easy"], "options": PASS_TAKES},
+    )
+    table_id = view["table"]
+    table = server.api.tables.get(table_id)
+    assert view["rules"]["pass_takes"] == "chosen"
+    assert view["hand_on"] is False and view["taker"] is None and view["handed"] == []
+    gave: list[str] = []
+    took: list[str] = []
+    while not view["over"]:
+        if view["waiting"]:
+            before = view
+            view = client.post(f"/api/games/{table_id}/advance", {})
+            new = view["history"][len(before["history"]) :]
+            got = [h["card"] for h in new if h["kind"] == "give" and h["to"] == me]
+            if before["hand_on"] and before["taker"] == me:
+                # the person passed; the seat before, to move, chose a card for them
+                giver = before["turn"]
+                assert new[0]["seat"] == giver and new[0]["kind"] == "give"
+                assert new[0]["text"] == f"give {new[0]['card']}"
+                assert got and got[0] == new[0]["card"]
+            for card in got:
+                assert card not in before["hand"] and card in view["hand"]
+            assert len(view["hand"]) == len(before["hand"]) + len(got)
+            took += got
+            continue
+        legal = view["legal"]
+        if view["hand_on"]:
+            taker = view["taker"]
+            assert view["history"][-1] == {"seat": taker, "kind": "pass", "text": "pass"}
+            assert taker != me and view["turn"] == me
+            assert {m["kind"] for m in legal} == {"give"}
+            assert sorted(m["card"] for m in legal) == sorted(view["hand"])
+            card = legal[0]["card"]
+            taker_held, at = table.state.hands[taker], len(view["history"])
+            view = client.post(f"/api/games/{table_id}/act", {"action": f"give {card}"})
+            assert view["refused"] is None
+            assert card not in view["hand"] and view["handed"][-1] == card
+            line = {"seat": me, "kind": "give", "text": f"give {card}", "card": card, "to": taker}
+            assert view["history"][at] == line
+            assert table.state.hands[taker] == taker_held | 1 << parse_card(card)
+            gave.append(card)
+            continue
+        assert "give" not in {m["kind"] for m in legal}
+        view = client.post(f"/api/games/{table_id}/act", {"action": legal[0]["text"]})
+        assert view["refused"] is None
+        if legal[0]["kind"] == "pass" and view["hand_on"]:
+            assert view["taker"] == me and view["waiting"] and view["turn"] != me
+    assert len(gave) == 2 and len(took) == 2  # deal 4: the person gave twice, took twice
+    # the person sees the card of each give they took part in, in order, and no other
+    gives = [h for h in view["history"] if h["kind"] == "give"]
+    mine = [h for h in gives if me in (h["seat"], h["to"])]
+    others = [h for h in gives if me not in (h["seat"], h["to"])]
+    assert [h["card"] for h in mine] == view["handed"]
+    assert sorted(view["handed"]) == sorted(gave + took)
+    assert others, "no give between two computer players in this deal"
+    assert all("card" not in h and h["text"] == "give" for h in others)
+    for i, h in enumerate(view["history"]):
+        if h["kind"] == "give":
+            assert view["history"][i - 1] == {"seat": h["to"], "kind": "pass", "text": "pass"}
+    # the record and its replay show every card handed on
+    record = client.get(f"/api/games/{table_id}/record")
+    assert replay(record) == []
+    recorded = [a for a in record["actions"] if a["type"] == "give"]
+    assert len(recorded) == len(gives)
+    steps = client.post("/api/replay", {"record": record})["steps"]
+    shown = [h for h in steps[-1]["history"] if h["kind"] == "give"]
+    assert [(h["seat"], h["card"]) for h in shown] == [(a["seat"], a["card"]) for a in recorded]
+    assert [h["to"] for h in shown] == [h["to"] for h in gives]
+    moves = [s["move"] for s in steps[1:] if s["move"]["kind"] == "give"]
+    assert moves == shown
+    for step in steps[1:]:
+        if step["move"]["kind"] == "give":
+            giver, taker, card = step["move"]["seat"], step["move"]["to"], step["move"]["card"]
+            assert card in step["hands"][taker] and card not in step["hands"][giver]
+
+
 def test_profile_checks_are_located(client: Client) -> None:
     text = "id: house\nextends: doujue\nscoring:\n  bust_above: -3\n"
     out = client.post("/api/check", {"yaml": text, "name": "house.yaml"})

@@ -10,6 +10,7 @@ pass, so each deal plays the same game every time.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -621,4 +622,114 @@ def test_face_up_cards_are_played_by_clicking_them(
     deal(page, server, "pagat", 24, options="players=5")
     assert page.locator("#board .pool").count() == 0
     assert page.locator("#hand .card").count() == 11
+    assert console == [], console
+
+
+# -- 9. a pass takes a card: the person hands one on, and is handed one --------------------
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def drawn(card: str) -> str:
+    """A card as the page writes it: ``H5`` as ``5♥``."""
+    return card[1:] + SYMBOLS[card[0]]
+
+
+def test_a_pass_takes_a_card_the_person_hands_on_and_is_handed(
+    page: Any, server: PaiqiServer, shots: Path, tmp_path: Path
+) -> None:
+    """Pagat with ``turn.pass_takes=chosen`` against easy players, deal 4, played to its
+    settlement by clicking: twice a seat after the person's passes, and the person hands it
+    a card of their choice at the prompt (once by a click, once by the keyboard), with
+    nothing else to click meanwhile; twice the person passes and is handed a card, which
+    the history names to them (and to the giver) only."""
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    deal(page, server, "pagat", 4, options="turn.pass_takes=chosen", level="easy")
+    assert page.locator("#hand-on").is_hidden()
+    handed: list[str] = []
+    received: list[str] = []
+    while wait_for_person(page) == "you":
+        for card in page.locator("#hand .card.received").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        ):
+            if card in received:
+                continue
+            received.append(card)  # the history says who handed it, and which card it is
+            lines = page.locator("#history li[data-kind='give']").all_text_contents()
+            assert any(
+                re.fullmatch(rf"seat \d \(easy\): gave {drawn(card)} to seat 0 \(you\)", line)
+                for line in lines
+            ), (card, lines)
+        if page.get_attribute("#game", "data-hand-on") != "you":
+            assert page.locator("#hand-on").is_hidden()
+            move(page)
+            continue
+        # the prompt names the seat that passed; every card of the hand may be handed on
+        prompt = page.locator("#hand-on")
+        assert prompt.is_visible()
+        text = prompt.text_content() or ""
+        found = re.fullmatch(r"Seat (\d) \(easy\) passed: choose a card to hand them\.", text)
+        assert found, text
+        taker = int(found[1])
+        assert f"Your turn: {text}" in (page.text_content("#status") or "")
+        last = page.locator("#history li").last.text_content()
+        assert last == f"seat {taker} (easy): pass"
+        cards = page.locator("#hand .card")
+        assert cards.count() == page.locator("#hand .card.givable").count() > 0
+        # nothing else may be clicked: no place on the table, no pass, no cover, no joker
+        assert page.locator("#board .cell.target, #board .pool .card.legal").count() == 0
+        assert page.locator("#moves button, #hand .card.legal, #hand .card.coverable").count() == 0
+        if not handed:
+            shot(page, shots, "pass-takes-prompt", full=False)
+        card = page.locator("#hand .card.givable").first.get_attribute("data-card") or ""
+        held = page.locator(f"#seats .seat[data-seat='{taker}'] .seat-facts span").first
+        count = int((held.text_content() or "").split()[0])
+        _, before = game_state(page)
+        if not handed:
+            page.locator("#hand .card.givable").first.click()
+        else:  # the keyboard reaches it as well: L focuses it, Enter hands it on
+            page.keyboard.press("L")
+            assert page.evaluate("document.activeElement.dataset.card") == card
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => document.querySelector('#game').dataset.moves > {before} || "
+            "document.querySelector('#game').dataset.turn === 'over'"
+        )
+        handed.append(card)
+        assert page.locator(f"#hand .card[data-card='{card}']").count() == 0
+        line = page.locator("#history li").nth(before)
+        assert line.text_content() == f"seat 0 (you): gave {drawn(card)} to seat {taker} (easy)"
+        mine = page.locator("#seats .seat[data-seat='0'] .seat-last")
+        if page.locator("#history li").count() == before + 1:  # nobody moved since
+            assert mine.text_content() == f"last: gave {drawn(card)} to seat {taker} (easy)"
+            assert int((held.text_content() or "").split()[0]) == count + 1
+    page.locator("#settlement").wait_for(state="visible")
+    assert page.locator("#settlement tbody tr").count() == 4
+    assert page.locator("#hand-on").is_hidden()
+    # deal 4: the person hands a card on twice and is handed one four times, each new card
+    # marked in the hand when their turn comes round (the last comes as the game ends)
+    lines = page.locator("#history li[data-kind='give']").all_text_contents()
+    took = [x for x in lines if x.endswith("to seat 0 (you)")]
+    assert len(handed) == 2 and len(took) == 4 and len(received) == 3, (handed, took, received)
+    # a card handed between two other seats is not named
+    others = [line for line in lines if "(you)" not in line]
+    assert others and all(
+        re.fullmatch(r"seat \d \(easy\): gave a card to seat \d \(easy\)", x) for x in others
+    ), others
+    assert page.locator("#history li[data-kind='give'] .mini").count() == len(lines) - len(others)
+    shot(page, shots, "pass-takes-end", full=False)
+    # the game's record in the Replay view: every card handed on is named, to everyone
+    table = page.get_attribute("#game", "data-table")
+    record = server.api.record(str(table))
+    path = tmp_path / "pass-takes.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    open_page(page, server, tab="replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-game:not([hidden])")
+    page.keyboard.press("End")
+    shown = page.locator("#replay-history li[data-kind='give']").all_text_contents()
+    assert len(shown) == len(lines)
+    assert all(re.fullmatch(r"seat \d: gave \S+ to seat \d", x) for x in shown), shown
+    assert page.locator("#replay-history li[data-kind='give'] .mini").count() == len(lines)
     assert console == [], console

@@ -174,3 +174,41 @@ def test_the_cards_face_up_beside_the_rows_are_shown_to_every_seat() -> None:
     # without the rule nothing lies face up, in any built-in family
     for profile in ("pagat", "doujue", "shichinarabe", "platform"):
         assert all(view_of(s)["pool"] == [] for s in states(profile, range(1)))
+
+
+def test_a_card_handed_on_is_shown_to_its_giver_and_taker_only() -> None:
+    # turn.pass_takes=chosen: after a pass the seat before hands a card on (its own move);
+    # each seat's history names the card of a give it took part in, the others' say only
+    # who gave a card to whom; while the card is to be chosen, every view names the taker
+    from paiqi_core.actions import GIVE
+
+    gives = 0
+    for state in states("pagat", range(3), ("turn.pass_takes=chosen",)):
+        views = [view_of(state, s) for s in range(4)]
+        if state.observation(0).hand_on:
+            taker = state.log[-1][0]
+            assert all(v["hand_on"] and v["taker"] == taker for v in views)
+            legal = views[state.turn]["legal"]
+            assert {m["kind"] for m in legal} == {"give"}
+            assert sorted(m["card"] for m in legal) == sorted(views[state.turn]["hand"])
+            assert all(v["legal"] == [] for v in views if v["seat"] != state.turn)
+        else:
+            assert not any(v["hand_on"] or v["taker"] is not None for v in views)
+        if not state.over or not state.log:
+            continue
+        for i, (giver, action) in enumerate(state.log):
+            if not GIVE <= action < GIVE + 64:
+                continue
+            gives += 1
+            taker, card = state.log[i - 1][0], card_text(action - GIVE)
+            for v in views:
+                line = v["history"][i]
+                assert (line["seat"], line["kind"], line["to"]) == (giver, "give", taker)
+                if v["seat"] in (giver, taker):
+                    assert (line["card"], line["text"]) == (card, f"give {card}")
+                else:
+                    assert "card" not in line and line["text"] == "give"
+        for v in views:
+            shown = [h["card"] for h in v["history"] if h["kind"] == "give" and "card" in h]
+            assert shown == v["handed"]
+    assert gives > 5

@@ -120,8 +120,9 @@ def steps(
             continue
         if state.over or state.why_illegal(action, entry["seat"]) is not None:
             break
+        at = len(state.log)  # where the action stands in the history (events follow it)
         state.apply_unchecked(action)
-        out.append(_step(state, names, entry))
+        out.append(_step(state, names, entry, at))
         if len(out) > MAX_STEPS:
             break
     return {
@@ -132,8 +133,11 @@ def steps(
     }
 
 
-def _step(state: State, names: list[str], entry: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The whole table after one action: the view of the seat to move, with every hand."""
+def _step(
+    state: State, names: list[str], entry: Mapping[str, Any] | None, at: int = -1
+) -> dict[str, Any]:
+    """The whole table after one action (``entry``, at ``at`` in the history): the view of
+    the seat to move, with every hand."""
     rules = state.game.rules
     seat = state.turn
     first = state.first_card if not state.started else None
@@ -153,7 +157,7 @@ def _step(state: State, names: list[str], entry: Mapping[str, Any] | None) -> di
     del view["hand"], view["own_covered"]
     view["last"] = dict(entry) if entry else None
     # the move of this step in the history's form, its card shown (a record shows them all)
-    view["move"] = None if entry is None else history_entry(entry["seat"], from_record(dict(entry)))
+    view["move"] = None if entry is None else dict(view["history"][at])
     if state.over:
         outcomes = state.outcomes()
         view["settlement"] = settlement(rules, outcomes, state.result(outcomes))
@@ -161,10 +165,11 @@ def _step(state: State, names: list[str], entry: Mapping[str, Any] | None) -> di
 
 
 def _full(entry: Mapping[str, Any], state: State, i: int) -> dict[str, Any]:
-    """A history line with the covered card shown (a record shows every card)."""
-    if entry["kind"] != "cover":
+    """A history line with the covered card, or the card handed on, shown (a record shows
+    every card)."""
+    if entry["kind"] not in ("cover", "give"):
         return dict(entry)
-    return history_entry(int(entry["seat"]), state.log[i][1])
+    return history_entry(int(entry["seat"]), state.log[i][1], to=entry.get("to"))
 
 
 def run_games(db: Path) -> list[dict[str, Any]]:

@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Any
 from paiqi_core.actions import (
     COVER,
     CUT,
+    GIVE,
     HIDDEN_COVER,
+    HIDDEN_GIVE,
+    PASS,
     PLACE,
     SWAP,
     action_text,
@@ -49,6 +52,8 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "stuck": stuck.name,
         "covers": bool(stuck.covers),
         "pass_limit": stuck.pass_limit,
+        # turn.pass_takes: a pass takes a card the previous player still holding cards hands on
+        "pass_takes": rules.pass_takes,
         "objective": rules.facts.objective,
         "options": {k: v for k, v in rules.options.items()},
     }
@@ -115,8 +120,13 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
     return rows
 
 
-def history_entry(seat: int, action: int, own_cover: int | None = None) -> dict[str, Any]:
-    """One line of the move history: who, what (text), and the card it names if any."""
+def history_entry(
+    seat: int, action: int, own_cover: int | None = None, to: int | None = None
+) -> dict[str, Any]:
+    """One line of the move history: who, what (text), and the card it names if any. A
+    card handed on (``give``) names the seat it went to (``to``, the seat that passed); a
+    hidden cover or give shows ``own_cover`` when given (the seat's own, or the card it
+    took)."""
     k = kind(action)
     entry: dict[str, Any] = {"seat": seat, "kind": k, "text": action_text(action)}
     if k == "play":
@@ -128,6 +138,12 @@ def history_entry(seat: int, action: int, own_cover: int | None = None) -> dict[
                 entry["card"] = card_text(own_cover)
         else:
             entry["card"] = card_text(action - COVER)
+    elif k == "give":
+        card = own_cover if action == HIDDEN_GIVE else action - GIVE
+        entry["text"] = "give" if card is None else f"give {card_text(card)}"
+        if card is not None:
+            entry["card"] = card_text(card)
+        entry["to"] = to
     elif k == "joker":
         at, card = joker_parts(action)
         entry["at"], entry["card"] = card_text(at), card_text(card)
@@ -139,13 +155,30 @@ def history_entry(seat: int, action: int, own_cover: int | None = None) -> dict[
 
 
 def _history(obs: Observation) -> list[dict[str, Any]]:
-    """The public history; this seat's own covers show their card."""
+    """The public history; this seat's own covers show their card, and so does a card
+    handed on that this seat gave or took (``Observation.handed``, in order). A card is
+    handed to the seat of the entry just before (the seat that passed)."""
     own = iter(obs.cover_order)
+    handed = iter(obs.handed)
     out = []
-    for seat, action in obs.history:
+    history = list(obs.history)
+    for i, (seat, action) in enumerate(history):
+        if action == HIDDEN_GIVE:
+            taker = history[i - 1][0] if i else None
+            mine = next(handed, None) if obs.seat in (seat, taker) else None
+            out.append(history_entry(seat, action, mine, to=taker))
+            continue
         mine = next(own, None) if seat == obs.seat and action == HIDDEN_COVER else None
         out.append(history_entry(seat, action, mine))
     return out
+
+
+def taker_of(obs: Observation) -> int | None:
+    """The seat that passed and takes a card, while the seat to move is to hand it on."""
+    if not obs.hand_on or not len(obs.history):
+        return None
+    seat, action = obs.history[-1]
+    return seat if action == PASS else None
 
 
 def legal_moves(legal: Sequence[int]) -> list[dict[str, Any]]:
@@ -158,6 +191,8 @@ def legal_moves(legal: Sequence[int]) -> list[dict[str, Any]]:
             move["card"] = card_text(a)
         elif k == "cover":
             move["card"] = card_text(a - COVER)
+        elif k == "give":
+            move["card"] = card_text(a - GIVE)
         elif k == "joker":
             at, card = joker_parts(a)
             move["at"], move["card"] = card_text(at), card_text(card)
@@ -228,6 +263,11 @@ def seat_view(
         "own_covered": [card_text(c) for c in obs.cover_order],
         "history": history,
         "legal": legal_moves(obs.legal),
+        # turn.pass_takes: the seat to move hands a card on to ``taker``, the seat that passed
+        "hand_on": obs.hand_on,
+        "taker": taker_of(obs),
+        # the cards this seat gave or took, in order (each a give line of the history)
+        "handed": [card_text(c) for c in obs.handed],
         # the seat to move plays again after a card that ended its line: its pass is a stop
         "extra_play": obs.extra_play,
         "ending": ending(rules, obs, names, stalled) if obs.terminal else None,

@@ -11,6 +11,7 @@ let checked = null; // the last check of the chosen profile and options
 let view = null; // the current game's view
 let coverMode = false;
 let jokerChoice = false; // the joker card was chosen: its moves are offered
+let received = new Set(); // cards just handed to the person (turn.pass_takes)
 let pumping = 0; // a token: a new game stops the previous game's computer moves
 let busy = false;
 
@@ -151,6 +152,7 @@ export async function deal() {
   }
   coverMode = false;
   jokerChoice = false;
+  received = new Set();
   pumping++;
   $("game").hidden = false;
   const box = $("setup-box");
@@ -170,25 +172,44 @@ function message(text, kind = "") {
 }
 
 function legalOf(v) {
-  const plays = new Map(), covers = new Map(), jokers = [];
+  const plays = new Map(), covers = new Map(), gives = new Map(), jokers = [];
   let pass = null;
   for (const m of v.legal) {
     if (m.kind === "play") plays.set(m.card, m);
     else if (m.kind === "cover") covers.set(m.card, m);
+    else if (m.kind === "give") gives.set(m.card, m);
     else if (m.kind === "pass") pass = m;
     else if (m.kind === "joker") jokers.push(m);
   }
-  return { plays, covers, jokers, pass };
+  return { plays, covers, gives, jokers, pass };
 }
 
 function newCards(before, after) {
   const out = new Set();
   for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
-    if (h.kind === "cover") continue; // a covered card is not on the table
+    if (h.kind === "cover" || h.kind === "give") continue; // not a card on the table
     if (h.card) out.add(h.card);
     if (h.at) out.add(h.at);
   }
   return out;
+}
+
+// The cards handed to the person since `before` (turn.pass_takes), still in their hand.
+function gotCards(before, after) {
+  const out = new Set();
+  for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
+    if (h.kind === "give" && h.to === after.seat && h.card && after.hand.includes(h.card)) out.add(h.card);
+  }
+  return out;
+}
+
+// Whether the person is to hand a card to the seat that passed (turn.pass_takes).
+function handingOn(v) {
+  return !v.over && !v.broken && v.turn === v.seat && v.hand_on && v.taker !== null;
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 function render(just) {
@@ -196,7 +217,9 @@ function render(just) {
   const rules = v.rules;
   const myTurn = !v.over && v.turn === v.seat && !v.broken;
   const L = legalOf(v);
+  const handOn = handingOn(v);
   const onlyCovers = myTurn && L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
+  const handOnText = handOn ? `${capital(v.seats[v.taker].name)} passed: choose a card to hand them.` : "";
   // status line
   let status;
   if (v.broken) status = `This game stopped: ${v.broken}`;
@@ -204,21 +227,28 @@ function render(just) {
     const won = v.settlement ? v.settlement.winners.map((w) => v.seats[w].name) : [];
     status = won.length ? `Game over: ${won.join(" and ")} won.` : "Game over.";
   }
+  else if (handOn) status = `Your turn: ${handOnText}`;
   else if (myTurn) {
     if (onlyCovers) status = "Your turn: nothing can be played — choose a card to cover.";
     else if (L.plays.size === 0 && L.jokers.length === 0 && L.pass) status = "Your turn: nothing can be played — pass.";
     else status = coverMode ? "Your turn: cover mode — choose a card to cover (Esc leaves it)." : "Your turn.";
+  } else if (v.hand_on && v.taker !== null) {
+    status = `${v.seats[v.turn].name} is to hand a card to ${v.seats[v.taker].name}…`;
   } else status = `${v.seats[v.turn].name} is to move…`;
   const dealt = v.seed !== null ? ` · deal ${v.seed}` : "";
   $("status").textContent = `${rules.name}${dealt} · ${status}`;
   const game = $("game");
   game.dataset.turn = v.broken ? "broken" : v.over ? "over" : myTurn ? "you" : "waiting";
+  game.dataset.handOn = handOn ? "you" : "";
+  const prompt = $("hand-on");
+  prompt.hidden = !handOn;
+  prompt.textContent = handOnText;
   game.dataset.moves = String(v.history.length);
   game.dataset.table = v.table;
-  renderBoard($("board"), v, rules, myTurn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just);
+  renderBoard($("board"), v, rules, myTurn && !handOn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just);
   renderSeats($("seats"), v, rules, v.seat);
-  renderHand(v, L, myTurn, onlyCovers);
-  renderMoves(v, L, myTurn, onlyCovers);
+  renderHand(v, L, myTurn, onlyCovers, handOn);
+  renderMoves(v, L, myTurn && !handOn, onlyCovers);
   renderHistory($("history"), v);
   const s = $("settlement");
   if (v.settlement) {
@@ -229,15 +259,21 @@ function render(just) {
   } else { s.hidden = true; clear(s); }
 }
 
-function renderHand(v, L, myTurn, onlyCovers) {
+function renderHand(v, L, myTurn, onlyCovers, handOn) {
   const hand = $("hand");
   const focused = document.activeElement && hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   clear(hand);
-  hand.classList.toggle("cover-mode", coverMode);
+  hand.classList.toggle("cover-mode", coverMode && !handOn);
+  hand.classList.toggle("handing-on", handOn);
   for (const card of v.hand) {
     let cls = "card" + (isRed(card) ? " red" : "") + (card === "JOKER" ? " joker-card" : "");
     let hint = cardName(card);
-    if (myTurn) {
+    if (received.has(card)) { cls += " received"; hint += ": just handed to you"; }
+    if (handOn) {
+      // every card the engine lets go may be handed on, face down, to the seat that passed
+      if (L.gives.has(card)) { cls += " givable"; hint += `: hand it to ${v.seats[v.taker].name}`; }
+      else cls += " unplayable";
+    } else if (myTurn) {
       if (coverMode || onlyCovers) {
         if (L.covers.has(card)) { cls += " coverable"; hint += ": may be covered"; }
         else cls += " unplayable";
@@ -252,7 +288,7 @@ function renderHand(v, L, myTurn, onlyCovers) {
   }
   if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
   const choices = clear($("joker-choices"));
-  choices.hidden = !(jokerChoice && myTurn && L.jokers.length);
+  choices.hidden = !(jokerChoice && myTurn && !handOn && L.jokers.length);
   if (!choices.hidden) {
     choices.append(el("span", { class: "label", text: "Play the joker:" }));
     for (const m of L.jokers) {
@@ -308,6 +344,11 @@ function toggleCover(force) {
 function onCard(card) {
   if (!view || view.over) return;
   const L = legalOf(view);
+  if (handingOn(view)) {
+    if (L.gives.has(card)) act(L.gives.get(card).text);
+    else message(`${cardName(card)} cannot be handed on`);
+    return;
+  }
   const onlyCovers = L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
   if (card === "JOKER" && L.jokers.length && !coverMode) {
     // the joker is laid in the place of a card, with the card beyond it: offer each way
@@ -328,6 +369,7 @@ async function act(action) {
   try {
     const next = await api.act(view.table, action);
     view = next;
+    if (!next.refused) received = gotCards(before, next); // marked until the person moves
     if (next.refused) {
       message(next.refused);
     } else {
@@ -359,6 +401,7 @@ async function pump() {
       return;
     }
     if (token !== pumping) return;
+    received = new Set([...received, ...gotCards(before, view)]); // until the person moves
     render(newCards(before, view));
   }
   if (view && !view.over && view.turn === view.seat) {
@@ -369,7 +412,7 @@ async function pump() {
 
 // The first card the person may play or cover: in the hand, else lying face up.
 function firstChoice() {
-  return document.querySelector("#hand .card.legal, #hand .card.coverable") ||
+  return document.querySelector("#hand .card.legal, #hand .card.coverable, #hand .card.givable") ||
     document.querySelector("#board .pool .card.legal");
 }
 

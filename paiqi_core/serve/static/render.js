@@ -75,13 +75,19 @@ export function moveText(text, names = null) {
 
 // A move of the history in words. `past`: as done ("played 7♠", "covered", "passed"), for
 // a seat's last move; otherwise as the list of moves writes it ("7♠", "cover", "pass").
-export function moveWords(h, past = false) {
+// `names`: the seats' names, for the seat a card was handed to (turn.pass_takes).
+export function moveWords(h, past = false, names = null) {
   switch (h.kind) {
     case "play": return past ? ["played ", mini(h.card)] : [mini(h.card)];
     case "cover":
       if (past) return h.card ? ["covered ", mini(h.card)] : ["covered"];
       return h.card ? ["cover ", mini(h.card)] : ["cover"];
     case "pass": return [past ? "passed" : "pass"];
+    case "give": {
+      // the card is shown to the seat that gave it and the seat that took it only
+      const to = h.to === null || h.to === undefined ? "the seat that passed" : names && names[h.to] ? names[h.to] : `seat ${h.to}`;
+      return h.card ? ["gave ", mini(h.card), ` to ${to}`] : [`gave a card to ${to}`];
+    }
     case "joker": return ["joker for ", mini(h.at), ", then ", mini(h.card)];
     case "place": return [past ? "put " : "puts ", mini(h.card), " in the joker's place"];
     case "swap": return [past ? "laid " : "lays ", mini(h.card), " and took the joker"];
@@ -195,7 +201,7 @@ export function renderSeats(root, view, rules, me = null) {
     else if (rules.stuck === "pass") facts.push(plural(s.passes, "pass", "passes"));
     const status = result ? finalStatus(result[s.seat]) : s.status;
     const last = s.last ? el("div", { class: "seat-last", "data-kind": s.last.kind },
-      "last: ", ...moveWords(s.last, true)) : null;
+      "last: ", ...moveWords(s.last, true, view.seats.map((x) => x.name))) : null;
     root.append(el("div", {
       class: "seat" + (s.to_move ? " to-move" : "") + (s.seat === me ? " me" : ""),
       "data-seat": s.seat,
@@ -215,7 +221,7 @@ export function plural(n, one, many) {
 export function historyLine(h, names) {
   const who = names ? names[h.seat] : `seat ${h.seat}`;
   const event = ["place", "swap", "burst", "leave", "cut"].includes(h.kind);
-  return el("li", { class: event ? "event" : "", "data-kind": h.kind }, `${who}: `, ...moveWords(h));
+  return el("li", { class: event ? "event" : "", "data-kind": h.kind }, `${who}: `, ...moveWords(h, false, names));
 }
 
 export function renderHistory(root, view, current = null) {

@@ -97,10 +97,10 @@ function go(i) {
   $("step-range").value = String(at);
   const stepAt = clear($("step-at"));
   stepAt.append(`move ${at} of ${replay.steps.length - 1} · `);
-  if (step.move) stepAt.append(`${step.seats[step.move.seat].name}: `, ...moveWords(step.move, true));
+  if (step.move) stepAt.append(`${step.seats[step.move.seat].name}: `, ...moveWords(step.move, true, step.seats.map((x) => x.name)));
   else stepAt.append("the deal");
   const just = new Set();
-  if (step.last && step.last.type !== "cover") {  // a covered card is not on the table
+  if (step.last && step.last.type !== "cover" && step.last.type !== "give") {  // not on the table
     if (step.last.card) just.add(step.last.card);
     if (step.last.at) just.add(step.last.at);
   }
