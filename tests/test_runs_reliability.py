@@ -308,6 +308,18 @@ def _wait_for_lock(proc: subprocess.Popen[str], folder: Path) -> None:
         time.sleep(0.002)
 
 
+def _wait_for_group_gone(group: int) -> None:
+    """Wait until no process of the process group ``group`` is left."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
 def test_two_processes_resuming_one_run(tmp_path: Path, capsys: Capsys) -> None:
     """The second is refused while the first plays; a killed player leaves the run free."""
     db = tmp_path / "r.db"
@@ -322,6 +334,7 @@ def test_two_processes_resuming_one_run(tmp_path: Path, capsys: Capsys) -> None:
     assert f"run {run_id} is being played by another paiqi process (process {first.pid})" in err
     os.killpg(first.pid, signal.SIGKILL)  # dies holding the lock: the system drops it
     first.wait()
+    _wait_for_group_gone(first.pid)  # its worker processes, killed too, hold it till they go
     assert list(tmp_path.glob("*.lock"))  # its file stays, unlocked
     status, _, err = resume(capsys, db, run_id)
     assert status == 0, err
