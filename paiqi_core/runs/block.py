@@ -77,15 +77,16 @@ def _integers(values: Any) -> np.ndarray:
 
 
 def _narrow(values: np.ndarray) -> np.ndarray:
-    """Integers in the narrowest signed type that holds them all."""
+    """Integers in the narrowest signed type that holds them all (``values`` itself if it
+    is of that type)."""
     if not len(values):
         return values.astype(np.int8)
     low, high = int(values.min()), int(values.max())
     for dtype in (np.int8, np.int16, np.int32):
         info = np.iinfo(dtype)
         if info.min <= low and high <= info.max:
-            return values.astype(dtype)
-    return values.astype(np.int64)
+            return values.astype(dtype, copy=False)
+    return values.astype(np.int64, copy=False)
 
 
 def _nulls(values: Any, count: int) -> np.ndarray | None:
@@ -103,14 +104,14 @@ def encode(profile: str, columns: Mapping[str, Any], count: int) -> bytes:
     in every row (a row of an earlier form lacks the
     later columns)."""
     header: dict[str, Any] = {"profile": profile, "rows": count, "columns": [], "words": {}}
-    parts: list[bytes] = []
+    parts: list[np.ndarray] = []
     for name in STORED:
         values = columns.get(name)
         if values is None and name in WORDS:
             values = Coded(np.zeros(count, np.int64), [None])
         if values is None:  # NULL in every row
             header["columns"].append([name, "|i1", True])
-            parts += [bytes(count), b"\x01" * count]
+            parts += [np.zeros(count, np.int8), np.ones(count, np.bool_)]
             continue
         if len(values) != count:
             raise ValueError(f"column {name}: {len(values)} values for {count} rows")
@@ -133,12 +134,23 @@ def encode(profile: str, columns: Mapping[str, Any], count: int) -> bytes:
             header["columns"].append([name, data.dtype.str, False, source])
             continue
         header["columns"].append([name, data.dtype.str, nulls is not None])
-        parts.append(data.tobytes())
+        parts.append(data)
         if nulls is not None:
-            parts.append(nulls.tobytes())
+            parts.append(nulls)
     head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
-    body = zstandard.ZstdCompressor(level=LEVEL).compress(b"".join(parts))
+    body = zstandard.ZstdCompressor(level=LEVEL).compress(_joined(parts))
     return MAGIC + len(head).to_bytes(4, "little") + head + body
+
+
+def _joined(parts: Sequence[np.ndarray]) -> memoryview:
+    """The bytes of the arrays ``parts`` one after another (each copied once, into one
+    buffer: not into bytes of its own, then joined)."""
+    body = np.empty(sum(p.nbytes for p in parts), np.uint8)
+    at = 0
+    for p in parts:
+        body[at : at + p.nbytes].view(p.dtype)[:] = p
+        at += p.nbytes
+    return body.data
 
 
 def _floats(words: Sequence[Any]) -> np.ndarray | None:

@@ -76,6 +76,10 @@ def _patch(columns: dict[str, Any], name: str, at: int, values: Sequence[Any]) -
             column.codes[at + i] = len(column.words)
             column.words.append(word)
     else:
+        if column.dtype.kind == "i" and values:  # narrowed to the batch's own games: widen
+            info = np.iinfo(column.dtype)  # where a replayed game's values lie beyond it
+            if not info.min <= min(values) <= max(values) <= info.max:
+                column = columns[name] = column.astype(np.int64)
         column[at : at + len(values)] = values
 
 

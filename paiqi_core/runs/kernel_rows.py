@@ -3,7 +3,7 @@ Storage reads the compiled engine here; the compiled engine imports no storage."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -13,6 +13,7 @@ import numpy as np
 from paiqi_core.actions import record_action
 from paiqi_core.cards import bits, card_text
 from paiqi_core.core import layout as L
+from paiqi_core.fast.columns import hash_codes, hash_kinds, number, read_results
 from paiqi_core.fast.outcomes import outcomes
 from paiqi_core.records import is_builtin
 from paiqi_core.runs.block import Coded
@@ -25,69 +26,61 @@ if TYPE_CHECKING:
     from paiqi_core.runs.batch import Row
 
 
-def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def distinct(
+    values: np.ndarray, low: int | None = None, high: int | None = None, *, spent: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` for a flat int64 array, without sorting
-    where the values that are not the most common one are few or span a short range (a
-    batch's amounts and events are)."""
+    where the values span a short range (a batch's amounts and events do); ``low`` and
+    ``high``: the lowest and highest of the values, if known; ``spent``: the values are not
+    needed after (their array may be given back as the numbers)."""
     if not len(values):
         return values[:0], values[:0]
-    low, high = int(values.min()), int(values.max())
+    if low is None or high is None:
+        low, high = int(values.min()), int(values.max())
     if high - low < max(1 << 16, len(values)):  # a table of the range
-        present = np.zeros(high - low + 1, np.int64)
-        present[values - low] = 1
-        kinds = np.flatnonzero(present)
-        present[kinds] = np.arange(len(kinds))
-        return kinds + low, present[values - low]
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        kinds = np.empty(min(high - low + 1, len(values)), np.int64)
+        codes = values if spent else np.empty(len(values), np.int64)
+        found = number(values, low, np.zeros(high - low + 1, np.int64), kinds, codes)
+        return kinds[:found], codes
+    if len(values) >= HASHED:  # likely few kinds (events counting cuts); fewer sort quickly
+        keys, ids = np.zeros(HASHED, np.int64), np.full(HASHED, -1, np.int64)
+        shift = 64 - (HASHED.bit_length() - 1)
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        met = np.empty(HASHED // 2, np.int64)  # the table half full at most
+        found = hash_kinds(values, keys, ids, shift, met)
+        if found >= 0:
+            order = np.argsort(met[:found])
+            rank = np.empty(found, np.int64)
+            rank[order] = np.arange(found)
+            codes = values if spent else np.empty(len(values), np.int64)
+            hash_codes(values, keys, ids, shift, rank, codes)
+            return met[:found][order], codes
     kinds, codes = np.unique(values, return_inverse=True)
     return kinds, codes.reshape(-1)
 
 
 TYPES = (np.int8, np.int16, np.int32)
+HASHED = 1 << 12  # places of the hash table of ``distinct``, for up to half as many kinds
+# the columns of ``runs.batch.COLUMNS`` that are a field of the result table (total last)
+NARROW = (("rank", L.X_RANK), ("actions", L.X_ACTIONS), ("covers", L.X_COVERS),
+          ("passes", L.X_PASSES), ("burst", L.X_BURST), ("closures", L.X_CLOSURES),
+          ("last_seven", L.X_LAST_SEVEN), ("all_covered", L.X_ALL_COVERED),
+          ("jokers", L.X_JOKERS), ("turn_order", L.X_TURN_ORDER), ("leads", L.X_LEADS),
+          ("deficit", L.X_DEFICIT), ("cards_left", L.X_CARDS_LEFT),
+          ("total", L.X_TOTAL))  # fmt: skip
+NARROW_AT = np.array([place for _, place in NARROW], dtype=np.int64)
+# where ``fast.columns.read_results`` finds money, win and the events in a row of the
+# result table, and the denominator of money and the number of winners in a game's fields
+READ_AT = np.array([L.X_MONEY, L.X_WIN, L.X_EVENTS, L.X_CUTS, L.X_SWAPS, L.X_LEAVES,
+                    L.G_DEN, L.G_WINNERS], dtype=np.int64)  # fmt: skip
 
 
-def narrowest(table: np.ndarray, fields: Sequence[int]) -> list[np.ndarray]:
-    """Columns ``fields`` of an int64 table, each in the narrowest signed type that holds
-    its values (as ``runs.block`` stores them): one pass over the table, not one a column."""
-    low, high = table.min(axis=0, initial=0), table.max(axis=0, initial=0)
-    kinds = []
-    for j in fields:
-        fits = (t for t in TYPES if np.iinfo(t).min <= low[j] and high[j] <= np.iinfo(t).max)
-        kinds.append(next(fits, np.int64))
-    # a column of a row-major table is a strided read: the whole table is narrowed first,
-    # once a type (a pass in memory order), and the columns are read from the narrow copy
-    narrowed = {kind: table if kind is np.int64 else table.astype(kind) for kind in set(kinds)}
-    return [
-        np.ascontiguousarray(narrowed[kind][:, j]) for j, kind in zip(fields, kinds, strict=True)
-    ]
-
-
-def money_values(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndarray]:
-    """Each seat's money of each game (games x seats, flattened), exactly (as text: an
-    integer or ``a/b``, each distinct amount written once) and as a float, as
-    ``str(money)`` and ``float(money)`` give them in the Python path."""
-    nums = played.res[:, :, L.X_MONEY]
-    dens = played.game[:, L.G_DEN][:, None]
-    stake = compiled.stake
-    if max(abs(stake.numerator), stake.denominator) > SMALL_STAKE:  # kept exact in Python
-        exact = [Fraction(n, d) * stake for row, d in zip(nums.tolist(), dens[:, 0].tolist(),
-                 strict=True) for n in row]  # fmt: skip
-        texts = [str(m) for m in exact]
-        return Coded.of(texts), np.array([float(m) for m in exact], dtype=np.float64)
-    scaled = nums * stake.numerator
-    whole = (scaled % (dens * stake.denominator) == 0).ravel()
-    ints = (scaled // (dens * stake.denominator)).ravel()
-    amounts, codes = distinct(ints)
-    words = [str(v) for v in amounts.tolist()]
-    floats = ints.astype(np.float64)
-    if not whole.all():
-        width = nums.shape[1]
-        for flat in np.flatnonzero(~whole).tolist():
-            g, seat = divmod(flat, width)
-            money = Fraction(int(nums[g, seat]), int(dens[g, 0])) * stake
-            codes[flat] = len(words)
-            words.append(str(money))
-            floats[flat] = float(money)
-    return Coded(codes.reshape(-1), words), floats
+def narrowest_type(low: int, high: int) -> type[np.signedinteger[Any]]:
+    """The narrowest signed type that holds the integers from ``low`` to ``high`` (as
+    ``runs.block`` stores them)."""
+    fits = (t for t in TYPES if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+    return next(fits, np.int64)
 
 
 def game_columns(
@@ -98,46 +91,159 @@ def game_columns(
     agents: Sequence[Sequence[str]],
 ) -> dict[str, Any]:
     """The rows of the batch's games, one per game per seat, as columns (by name of
-    ``runs.batch.COLUMNS``, without ``profile``): NumPy arrays of numbers, lists of words.
+    ``runs.batch.COLUMNS``, without ``profile``): NumPy arrays of numbers (the integers of
+    the result table each in the narrowest type that holds them), lists of words.
     A game whose log outgrew the kernel's room (``played.game[:, G_LOG_FULL]``) has its
     course columns (``turn_order``, ``leads``, ``deficit``, ``cards_left``, ``events``)
-    unread: ``runs.kernel_batch`` replaces its rows by the Python engine's."""
-    res = played.res
+    unread: ``runs.kernel_batch`` replaces its rows by the Python engine's.
+
+    The result table is read in one compiled pass (``fast.columns.read_results``)."""
     n = compiled.players
     count = len(indices)
-    money, money_value = money_values(compiled, played)
-    flat = res.reshape(count * n, L.SEAT_FIELDS)
-    shares = np.where(res[:, :, L.X_WIN] == 1, 1 / played.game[:, L.G_WINNERS][:, None], 0.0)
-    has_total = bool(played.game[:, L.G_HAS_TOTAL].all())
-    fields = (("rank", L.X_RANK), ("actions", L.X_ACTIONS), ("covers", L.X_COVERS),
-              ("passes", L.X_PASSES), ("burst", L.X_BURST), ("closures", L.X_CLOSURES),
-              ("last_seven", L.X_LAST_SEVEN), ("all_covered", L.X_ALL_COVERED),
-              ("jokers", L.X_JOKERS), ("turn_order", L.X_TURN_ORDER), ("leads", L.X_LEADS),
-              ("deficit", L.X_DEFICIT), ("cards_left", L.X_CARDS_LEFT))  # fmt: skip
-    narrow = narrowest(flat, [field for _, field in fields] + [L.X_TOTAL])
-    columns: dict[str, Any] = {name: narrow[i] for i, (name, _) in enumerate(fields)}
+    rows = count * n
+    flat = np.ascontiguousarray(played.res.reshape(rows, L.SEAT_FIELDS), dtype=np.int64)
+    game = np.ascontiguousarray(played.game, dtype=np.int64)
+    stake = compiled.stake
+    exact = max(abs(stake.numerator), stake.denominator) > SMALL_STAKE  # kept exact in Python
+    narrow = np.empty((len(NARROW), rows), np.int16)
+    bounds = np.empty((len(NARROW) + 2, 2), np.int64)
+    # the columns of 8 bytes in one allocation: NumPy asks the system for huge pages from
+    # 4 MB on, where fresh memory for a column of its own (3.2 MB at 100,000 games of
+    # four) takes a page fault every 4 KB, which can cost more than writing the column
+    eights = np.empty((5, rows), np.int64)
+    ints, codes, agent_codes = eights[0], eights[1], eights[2]
+    floats, shares = eights[3].view(np.float64), eights[4].view(np.float64)
+    odd = np.empty(rows, np.int64)  # its first few places only
+    num, den = (0, 0) if exact else (stake.numerator, stake.denominator)  # 0: not read
+    odds = read_results(
+        flat, game, n, NARROW_AT, READ_AT, num, den, narrow, bounds, ints, floats, codes,
+        shares, odd,
+    )  # fmt: skip
+    if odds < 0:  # a field beyond int16: the bounds read from the table
+        odds = -1 - odds
+        fields = flat[:, NARROW_AT]
+        bounds[: len(NARROW), 0] = fields.min(axis=0, initial=0)
+        bounds[: len(NARROW), 1] = fields.max(axis=0, initial=0)
+    narrowed = []
+    bytewise = np.empty((len(NARROW), rows), np.int8)  # one allocation, as ``eights``
+    for j, (_, place) in enumerate(NARROW):
+        kind = narrowest_type(int(bounds[j, 0]), int(bounds[j, 1]))
+        if kind is np.int16:
+            narrowed.append(narrow[j])
+        elif kind is np.int8:
+            bytewise[j] = narrow[j]
+            narrowed.append(bytewise[j])
+        else:  # beyond int16, which cut it short: read again
+            narrowed.append(flat[:, place].astype(kind))
+    columns: dict[str, Any] = {name: narrowed[j] for j, (name, _) in enumerate(NARROW[:-1])}
+    has_total = bool(game[:, L.G_HAS_TOTAL].all())
+    if exact:
+        money, money_value = _exact_money(compiled, played)
+    else:
+        low, high = bounds[-2].tolist()
+        money, money_value = _money(compiled, played, ints, low, high, floats, odd[:odds])
+    low, high = bounds[-1].tolist()
+    game_of = _narrowed(np.fromiter(indices, np.int64, count))
+    same = deals is indices or (isinstance(deals, list) and deals == indices)
     columns.update(
-        game=np.repeat(np.asarray(indices, dtype=np.int64), n),
-        deal=np.repeat(np.asarray(deals, dtype=np.int64), n),
-        seat=np.tile(np.arange(n, dtype=np.int64), count),
-        agent=_agents(agents),
-        win=shares.ravel(),
-        total=narrow[-1] if has_total else None,  # None: NULL in every row
+        game=np.repeat(game_of, n),
+        deal=np.repeat(game_of if same else _narrowed(np.fromiter(deals, np.int64, count)), n),
+        seat=np.tile(np.arange(n, dtype=narrowest_type(0, n - 1)), count),
+        agent=_agents(agents, agent_codes),
+        win=shares,
+        total=narrowed[-1] if has_total else None,  # None: NULL in every row
         money=money,
         money_value=money_value,
-        events=events_texts(res),
+        events=_events(codes, low, high),
     )
     return columns
 
 
-def _agents(agents: Sequence[Sequence[str]]) -> Coded:
-    """The ``agent`` column: each seat's player by game, each name written once."""
-    seatings = list(dict.fromkeys(map(tuple, agents)))
-    if len(seatings) == 1:  # the same players in every game (no rotation)
-        words = list(dict.fromkeys(seatings[0]))
-        row = np.array([words.index(a) for a in seatings[0]], dtype=np.int64)
-        return Coded(np.tile(row, len(agents)), words)
-    return Coded.of([name for names in agents for name in names])
+def _narrowed(values: np.ndarray) -> np.ndarray:
+    """Integers in the narrowest signed type that holds them all."""
+    if not len(values):
+        return values.astype(np.int8)
+    return values.astype(narrowest_type(int(values.min()), int(values.max())), copy=False)
+
+
+def _exact_money(compiled: CompiledGame, played: Played) -> tuple[Coded, np.ndarray]:
+    """Each seat's money of each game (games x seats, flattened), exactly, where the stake
+    is too large for int64: as text, and as a float."""
+    nums = played.res[:, :, L.X_MONEY].reshape(-1).tolist()
+    dens = np.repeat(played.game[:, L.G_DEN], compiled.players).tolist()
+    amounts = _amounts(compiled.stake, zip(nums, dens, strict=True))
+    return Coded.of([text for text, _ in amounts]), np.array(
+        [value for _, value in amounts], dtype=np.float64
+    )
+
+
+def _amounts(stake: Fraction, pairs: Iterable[tuple[int, int]]) -> list[tuple[str, float]]:
+    """``str`` and ``float`` of ``Fraction(num, den) * stake`` for each ``(num, den)`` of
+    ``pairs``, each distinct pair worked out once (a batch has few)."""
+    known: dict[tuple[int, int], tuple[str, float]] = {}
+    out = []
+    for pair in pairs:
+        amount = known.get(pair)
+        if amount is None:
+            money = Fraction(*pair) * stake
+            amount = known[pair] = (str(money), float(money))
+        out.append(amount)
+    return out
+
+
+def _money(
+    compiled: CompiledGame,
+    played: Played,
+    ints: np.ndarray,
+    low: int,
+    high: int,
+    floats: np.ndarray,
+    odd: np.ndarray,
+) -> tuple[Coded, np.ndarray]:
+    """Each seat's money of each game (games x seats, flattened), exactly (as text: an
+    integer or ``a/b``, each distinct amount written once) and as a float, as
+    ``str(money)`` and ``float(money)`` give them in the Python path: from the amounts
+    rounded down (``ints``, from ``low`` to ``high``; ``floats``: as floats) and the rows
+    where that is not exact (``odd``), which are made exact here (a word a row)."""
+    amounts, codes = distinct(ints, low, high, spent=True)
+    words = [str(v) for v in amounts.tolist()]
+    if len(odd):
+        nums = played.res.reshape(-1, L.SEAT_FIELDS)[odd, L.X_MONEY].tolist()
+        dens = played.game[odd // compiled.players, L.G_DEN].tolist()
+        exact = _amounts(compiled.stake, zip(nums, dens, strict=True))
+        codes[odd] = np.arange(len(words), len(words) + len(exact))
+        words += [text for text, _ in exact]
+        floats[odd] = [value for _, value in exact]
+    return Coded(codes, words), floats
+
+
+def _agents(agents: Sequence[Sequence[str]], into: np.ndarray) -> Coded:
+    """The ``agent`` column: each seat's player by game, each name written once (in order
+    of first use); the numbers written ``into`` an array of one for each seat of each
+    game."""
+    if not agents:
+        return Coded.of([])
+    first = agents[0]
+    if agents.count(first) == len(agents):  # the same players in every game (no rotation)
+        seatings, which = {tuple(first): 0}, None
+    else:
+        seatings = {}
+        which = np.fromiter(
+            (seatings.setdefault(tuple(a), len(seatings)) for a in agents), np.int64, len(agents)
+        )
+    if len({len(s) for s in seatings}) != 1:  # seatings of different sizes
+        return Coded.of([name for names in agents for name in names])
+    words = list(dict.fromkeys(name for names in seatings for name in names))
+    index = {w: i for i, w in enumerate(words)}
+    table = np.array([[index[a] for a in names] for names in seatings], dtype=np.int64)
+    if table.shape[1] * len(agents) != len(into):  # not a name for each seat
+        return Coded((table[0] if which is None else table[which]).reshape(-1), words)
+    by_game = into.reshape(len(agents), table.shape[1])
+    if which is None:
+        by_game[:] = table[0]
+    else:
+        np.take(table, which, axis=0, out=by_game)
+    return Coded(into, words)
 
 
 COURSE = ("turn_order", "leads", "deficit", "cards_left", "events")
@@ -195,18 +301,16 @@ def events_text(counts: Sequence[int], flags: int) -> str:
     return " ".join(words)
 
 
-def events_texts(res: np.ndarray) -> Coded:
-    """The ``events`` cell of every game and seat of ``res`` (games x seats, flattened):
-    each distinct set of counts is written once and shared by the seats that have it."""
-    code = res[:, :, L.X_EVENTS].ravel().copy()  # counts and bits packed in one integer
-    for shift, (field, _) in zip((48, 32, 16), COUNTED, strict=True):
-        code |= res[:, :, field].ravel() << shift
-    kinds, codes = distinct(code)
+def _events(codes: np.ndarray, low: int, high: int) -> Coded:
+    """The ``events`` cell of every row from its code (``fast.columns.read_results``: the
+    counts of ``COUNTED`` in bits 48, 32 and 16 over the bits of ``EVENT_BITS``; from
+    ``low`` to ``high``): each distinct code is written once and shared by the rows that have it."""
+    kinds, numbers = distinct(codes, low, high, spent=True)
     words = [
         events_text([(c >> shift) & 0xFFFF for shift in (48, 32, 16)], c & 0xFFFF)
         for c in kinds.tolist()
     ]
-    return Coded(codes.reshape(-1), words)
+    return Coded(numbers, words)
 
 
 def log_of(st: np.ndarray, log: np.ndarray) -> list[tuple[int, int]] | None:
