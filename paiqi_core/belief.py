@@ -423,7 +423,7 @@ class Belief:
                     taken[seat] += 1
                 if card is None:
                     return None
-                action = COVER + card
+                action = COVER + min(card, JOKER_CARD)  # a joker: they are alike, one action
             if state.over or state.turn != seat:
                 return None
             if action >= COVER and action not in state.legal_actions():

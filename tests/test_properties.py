@@ -438,8 +438,15 @@ class Model:
             self.turn = holder_of(self.hands, self.first)
         else:
             self.turn = 0
-        if not self.hands[self.turn] or not self.legal():
-            self._advance()
+        if self.ended():  # (every card went out before play)
+            self.over = True
+        else:
+            if self.hands[self.turn] and not self.legal():  # the first mover bursts at once
+                self._burst(self.turn)
+            if self.ended():
+                self.over = True
+            elif not self.hands[self.turn]:
+                self._advance()
 
     def plays(self) -> set[int]:
         hand = self.hands[self.turn] | self.face_up  # a card face up, as if held
@@ -629,16 +636,20 @@ class Model:
             self._legal = None
             if self.legal():
                 return
-            self.history.append((seat, "burst"))
-            self.idle = 0
-            self.table |= self.hands[seat]
-            self.hands[seat] = set()
-            self.jokers[seat] = 0  # a joker in a burst hand is removed from the game
-            self.bursts.append(seat)
-            self._legal = None
+            self._burst(seat)
             if self.ended():
                 self.over = True
                 return
+
+    def _burst(self, seat: int) -> None:
+        """``seat`` has nothing at all to do on its turn: its hand goes face up to the table."""
+        self.history.append((seat, "burst"))
+        self.idle = 0
+        self.table |= self.hands[seat]
+        self.hands[seat] = set()
+        self.jokers[seat] = 0  # a joker in a burst hand is removed from the game
+        self.bursts.append(seat)
+        self._legal = None
 
     def ended(self) -> bool:
         holders = sum(1 for h in self.hands if h)

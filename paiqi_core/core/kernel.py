@@ -407,7 +407,6 @@ def start(
     st[PHASE] = 0
     st[TAKER] = -1
     table = opening(st, R, log, door)
-    seat = st[TURN]
     if table:
         set_table(st, ext, table)
     else:
@@ -416,10 +415,25 @@ def start(
         if st[HAND + s] == 0 and st[SIZE + s]:
             st[FINISH + s] = st[NFINISHED]
             st[NFINISHED] += 1
+    first_turn(st, R, ext, beyond, log)
+
+
+@step
+def first_turn(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray
+) -> None:
+    """The first turn of a game just set up: it may be over already; a first mover with
+    nothing at all to do bursts on it, as on any turn, and one without cards is passed by."""
     if is_over(st, R, log):
         st[OVER] = 1
         return
-    if st[HAND + seat] == 0 or _bursts_now(st, R, beyond, log, seat):
+    seat = st[TURN]
+    if st[HAND + seat] and R[R_MAY_BURST] and _bursts_now(st, R, beyond, log, seat):
+        _burst(st, ext, log, seat)
+        if is_over(st, R, log):
+            st[OVER] = 1
+            return
+    if st[HAND + seat] == 0:
         advance(st, R, ext, beyond, log)
 
 

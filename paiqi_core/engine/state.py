@@ -122,16 +122,12 @@ class State(VectorView):
             kernel.set_table(st, game.extensions, table)
         else:
             st[L.FRONTIER] = game.empty_frontier
-        st[L.TURN] = seat = start.seat if turn is None else turn
+        st[L.TURN] = start.seat if turn is None else turn
         for s in range(n):
             if not st[L.HAND + s] and st[L.SIZE + s]:  # every card went to the table before play
                 st[L.FINISH + s] = st[L.NFINISHED]
                 st[L.NFINISHED] += 1
-        vector, beyond = game.vector, game.beyond
-        if kernel.is_over(st, vector, self.log):
-            st[L.OVER] = 1
-        elif not st[L.HAND + seat] or kernel._bursts_now(st, vector, beyond, self.log, seat):
-            kernel.advance(st, vector, game.extensions, beyond, self.log)
+        kernel.first_turn(st, game.vector, game.extensions, game.beyond, self.log)
 
     def clone(self) -> State:
         """An independent copy that shares the compiled game: play on from either."""

@@ -173,7 +173,8 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         else None,
     )
     stuck = state.bursts[0] if state.bursts else state.turn
-    if state.bursts or (not state.over and not state.legal_actions()):
+    # (at the deal, a first mover with nothing to do bursts on the game's own first turn)
+    if (table and state.bursts) or (not state.over and not state.legal_actions()):
         raise SetupError(
             f"seat {seats.name(stuck)} to move has nothing to do here "
             "(they would burst before the position is reached)"
