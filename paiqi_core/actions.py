@@ -9,6 +9,9 @@ Actions a player chooses:
   beyond it, in the same turn. Text ``joker H8 H9``.
 - ``GIVE + c``: hand card ``c`` to the player who just passed (``turn.pass_takes``), face
   down. Text ``give H5``.
+- ``DRAW``: draw a card from the stock (``turn.draw``); which card is chance's. Text
+  ``draw``. The log names the card drawn, ``DRAW_CARD + c`` (text ``draw H5``), and applying
+  ``DRAW_CARD + c`` draws that very card (a replay, or chance chosen outside the game).
 
 Automatic events share the game log with actions (``EVENT`` and above), each logged with the
 seat it concerns:
@@ -19,8 +22,9 @@ seat it concerns:
 - ``BURST``: out of passes and stuck: the hand is laid face up in place, a joker removed.
 - ``LEAVE``: the hand is only the joker: the player leaves.
 
-In what seats observe, a cover is ``HIDDEN_COVER`` (text ``cover``) and a card handed on
-``HIDDEN_GIVE`` (text ``give``): the card is not shown.
+In what seats observe, a cover is ``HIDDEN_COVER`` (text ``cover``), a card handed on
+``HIDDEN_GIVE`` (text ``give``) and a card drawn ``DRAW`` (text ``draw``): the card is not
+shown.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from paiqi_core.cards import SUITS, CardError, card_text, parse_card
 
 COVER = 64
 PASS = 128
+DRAW = 129  # draw a card from the stock (chance picks it), as a player chooses and others see it
+DRAW_CARD = 130  # + card: the card drawn
 GIVE = 192  # + card
 EVENT = 256
 CUT = EVENT  # + suit
@@ -57,6 +63,8 @@ def joker_parts(action: int) -> tuple[int, int]:
     return divmod(action - JOKER, 64)
 
 
+# the first action of each kind that names a card: + the card
+_BASES = {"play": 0, "cover": COVER, "give": GIVE, "draw": DRAW_CARD, "place": PLACE, "swap": SWAP}
 _EVENT_SIZES = {CUT: 4, PLACE: 52, SWAP: 52, BURST: 1, LEAVE: 1}
 
 
@@ -71,6 +79,8 @@ def kind(action: int) -> str:
         return "cover"
     if action == PASS:
         return "pass"
+    if DRAW <= action <= DRAW_CARD + 52:
+        return "draw"
     if GIVE <= action <= GIVE + 52 or action == HIDDEN_GIVE:
         return "give"
     if EVENT <= action < JOKER:
@@ -83,6 +93,18 @@ def kind(action: int) -> str:
     return "unknown"
 
 
+def public_action(action: int) -> int:
+    """``action`` as every seat sees it: the card of a cover, a card handed on or a card
+    drawn is hidden."""
+    if COVER <= action < PASS:
+        return HIDDEN_COVER
+    if DRAW_CARD <= action < GIVE:
+        return DRAW
+    if GIVE <= action < EVENT:
+        return HIDDEN_GIVE
+    return action
+
+
 def is_event(action: int) -> bool:
     """An automatic event (cut, place, swap, burst, leave), not a player's action."""
     return kind(action) in _EVENT_KINDS.values()
@@ -91,14 +113,17 @@ def is_event(action: int) -> bool:
 def action_card(action: int) -> int | None:
     """The card an action or event names (the card played beyond the joker for ``joker``)."""
     k = kind(action)
-    if k in ("pass", "burst", "leave", "cut", "unknown") or action in (HIDDEN_COVER, HIDDEN_GIVE):
+    if k in ("pass", "burst", "leave", "cut", "unknown") or action in (
+        HIDDEN_COVER,
+        HIDDEN_GIVE,
+        DRAW,
+    ):
         return None
     if k == "joker":
         return joker_parts(action)[1]
     if k == "play":
         return action
-    base = {"cover": COVER, "give": GIVE, "place": PLACE, "swap": SWAP}[k]
-    return action - base
+    return action - _BASES[k]
 
 
 def action_text(action: int) -> str:
@@ -125,6 +150,8 @@ def parse_action(text: str) -> int:
     try:
         if low == "pass" and len(words) == 1:
             return PASS
+        if low == "draw" and len(words) <= 2:
+            return DRAW if len(words) == 1 else DRAW_CARD + parse_card(words[1])
         if low == "cover" and len(words) == 2:
             return COVER + parse_card(words[1])
         if low == "give" and len(words) == 2:
@@ -166,6 +193,8 @@ def from_record(entry: dict[str, object]) -> int:
     card = parse_card(str(entry["card"])) if "card" in entry else None
     if k == "pass":
         return PASS
+    if k == "draw" and card is None:
+        return DRAW
     if k == "cut":
         return CUT + SUITS.index(str(entry["suit"]))
     if k in ("burst", "leave"):
@@ -174,4 +203,4 @@ def from_record(entry: dict[str, object]) -> int:
         raise ActionError(f"a {k} entry names a card")
     if k == "joker":
         return joker_action(parse_card(str(entry["at"])), card)
-    return card + {"play": 0, "cover": COVER, "give": GIVE, "place": PLACE, "swap": SWAP}[str(k)]
+    return card + _BASES[str(k)]

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from paiqi_core.actions import (
     BURST,
     COVER,
+    DRAW,
+    DRAW_CARD,
     EVENT,
     GIVE,
     HIDDEN_COVER,
@@ -65,10 +67,14 @@ class UnreadHistory(InconsistentObservation):
     ``hard`` player then plays its prior; the pure search players stop with this error)."""
 
 
+STOCK = -1  # the seat of the place that is the stock
+
+
 @dataclass(frozen=True)
 class Place:
     """Where unseen cards may be: a seat's hand now (``cover`` is -1), or what the seat
-    covered at its ``cover``-th cover; ``size`` cards go there."""
+    covered at its ``cover``-th cover, or the stock (``seat`` is ``STOCK``); ``size`` cards
+    go there."""
 
     seat: int
     cover: int
@@ -104,7 +110,7 @@ class Belief:
         self.seat = observation.seat
         self._chain: list[int] | None = None
         self._template: State | None = None  # a sample to rebuild others from (see _rebuilt)
-        self._walks = random.Random(len(observation.history))  # cards handed on, walked back
+        self._walks = random.Random(len(observation.history))  # cards moved unseen, walked back
         self._read_history()
         if self._gives and game.rules.jokers:
             raise UnreadHistory(
@@ -161,8 +167,36 @@ class Belief:
         handed = iter(obs.handed)
         self._gives = 0  # cards handed on
         self._gave: dict[int, int] = {}  # a card this seat handed on -> the seat it went to
-        self._stuck: dict[int, int] = {}  # history index of a pass or cover -> what fitted
-        for index, (seat, action) in enumerate(obs.history):
+        self._stuck: dict[int, int] = {}  # history index of a pass, cover or draw -> what fitted
+        # cards drawn from the stock (turn.draw): this seat knows its own; a card drawn by
+        # another seat may be any card the stock held, but one played at once is seen, and
+        # where a player must play when able, one kept did not fit
+        self._draws = 0  # draws (the walk back finds the deal)
+        stopped = -1  # the index of a pass that is the stop after a draw (no pass)
+        history = obs.history
+        for index, (seat, action) in enumerate(history):
+            if action == DRAW:
+                self._draws += 1
+                playable = sum(ext[(table >> 13 * s) & SUIT_MASK] << 13 * s for s in range(4))
+                if not started and first_card is not None:
+                    playable = 1 << first_card
+                self._stuck[index] = playable & SUITED
+                self._void[seat] |= playable & SUITED  # it drew: it was stuck
+                after = history[index + 1] if index + 1 < len(history) else None
+                if after is None:  # the last move: the card fits if it is to play on
+                    fits = obs.drew and obs.turn == seat
+                else:  # a card that fits is played at once, or kept with a stop
+                    fits = after == (seat, PASS)
+                    if fits:
+                        stopped = index + 1  # (the stop is no pass)
+                if fits:  # kept, and it fits: any card that fits may be it
+                    self._void[seat] &= ~playable
+                elif after is None or not (after[0] == seat and after[1] < COVER):
+                    # kept, and it does not fit: any card proven missing before may be it
+                    self._void[seat] &= playable
+                continue
+            if index == stopped:
+                continue
             if action == HIDDEN_GIVE:
                 taker = obs.history[index - 1][0]
                 self._gives += 1
@@ -291,6 +325,15 @@ class Belief:
                     if taker != t:
                         mask &= ~(1 << card)  # handed by this seat to another
                 allowed.append(mask)
+        if obs.stock:  # the stock: any card no seat is known to hold
+            mask = EVERY_CARD
+            for constraint in (self._opener, self._leader):
+                if constraint is not None:
+                    mask &= ~(1 << constraint[0])
+            for card in self._gave:
+                mask &= ~(1 << card)
+            places.append(Place(STOCK, -1, obs.stock))
+            allowed.append(mask)
         room = sum(p.size for p in places)
         jokers = room - len(suited)  # the rest of the room: unseen jokers
         if not 0 <= jokers <= game.rules.jokers:
@@ -382,6 +425,8 @@ class Belief:
         covers: list[dict[int, int]] = [{} for _ in range(n)]
         for i, p in enumerate(placement):
             place = self.places[p]
+            if place.seat == STOCK:
+                continue  # (the stock is what the deal leaves)
             if place.cover < 0:
                 hands[place.seat] |= 1 << self.hidden[i]
             else:
@@ -399,20 +444,22 @@ class Belief:
             obs.covered_mask if t == me else sum(1 << c for c in covers[t].values())
             for t in range(n)
         ]
-        gives: list[int] = []
-        if self._gives:
-            dealt = self._dealt_before_gives(hands, covers, placement, gives)
+        unseen: list[int] = []
+        if self._gives or self._draws:
+            dealt = self._walked_back(hands, covers, unseen)
         else:
             dealt = self._dealt(hands, covered)
         if dealt is None:
             return None
         state = game.new_state(hands=[list(bits(d)) for d in dealt], door_card=obs.door_card)
         own = iter(obs.cover_order)
-        handed = iter(gives)
+        moved = iter(unseen)
         taken = [0] * n
         for seat, action in obs.history:
             if action == HIDDEN_GIVE:
-                action = GIVE + next(handed)
+                action = GIVE + next(moved)
+            elif action == DRAW:
+                action = DRAW_CARD + next(moved)
             elif EVENT <= action < JOKER:
                 continue  # events happen by themselves; the final comparison checks them
             if action == HIDDEN_COVER:
@@ -426,25 +473,24 @@ class Belief:
                 action = COVER + min(card, JOKER_CARD)  # a joker: they are alike, one action
             if state.over or state.turn != seat:
                 return None
-            if action >= COVER and action not in state.legal_actions():
-                return None  # a cover, a pass or a joker move these cards would not allow
+            if action >= COVER and action not in state.legal_actions():  # (a draw names its card)
+                named = DRAW_CARD <= action < GIVE and state.why_illegal(action) is None
+                if not named:
+                    return None  # a cover, a pass, a draw or a joker move these cards refuse
             state.apply_unchecked(action)
         return state if state.observation(me) == obs else None
 
-    def _dealt_before_gives(
-        self,
-        hands: list[int],
-        covers: list[dict[int, int]],
-        placement: list[int],
-        gives: list[int],
+    def _walked_back(
+        self, hands: list[int], covers: list[dict[int, int]], unseen: list[int]
     ) -> list[int] | None:
-        """The hands dealt where cards were handed on: the history walked back from the
-        hands of ``placement`` (each card played, placed, covered or laid by a burst goes
-        back to its hand), each card handed on unseen drawn from what the taker held then
-        (the replay then checks that the taker's later moves allow it). Fills ``gives``
-        with the card of each give, in order; None where the walk finds no card to give
-        back, or the counts do not add up. Without jokers: a hand the jokers left or swapped
-        cannot be walked back (None)."""
+        """The hands dealt where cards moved between hands, or from the stock to a hand:
+        the history walked back from the hands ``hands`` (each card played, placed, covered
+        or laid by a burst goes back to its hand), each card handed on unseen picked from
+        what the taker held then, and each card drawn unseen from what the drawer held then
+        (the replay then checks that the later moves allow it). Fills ``unseen`` with the
+        card of each give and each draw, in order; None where the walk finds no card to
+        give back, or the counts do not add up. Without jokers: a hand the jokers left or
+        swapped cannot be walked back (None)."""
         obs, me = self.observation, self.seat
         if self.game.rules.jokers:
             return None
@@ -454,6 +500,7 @@ class Belief:
         counts = [len(c) for c in covers]
         counts[me] = len(own)
         mine = list(obs.handed)
+        drawn = list(obs.drawn)
         laid = list(obs.laid)
         rng = self._walks  # a placement may be walked back more than once, each time anew
         chosen: list[int] = []
@@ -462,7 +509,7 @@ class Belief:
         for index in range(len(history) - 1, -1, -1):
             seat, action = history[index]
             fitted = stuck.get(index)
-            if fitted is not None and back[seat] & fitted:
+            if fitted is not None and back[seat] & fitted and action != DRAW:
                 return None  # it passed or covered while holding a card that fitted
             if action < JOKER_CARD:  # played (from the hand, or lying face up)
                 if not obs.leftover_mask >> action & 1:
@@ -503,10 +550,50 @@ class Belief:
                 back[taker] ^= 1 << card
                 back[seat] |= 1 << card
                 chosen.append(card)
+            elif action == DRAW:
+                if seat == me:
+                    card = drawn.pop()
+                else:
+                    card = self._drawn_back(back[seat], index, rng)
+                    if card is None:
+                        return None
+                if not back[seat] >> card & 1:
+                    return None
+                back[seat] ^= 1 << card  # back to the stock
+                if back[seat] & stuck[index]:
+                    return None  # it drew while holding a card that fitted
+                chosen.append(card)
         if [d.bit_count() for d in back] != list(obs.dealt_counts):
             return None
-        gives.extend(reversed(chosen))
+        unseen.extend(reversed(chosen))
         return back
+
+    def _drawn_back(self, held: int, index: int, rng: random.Random) -> int | None:
+        """The card the draw at ``index`` of the history took, picked from ``held``, what
+        the drawer held just after it (walking back): the card played at once, where it
+        was; else one that fitted where the drawer stopped instead, or one that did not fit
+        where a player must play when able; and of those, best a card the drawer cannot
+        have held at its earlier passes, covers and draws (it came later). None where no
+        card can be the one drawn."""
+        obs = self.observation
+        history = obs.history
+        seat = history[index][0]
+        fitted = self._stuck[index]
+        after = history[index + 1] if index + 1 < len(history) else None
+        if after is not None and after[0] == seat and after[1] < COVER:
+            return after[1]  # played at once
+        fits = after == (seat, PASS) if after is not None else obs.drew and obs.turn == seat
+        if held & fitted or fits:  # the drawer was stuck: a card held that fits was drawn
+            forced = list(bits(held & fitted))
+            return forced[0] if len(forced) == 1 and fits else None
+        earlier = 0
+        for j, mask in self._stuck.items():
+            if j < index and history[j][0] == seat:
+                earlier |= mask
+        cards = list(bits(held & earlier)) or list(bits(held))
+        if not cards:
+            return None
+        return cards[int(rng.random() * len(cards))]
 
     def _dealt(self, hands: list[int], covered: list[int]) -> list[int] | None:
         """The hands dealt, by seat, where each seat now holds ``hands`` and has covered
@@ -533,8 +620,8 @@ class Belief:
 
         if any(map(is_joker, self.hidden)) or self.game.rules.extra_after_end != "none":
             return False  # extra plays: whether a pass was a stop, only a replay can tell
-        if self.game.rules.pass_takes != "none":
-            return False  # which cards were handed on, only a walk back and a replay tell
+        if self.game.rules.pass_takes != "none" or self.game.rules.draw != "none":
+            return False  # which cards moved unseen, only a walk back and a replay tell
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

@@ -13,8 +13,11 @@ or a pass takes a card (which can be handed round for ever, and makes a hand gro
 every card; each such pass is followed by the move that hands the card on), the stall
 rule (``rules.stall``, ``ending.stall``) bounds a game: fewer than ``stall * players``
 passes come between two other moves, and each seat passes at most ``stall`` times among
-them. Rules that no bound is known for (a plugin's stuck rule) have an unbounded
-length (None).
+them. A stock (``deck.leftover: stock``) adds a move for each card drawn from it and one
+for the stop after a card drawn that fits and is kept; a stock nobody draws from holds
+cards that never come into play, where a row can stop for good, so the stall rule bounds
+such a game too. Rules that no bound is known for (a plugin's stuck rule) have an
+unbounded length (None).
 
 Holders at the end. An ending says how many seats may still hold cards when it ends a game
 (``most_holding(players)``: 0 when every hand empties, 1 when one is left, all but one at
@@ -62,7 +65,15 @@ def limits(rules: Rules) -> Limits:
     n = rules.players
     cards = len(rules.deck)
     takes = rules.pass_takes != "none"
-    hand = cards if takes else -(-cards // n)  # cards handed on make a hand grow
+    if rules.hand is not None:
+        dealt = rules.hand * n
+    else:
+        dealt = cards if rules.leftover == "dealt" else cards - cards % n
+    stock = cards - dealt if rules.leftover == "stock" else 0
+    draws = stock if rules.draw != "none" else 0
+    dead = stock - draws  # cards of a stock nobody draws from
+    # cards handed on, or drawn, make a hand grow
+    hand = cards if takes else -(-dealt // n) + draws
     stuck = rules.stuck
     limit = stuck.pass_limit
     per_seat: int | None
@@ -71,7 +82,7 @@ def limits(rules: Rules) -> Limits:
         per_seat, passes = 0, 0
     elif limit is not None:
         per_seat, passes = limit, n * limit
-    elif rules.must_play and not rules.topology.cut and not takes:
+    elif rules.must_play and not rules.topology.cut and not takes and not dead:
         # between two passes of one seat some card moved: at most one pass per card, and
         # one before the first; at most players - 1 passes between two cards
         per_seat, passes = cards + 1, (n - 1) * (cards + 1)
@@ -81,8 +92,9 @@ def limits(rules: Rules) -> Limits:
         per_seat, passes = rules.stall * (cards + 1), (rules.stall * n - 1) * (cards + 1)
     else:
         per_seat = passes = None
-    # a pass that takes a card is followed by the card handed on: a move of its own
-    turns = None if passes is None else cards + passes * (2 if takes else 1)
+    # a pass that takes a card is followed by the card handed on: a move of its own; a
+    # draw is a move, and so is the stop after a card drawn that is kept
+    turns = None if passes is None else cards + passes * (2 if takes else 1) + 2 * draws
     events = 4 + 4 + (52 if rules.jokers else 0) + 2 * n  # placed 7s, cuts, swaps, bursts, leaves
     declared = getattr(rules.ending, "most_holding", None)
     holding = n if rules.stall is not None or not callable(declared) else int(declared(n))

@@ -94,6 +94,11 @@ class Observation(NamedTuple):
     # in order (``turn.pass_takes``); the history shows each as ``HIDDEN_GIVE``
     handed: tuple[int, ...] = ()
     hand_on: bool = False  # the seat to move hands a card to the player who passed
+    stock: int = 0  # the cards left in the stock, face down (deck.leftover: stock)
+    # the cards this seat drew from the stock, in order (``turn.draw``); the history shows
+    # each draw as ``DRAW``
+    drawn: tuple[int, ...] = ()
+    drew: bool = False  # the seat to move has just drawn a card it may play
 
     @property
     def pool(self) -> tuple[int, ...]:

@@ -673,8 +673,8 @@ def _relocated(
 # -- replay --------------------------------------------------------------------------------
 def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
     """How ``hands`` (card numbers by seat) fail to be a deal of ``game``: every card of its
-    deck once (but the leftovers that lie face up), in hands of the sizes dealing one at a
-    time from seat 0 gives; [] if they are one."""
+    deck once (but the cards dealt to no seat: face up, or the stock), in hands of the sizes
+    dealing one at a time from seat 0 gives; [] if they are one."""
     deck = game.deck
     in_deck = Counter(map(alike_card, deck))  # the jokers are alike
     held: dict[int, list[int]] = {}
@@ -701,7 +701,7 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
             f"({_deck_words(deck)})"
         )
     missing = [c for c in sorted(in_deck) if len(held.get(c, ())) < in_deck[c]]
-    if missing and game.dealt == len(deck):  # (else the leftovers lie face up)
+    if missing and game.dealt == len(deck):  # (else the rest lie face up, or in the stock)
         problems.append(
             f"hands: {', '.join(card_text(c) for c in missing)} of the deck "
             f"({_deck_words(deck)}) dealt to no seat"
@@ -714,11 +714,12 @@ def deal_problems(game: Game, hands: Sequence[Sequence[int]]) -> list[str]:
     if wrong:
         got = ", ".join(f"seat {s} holds {len(hands[s])}" for s in wrong)
         rest = len(deck) - game.dealt
-        face_up = f" (the other {rest} face up)" if rest else ""
+        lie = "in the stock" if game.rules.leftover == "stock" else "face up"
+        elsewhere = f" (the other {rest} {lie})" if rest else ""
         problems.append(
             f"hands: {got}; dealing {game.dealt} cards one at a time from seat 0 gives "
             + ", ".join(map(str, sizes))
-            + face_up
+            + elsewhere
         )
     return problems
 

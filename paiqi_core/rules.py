@@ -78,6 +78,10 @@ class Rules:
     leftover: str = "dealt"
     # what a pass costs: none, or a card the previous player holding cards chooses and hands on
     pass_takes: str = "none"
+    # the cards dealt to each seat (None: the pack shared out, as ``leftover`` says)
+    hand: int | None = None
+    # what a stuck player does while the stock holds cards: none (passes), or one (draws one)
+    draw: str = "none"
 
     @property
     def readings(self) -> tuple[Reading, ...]:
@@ -170,16 +174,19 @@ AUTO_STALL = 10  # rounds of passes in a row that end a game that could go on fo
 _MANY_PASSES = 1 << 30
 
 
-def stall_rounds(value: Any, must_play: bool, stuck: StuckRule, takes: bool = False) -> int | None:
+def stall_rounds(
+    value: Any, must_play: bool, stuck: StuckRule, takes: bool = False, dead: bool = False
+) -> int | None:
     """The stall rule in effect: ``value`` when a number; for ``auto``, ``AUTO_STALL``
     where a player may pass by choice without limit (asked of the stuck rule itself, so a
-    plugin's counts too) or a pass ``takes`` a card (which can then be handed round for
-    ever, never reaching a turn of its holder's), the ways a game could otherwise never
-    end; else None."""
+    plugin's counts too), or a pass ``takes`` a card (which can then be handed round for
+    ever, never reaching a turn of its holder's), or cards are ``dead`` (a stock nobody
+    draws from: a row can stop at one of them for good), the ways a game could otherwise
+    never end; else None."""
     if value != "auto":
         return int(value)
     endless = not must_play and PASS in stuck.voluntary(GivenSeat(EVERY_CARD, _MANY_PASSES))
-    return AUTO_STALL if endless or takes else None
+    return AUTO_STALL if endless or takes or dead else None
 
 
 def compile_rules(profile: Profile) -> Rules:
@@ -208,6 +215,7 @@ def compile_rules(profile: Profile) -> Rules:
             must_play,
             stuck,
             profile.get("turn.pass_takes") != "none",
+            profile.get("deck.leftover") == "stock" and profile.get("turn.draw") == "none",
         ),
         opening=_slot_object(profile, "opening", pack),
         stuck=stuck,
@@ -220,6 +228,8 @@ def compile_rules(profile: Profile) -> Rules:
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),
         pass_takes=str(profile.get("turn.pass_takes")),
+        hand=None if profile.get("deck.hand") is None else int(profile.get("deck.hand")),
+        draw=str(profile.get("turn.draw")),
         declared_readings=tuple(
             key
             for slot, dotted in hooks.registry.SLOTS.items()

@@ -139,6 +139,14 @@ VARIANTS = [
     ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
     ("shichinarabe", ("turn.pass_takes=chosen", "deck.jokers=2", "turn.pass_limit=2")),
     ("pagat", ("turn.pass_takes=chosen", "turn.must_play=false", "ending.stall=1")),
+    # a stock to draw from: a stuck player draws a card and may play it at once
+    ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
+    ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.pass_limit=2")),
+    ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
+    ("doujue-passes", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("deck.hand=6", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
+    ("pagat", ("deck.hand=6", "deck.leftover=stock")),
     # tables of more than eight
     ("pagat", ("players=12",)),
     ("doujue", ("players=10", "deck.jokers=1")),

@@ -28,6 +28,7 @@ from paiqi_core.core.layout import (
     BURST,
     BURSTED,
     BY_CHOICE,
+    BY_DRAW,
     BY_EXTRA,
     BY_GIVE,
     BY_MUST_PLAY,
@@ -41,6 +42,9 @@ from paiqi_core.core.layout import (
     CUT,
     DEALT,
     DOOR,
+    DRAW,
+    DRAW_CARD,
+    DREW,
     EXTRA,
     FACE_UP,
     FINISH,
@@ -85,10 +89,12 @@ from paiqi_core.core.layout import (
     R_COVERABLE,
     R_DECK,
     R_DOOR,
+    R_DRAW,
     R_EMPTY_FRONTIER,
     R_ENDING,
     R_ENDS,
     R_EXTRA,
+    R_HAND,
     R_JOKERS,
     R_LEFTOVER,
     R_MAY_BURST,
@@ -104,6 +110,8 @@ from paiqi_core.core.layout import (
     R_THEN_COVER,
     SIZE,
     STARTED,
+    STOCK,
+    STOCK_LEFT,
     SUITED,
     SWAP,
     TABLE,
@@ -286,6 +294,8 @@ def _bursts_now(
         return False
     if R[R_STUCK] == PLUGIN:
         return plugin_stuck(st, R, log, seat, True) == 0
+    if R[R_DRAW] and st[STOCK]:
+        return False  # it draws
     limit = R[R_PASS_LIMIT]
     return limit >= 0 and st[PASSES + seat] >= limit
 
@@ -448,8 +458,9 @@ def deal(
 ) -> None:
     """Shuffle and deal from the stream of ``st[KEY]`` as ``Game.new_state(seed)`` does
     (Fisher-Yates with ``below`` over the pack's cards in card order then its jokers,
-    round-robin from seat 0; with leftovers face up, the last cards that an even share
-    leaves lie face up), cut the door card if the opening uses one, and start."""
+    round-robin from seat 0, all of them, an even share, or ``R_HAND`` cards each; the
+    rest lie face up or form the stock), cut the door card if the opening uses one, and
+    start."""
     size = R[R_DECK]
     n = R[R_PLAYERS]
     j = 0
@@ -466,10 +477,16 @@ def deal(
         deck[r] = held
     for s in range(n):
         st[HAND + s] = 0
-    dealt = size - size % n if R[R_LEFTOVER] == FACE_UP else size
-    st[POOL] = 0
-    for j in range(dealt, size):  # an even share's leftovers, face up
-        st[POOL] |= 1 << deck[j]
+    dealt = size
+    if R[R_HAND]:
+        dealt = R[R_HAND] * n
+    elif R[R_LEFTOVER]:
+        dealt = size - size % n
+    rest = 0
+    for j in range(dealt, size):  # the cards dealt to no seat
+        rest |= 1 << deck[j]
+    st[POOL] = rest if R[R_LEFTOVER] == FACE_UP else 0
+    st[STOCK] = rest if R[R_LEFTOVER] == STOCK_LEFT else 0
     st[LEFTOVER] = st[POOL]
     s = 0
     for j in range(dealt):
@@ -593,7 +610,11 @@ def apply(
     if st[PHASE] == HAND_ON:
         _hand_on(st, R, ext, beyond, log, seat, action)
         return
-    stop = action == PASS and st[PHASE] == EXTRA  # no extra card: the turn ends, no pass
+    if DRAW <= action < GIVE:
+        _draw(st, R, ext, beyond, log, seat, action)
+        return
+    # no extra card, or not the card just drawn: the turn ends, and it is no pass
+    stop = action == PASS and (st[PHASE] == EXTRA or st[PHASE] == DREW)
     st[PHASE] = 0
     _log(st, log, seat, action)
     st[ACTIONS + seat] += 1
@@ -621,6 +642,36 @@ def apply(
         st[OVER] = 1
     elif R[R_EXTRA] and _earns_extra(st, R, beyond, seat, action):
         st[PHASE] = EXTRA  # the same seat plays again
+    else:
+        advance(st, R, ext, beyond, log)
+
+
+@step
+def _draw(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    seat: int,
+    action: int,
+) -> None:
+    """``seat`` draws from the stock: the card of ``action`` (``DRAW_CARD + card``), or for
+    ``DRAW`` one the game's random stream picks. Where the card drawn fits, the same seat
+    plays on (``PHASE`` DREW: play it, or stop where it need not play); else the turn
+    moves on."""
+    card = action - DRAW_CARD
+    if action == DRAW:
+        stock = st[STOCK]
+        card = nth_bit(stock, below(st, popcount(stock)))
+    _log(st, log, seat, DRAW_CARD + card)
+    st[ACTIONS + seat] += 1
+    st[IDLE] = 0
+    st[STOCK] ^= 1 << card
+    st[HAND + seat] |= 1 << card
+    st[PHASE] = 0
+    if plays(st, seat):
+        st[PHASE] = DREW
     else:
         advance(st, R, ext, beyond, log)
 
@@ -719,6 +770,8 @@ def options(
         njokers = joker_moves(st, beyond, hand, jx, jy)
     if st[PHASE] == EXTRA:  # another card after one that ended its line; or stop, with MAY
         return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA
+    if st[PHASE] == DREW:  # the card just drawn fits: play it, or stop
+        return can, njokers, 0, R[R_MUST_PLAY] == 0, BY_DRAW
     opening = st[STARTED] == 0 and st[FIRST] >= 0
     if R[R_STUCK] == PLUGIN:
         if (can or njokers) and (R[R_MUST_PLAY] or opening):
@@ -730,6 +783,8 @@ def options(
     limit = R[R_PASS_LIMIT]
     passes_left = limit < 0 or st[PASSES + seat] < limit
     if can == 0 and njokers == 0:  # stuck
+        if R[R_DRAW] and st[STOCK]:  # it draws (its one action)
+            return 0, 0, 0, False, BY_DRAW
         if cover:
             m = hand & R[R_COVERABLE]
             return 0, 0, one_joker(m if m else hand), False, BY_STUCK
@@ -771,7 +826,7 @@ def choose(
             return (GIVE if by == BY_GIVE else COVER) + nth_bit(covers, r)
         if eager:
             randbelow(st, 1)
-        return PASS
+        return DRAW if by == BY_DRAW else PASS
     if eager:  # a card, whenever one can be played
         r = randbelow(st, nplays + njokers)
         if r < nplays:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from paiqi_core.actions import BURST as BURST
 from paiqi_core.actions import COVER as COVER
 from paiqi_core.actions import CUT as CUT
+from paiqi_core.actions import DRAW as DRAW
+from paiqi_core.actions import DRAW_CARD as DRAW_CARD
 from paiqi_core.actions import EVENT as EVENT
 from paiqi_core.actions import GIVE as GIVE
 from paiqi_core.actions import JOKER as JOKER
@@ -79,7 +81,8 @@ HALF = _J + 16  # the low half of the last word made, while DRAWN is odd (not dr
 POOL = _J + 17  # the cards dealt to no seat, face up (R_LEFTOVER): the player to move may play them
 LEFTOVER = _J + 18  # the cards of POOL as dealt (what was played from it is public)
 TAKER = _J + 19  # the seat that passed and takes a card (PHASE GIVE), -1: none
-STATE = _J + 20
+STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT): drawn from
+STATE = _J + 21
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -144,20 +147,27 @@ R_H_BUST = 58
 R_H_CLOSURE = 59  # 4
 R_ROW = 63  # the ranks of the pack, a mask: a row holding them all is complete
 R_TAKE = 64  # a pass takes a card from the previous player holding cards, who chooses it
+R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says how)
+R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 RULES = 72
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
 HAND_ON = 2  # PHASE: the previous player hands a card to the one who passed (TAKER)
-LEFTOVERS = ("dealt", "face_up")  # R_LEFTOVER
+DREW = 3  # PHASE: the card just drawn fits: the player may (or must) play it at once
+LEFTOVERS = ("dealt", "face_up", "stock")  # R_LEFTOVER
 FACE_UP = 1
+STOCK_LEFT = 2
 EXTRAS = ("none", "may", "must")  # R_EXTRA
 MAY, MUST = 1, 2
 # which rule decided what the player to move may do (the last of ``kernel.options``): play,
 # cover or pass by choice; stuck, as the stuck rule says; out of passes; the first card of
 # the game; must play when able; the extra play after a card that ends its line; a plugin
-# the card the player to move hands on (its cards are then the third of ``kernel.options``)
+# the card the player to move hands on (its cards are then the third of ``kernel.options``);
+# the draw of a stuck player from the stock (its one action, ``DRAW``), and the card just
+# drawn (``PHASE`` DREW: play it, or stop where the player need not play)
 BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN, BY_GIVE = range(8)
+BY_DRAW = 8
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
 STUCKS = ("cover", "pass")

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from paiqi_core.actions import COVER, EVENT, GIVE, HIDDEN_COVER, HIDDEN_GIVE, PASS
+from paiqi_core.actions import COVER, PASS, public_action
 from paiqi_core.cards import CARDS
 from paiqi_core.core import layout
 from paiqi_core.core.layout import (
@@ -170,12 +170,9 @@ class Beyond:
 
 # -- what plugin hooks are shown ---------------------------------------------------------
 def public(log: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """The moves and events of ``log`` as every seat sees them: covers and cards handed on
-    hidden."""
-    return tuple(
-        (s, HIDDEN_COVER if COVER <= a < PASS else HIDDEN_GIVE if GIVE <= a < EVENT else a)
-        for s, a in log
-    )
+    """The moves and events of ``log`` as every seat sees them: the cards of covers, of
+    cards handed on and of draws hidden."""
+    return tuple((s, public_action(a)) for s, a in log)
 
 
 class SeatOf:

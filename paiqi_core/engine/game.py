@@ -47,9 +47,12 @@ class Game:
         self.must_play = rules.must_play
         self.stall = rules.stall
         self.jokers = rules.jokers
-        # the cards dealt to the seats: all, or an even share with the rest face up
+        # the cards dealt to the seats: all, so many each (deck.hand), or an even share
+        # with the rest face up or in the stock
         self.dealt = len(self.deck)
-        if rules.leftover == "face_up":
+        if rules.hand is not None:
+            self.dealt = rules.hand * self.players
+        elif rules.leftover != "dealt":
             self.dealt -= len(self.deck) % self.players
         self.score = rules.scoring.score
         # what the rule core reads: the rules vector, and the rows' extensions and joker
@@ -72,14 +75,15 @@ class Game:
     def deal(self, seed: int, generator: str = GENERATOR) -> list[list[int]]:
         """Shuffle with the stream of ``seed`` (under ``generator``, see
         ``paiqi_core.streams``) and deal round-robin from seat 0 (the dealer's left); with
-        leftovers face up, the last cards of an uneven share are nobody's (``leftover``)."""
+        cards dealt to no seat, the last cards of the shuffled pack are nobody's
+        (``leftover``)."""
         deck = shuffled(self.deck, stream(seed, generator))[: self.dealt]
         n = self.players
         return [sorted(deck[i::n]) for i in range(n)]
 
     def leftover(self, hands: Sequence[int]) -> int:
-        """The cards that lie face up when the seats were dealt ``hands`` (masks): the rest
-        of the pack under ``deck.leftover: face_up``, else none."""
+        """The cards dealt to no seat when the seats were dealt ``hands`` (masks): the rest
+        of the pack (face up, or the stock, as ``deck.leftover`` says), or none."""
         if self.dealt == len(self.deck):
             return 0
         held = 0
@@ -110,7 +114,7 @@ class Game:
         generator: str = GENERATOR,
     ) -> State:
         """A new game: dealt from ``seed``, or with the given hands (card numbers by seat;
-        with leftovers face up, the rest of the pack lies face up).
+        the rest of the pack lies face up or in the stock, as ``deck.leftover`` says).
 
         The deal's random stream is ``generator``'s (``paiqi_core.streams``: SplitMix64
         drawn in halves, or the generators of deals made before it). Profiles that cut a
@@ -128,8 +132,8 @@ class Game:
             bit = BITS.__getitem__
             dealt = self.dealt
             masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
-            pool = sum(map(bit, deck[dealt:]))
-            state = State(self, masks, seed=seed, door_card=door_card, pool=pool)
+            rest = sum(map(bit, deck[dealt:]))
+            state = State(self, masks, seed=seed, door_card=door_card, **self._rest(rest))
             state.rng = rng
             state.generator = generator
             return state
@@ -138,9 +142,14 @@ class Game:
         if door_card is None and seed is not None:
             door_card = self.door_card_of(seed, generator)
         masks = hand_masks(hands)
-        state = State(self, masks, seed=seed, door_card=door_card, pool=self.leftover(masks))
+        rest = self._rest(self.leftover(masks))
+        state = State(self, masks, seed=seed, door_card=door_card, **rest)
         state.generator = generator
         return state
+
+    def _rest(self, cards: int) -> dict[str, int]:
+        """Where the cards dealt to no seat lie: face up (``pool``) or in the stock."""
+        return {"stock" if self.rules.leftover == "stock" else "pool": cards}
 
 
 _GAMES: dict[int, tuple[Rules, Game]] = {}

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paiqi_core.actions import COVER, GIVE, PASS, action_text, joker_parts, kind
+from paiqi_core.actions import COVER, DRAW, DRAW_CARD, GIVE, PASS, action_text, joker_parts, kind
 from paiqi_core.cards import CARDS, JOKERS, card_text, is_joker
 from paiqi_core.core import layout as L
-from paiqi_core.core.layout import BY_EXTRA, BY_GIVE, BY_MUST_PLAY, BY_NO_PASSES, BY_OPENING
+from paiqi_core.core.layout import (
+    BY_DRAW,
+    BY_EXTRA,
+    BY_GIVE,
+    BY_MUST_PLAY,
+    BY_NO_PASSES,
+    BY_OPENING,
+)
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -39,6 +46,8 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
     legal, by = state.decided()
     if action in legal:
         return None
+    if k == "draw" or by == BY_DRAW:
+        return _why_not_draw(state, action, legal, by)
     if k in ("cut", "place", "swap", "burst", "leave"):
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if by == BY_GIVE or k == "give":
@@ -89,6 +98,31 @@ def _why_not_give(state: State, action: int, by: int) -> str:
         return f"{NOT_LEGAL}: seat {seat} hands seat {taker}, who passed, a card first (give)"
     card = action - GIVE
     return f"{NOT_IN_HAND}: seat {seat} does not hold {card_text(card)}"
+
+
+def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str | None:
+    """Why ``action`` is refused where the player to move draws, or has just drawn, or
+    why a draw is refused; None for the draw of a named card the stock holds (how a
+    replay says which card was drawn)."""
+    can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
+    if kind(action) != "draw":  # the player to move draws, or has just drawn
+        if by == BY_DRAW and can:
+            return f"{MUST_PLAY}: the card just drawn fits: play it ({can})"
+        if by == BY_DRAW:
+            return f"{NOT_LEGAL}: a player with no card to play draws from the stock (draw)"
+        return None  # (not reached: a draw is refused below)
+    if DRAW in legal:
+        card = action - DRAW_CARD
+        if state.stock >> card & 1:
+            return None
+        return f"{NOT_LEGAL}: {card_text(card)} is not in the stock"
+    if state.game.rules.draw == "none":
+        return f"{NOT_LEGAL}: nobody draws in this game (turn.draw: none)"
+    if by == BY_DRAW:
+        return f"{NOT_LEGAL}: one card is drawn a turn: play it ({can}) or stop (pass)"
+    if not state.stock:
+        return f"{NOT_LEGAL}: the stock is empty"
+    return f"{NOT_LEGAL}: a player draws only when it has no card to play ({can})"
 
 
 def _holds(hand: int, card: int) -> bool:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from paiqi_core.actions import (
     COVER,
+    DRAW,
+    DRAW_CARD,
     EVENT,
     GIVE,
     HIDDEN_COVER,
@@ -61,8 +63,8 @@ class State(VectorView):
     """A game in progress. Drive it with ``legal_actions()`` and ``apply()``."""
 
     __slots__ = (
-        "_cover_order", "_handed", "_public", "game", "generator", "log", "players", "rng",
-        "seed", "st",
+        "_cover_order", "_drawn", "_handed", "_public", "game", "generator", "log", "players",
+        "rng", "seed", "st",
     )  # fmt: skip
 
     def __init__(
@@ -79,11 +81,13 @@ class State(VectorView):
         passes: Sequence[int] | None = None,
         played: Sequence[int] | None = None,
         pool: int = 0,
+        stock: int = 0,
     ) -> None:
         """A game dealt ``hands`` (card masks by seat), or a position in the middle of one:
         ``table`` (a mask), ``turn``, ``opened`` (suits in opening order) and, by seat, the
         ``covered`` card masks, ``passes`` used and number of cards ``played`` so far;
-        ``pool``, the cards dealt to no seat that lie face up (``deck.leftover``)."""
+        ``pool``, the cards dealt to no seat that lie face up, and ``stock``, those that
+        lie face down (``deck.leftover``)."""
         self.players = n = game.players
         self.game = game
         self.seed = seed
@@ -93,6 +97,7 @@ class State(VectorView):
         self._public: list[tuple[int, int]] = []  # the log as everyone sees it, kept up lazily
         self._cover_order: list[list[int]] = [[] for _ in range(n)]  # covered cards, in order
         self._handed: list[list[int]] = [[] for _ in range(n)]  # cards given or taken, in order
+        self._drawn: list[list[int]] = [[] for _ in range(n)]  # cards drawn, in order
         self.st = st = [0] * L.STATE
         covered = list(covered) if covered is not None else [0] * n
         played = list(played) if played is not None else [0] * n
@@ -105,6 +110,7 @@ class State(VectorView):
             st[L.LAST + s] = st[L.FINISH + s] = st[L.BURSTED + s] = -1
         st[L.DOOR] = -1 if door_card is None else door_card
         st[L.POOL] = st[L.LEFTOVER] = pool
+        st[L.STOCK] = stock
         st[L.TAKER] = -1
         st[L.JOKER_AT : L.JOKER_AT + L.MAX_JOKERS] = [-1] * L.MAX_JOKERS
         st[L.STARTED] = int(table != 0)
@@ -139,6 +145,7 @@ class State(VectorView):
         other._public = self._public[:]
         other._cover_order = [c[:] for c in self._cover_order]
         other._handed = [c[:] for c in self._handed]
+        other._drawn = [c[:] for c in self._drawn]
         other.rng = None if self.rng is None else _copy_rng(self.rng)
         return other
 
@@ -164,6 +171,7 @@ class State(VectorView):
     door_card = Slot(L.DOOR, "The door card cut before play (None: none).", "optional")
     pool = Slot(L.POOL, "The cards dealt to no seat that lie face up, a mask (deck.leftover).")
     leftover = Slot(L.LEFTOVER, "The cards dealt to no seat, face up, as dealt (a mask).")
+    stock = Slot(L.STOCK, "The cards of the stock, face down, a mask (deck.leftover: stock).")
 
     @property
     def jokers_at(self) -> int:
@@ -198,6 +206,12 @@ class State(VectorView):
     def laid(self) -> list[int]:
         """The hand each burst laid face up (jokers in it included), in burst order."""
         return [self.st[L.LAID_BY + s] for s in self.bursts]
+
+    @property
+    def drew(self) -> bool:
+        """Whether the player to move has just drawn a card that it may play
+        (``turn.draw``)."""
+        return self.st[L.PHASE] == L.DREW
 
     @property
     def extra_play(self) -> bool:
@@ -253,6 +267,8 @@ class State(VectorView):
             acts += [base + c for c in bits(covers)]
         if may_pass:
             acts.append(PASS)
+        elif by == L.BY_DRAW and not can:
+            acts.append(DRAW)
         if njokers:
             acts += [JOKER + 64 * jx[i] + jy[i] for i in range(njokers)]
         return acts, by
@@ -302,8 +318,13 @@ class State(VectorView):
         self.apply_unchecked(a)
 
     def apply_unchecked(self, action: int) -> None:
-        """Apply an action known to be legal (no check: for agents' own legal choices)."""
+        """Apply an action known to be legal (no check: for agents' own legal choices). A
+        draw takes its card from ``rng``, the stream simulated players draw from, where the
+        state has one (a dealt state), as the compiled engine does from the same stream."""
         game = self.game
+        if action == DRAW and self.rng is not None:
+            stock = self.st[L.STOCK]
+            action = DRAW_CARD + nth_card(stock, below(self.rng, stock.bit_count()))
         _apply(self.st, game.vector, game.extensions, game.beyond, self.log, action)
 
     @property
@@ -318,14 +339,14 @@ class State(VectorView):
         game = self.game
         if isinstance(rng, Stream):  # the core draws from the stream's key and count itself
             st = self.st
-            kept = st[L.KEY], st[L.DRAWN], st[L.GEN], st[L.HALF]
+            kept = st[L.KEY], st[L.DRAW_CARD], st[L.GEN], st[L.HALF]
             resume(st, L.WORDS if type(rng) is WordStream else 0, rng.key, rng.drawn)
             jx, jy = [0] * 16, [0] * 16
             kernel.play_out(
                 st, game.vector, game.extensions, game.beyond, self.log, kernel.RANDOM, jx, jy
             )
-            rng.setstate((rng.generator, rng.key, st[L.DRAWN]))
-            st[L.KEY], st[L.DRAWN], st[L.GEN], st[L.HALF] = kept
+            rng.setstate((rng.generator, rng.key, st[L.DRAW_CARD]))
+            st[L.KEY], st[L.DRAW_CARD], st[L.GEN], st[L.HALF] = kept
             return
         while not self.st[L.OVER]:
             acts = self.legal_actions()
@@ -345,6 +366,9 @@ class State(VectorView):
                 self._handed[seat].append(action - GIVE)
                 self._handed[log[i - 1][0]].append(action - GIVE)
                 public.append((seat, HIDDEN_GIVE))
+            elif DRAW_CARD <= action < GIVE:
+                self._drawn[seat].append(action - DRAW_CARD)
+                public.append((seat, DRAW))
             else:
                 public.append((seat, action))
         return public
@@ -382,6 +406,9 @@ class State(VectorView):
             st[L.LEFTOVER],
             tuple(self._handed[seat]),
             st[L.PHASE] == L.HAND_ON,
+            st[L.STOCK].bit_count(),
+            tuple(self._drawn[seat]),
+            st[L.PHASE] == L.DREW,
         )
 
     # -- results -------------------------------------------------------------------
@@ -405,6 +432,15 @@ def _copy_rng(rng: random.Random) -> random.Random:
     other = type(rng).__new__(type(rng))
     other.setstate(rng.getstate())
     return other
+
+
+def nth_card(cards: int, n: int) -> int:
+    """The ``n``-th card (from 0) of the mask ``cards``, in card order."""
+    for card in bits(cards):
+        if n == 0:
+            return card
+        n -= 1
+    raise IndexError(n)
 
 
 def _places(st: list[int]) -> int:

@@ -38,6 +38,8 @@ META = ("id", "name", "description", "extends")  # about a profile, not rules of
 RULE_NEEDS = (
     ("layout.ace_king", ("none",), "layout.ace", "low"),
     ("turn.pass_takes", ("none",), "turn.stuck", "pass"),
+    ("turn.draw", ("none",), "turn.stuck", "pass"),
+    ("turn.draw", ("none",), "deck.leftover", "stock"),
 )
 Locator = Callable[..., Location]
 
@@ -586,14 +588,34 @@ def _pack_errors(
             f"rank (this profile has deck.ranks: {ranks_text})",
             ("deck", "ranks"),
         )
-    if data["deck"]["leftover"] == "face_up" and pack.jokers:
+    leftover = data["deck"]["leftover"]
+    if leftover != "dealt" and pack.jokers:
+        lies = "face up" if leftover == "face_up" else "face down in the stock"
         problem(
             ("deck", "leftover"),
-            f"deck.leftover face_up lays the cards an even share leaves face up, where a "
-            f"joker could never be played (it is played from a hand): take deck.jokers 0 "
-            f"(this profile has {pack.jokers}) or deck.leftover dealt",
+            f"deck.leftover {leftover} lays the cards dealt to no seat {lies}, and jokers "
+            f"are dealt to players only: take deck.jokers 0 (this profile has "
+            f"{pack.jokers}) or deck.leftover dealt",
             ("deck", "jokers"),
         )
+    hand = data["deck"]["hand"]
+    if isinstance(hand, int) and isinstance(players, int):
+        size = pack.size
+        if hand * players > size:
+            problem(
+                ("deck", "hand"),
+                f"deck.hand deals {hand} cards to each of {players} players: "
+                f"{hand * players} cards, and the pack has {size}",
+                ("players",),
+            )
+        elif leftover == "dealt" and hand * players < size:
+            problem(
+                ("deck", "hand"),
+                f"deck.hand deals {hand} cards to each of {players} players and leaves "
+                f"{size - hand * players} of the {size}: say where they lie with "
+                "deck.leftover stock (face down) or face_up",
+                ("deck", "leftover"),
+            )
     line = [r for r in line_of(ace) if ranks >> r & 1]
     if layout["ends"] == "cut" and centre in (line[0], line[-1]):
         problem(
