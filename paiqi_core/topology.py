@@ -171,8 +171,8 @@ def compile_topology(
     for mask in range(ROW_STATES):
         if ends == "cut" and mask & ends_mask:
             continue  # closed: nothing more of this suit may be played
-        if not mask & seven:
-            table[mask] = seven if mask == 0 else 0
+        if not mask & seven:  # (cards a burst laid wait for their 7, which opens the row)
+            table[mask] = seven
             continue
         if ace_king == "tunnel" and (mask & high_side == high_side) != (
             mask & low_side == low_side

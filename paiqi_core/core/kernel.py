@@ -171,13 +171,15 @@ def _credit(st: np.ndarray, seat: int, order: int) -> None:
 
 @hot
 def set_table(st: np.ndarray, ext: np.ndarray, table: int) -> None:
-    """Put ``table`` down: every row's extensions, and any suit now on the table opened
-    (in suit order)."""
+    """Put ``table`` down: every row's extensions, and any suit whose centre card is now on
+    the table opened (in suit order); the cards of a burst hand laid in a row without it do
+    not open the row."""
     st[TABLE] = table
     frontier = 0
+    centre = ext[0]  # the centre's rank bit: all that an empty row extends
     for suit in range(4):
         row = (table >> (13 * suit)) & FULL_ROW
-        if row:
+        if row & centre:
             _open(st, suit)
         frontier |= ext[row] << (13 * suit)
     st[FRONTIER] = frontier
@@ -537,7 +539,8 @@ def _play(
 ) -> None:
     bit = 1 << card
     suit = card // 13
-    if not (st[TABLE] >> (13 * suit)) & FULL_ROW:  # the row's first card: its centre card
+    # the row's centre card (or its first card: a joker may stand in for the centre)
+    if card % 13 == R[R_CENTRE] or not (st[TABLE] >> (13 * suit)) & FULL_ROW:
         _open(st, suit)
     if (st[HAND + seat] >> card) & 1:
         st[HAND + seat] ^= bit
