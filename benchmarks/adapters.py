@@ -61,6 +61,7 @@ from pettingzoo import AECEnv
 from paiqi_core import fast
 from paiqi_core.adapters import openspiel as os_adapter
 from paiqi_core.adapters.bounds import limits
+from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
 from paiqi_core.adapters.gymnasium import paiqi_gym_env
 from paiqi_core.adapters.pettingzoo import paiqi_env
 from paiqi_core.adapters.steps import Stepper
@@ -163,9 +164,10 @@ class NothingEnv(AECEnv[str, dict[str, np.ndarray], int]):
     def __init__(self) -> None:
         super().__init__()
         self.possible_agents = [f"player_{i}" for i in range(4)]
-        mask = np.zeros(158, np.int8)
+        mask = np.zeros(NUM_ACTIONS, np.int8)  # (the sizes of a real game of four)
         mask[[3, 9, 17]] = 1
-        self._obs = {"observation": np.zeros(366, np.float32), "action_mask": mask}
+        size = Layout(4).observation_size
+        self._obs = {"observation": np.zeros(size, np.float32), "action_mask": mask}
         self._count = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -287,7 +289,7 @@ class NothingGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         info = pyspiel.GameInfo(
-            num_distinct_actions=158,
+            num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=52,
             num_players=4,
             min_utility=-1.0,
@@ -353,7 +355,7 @@ class KernelOnlyGame(pyspiel.Game):
         self.objective = self.paiqi.rules.facts.objective
         self.nodes = len(self.paiqi.deck) + int(self.paiqi.rules.opening.uses_door_card)
         info = pyspiel.GameInfo(
-            num_distinct_actions=158,
+            num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=53,
             num_players=self.paiqi.players,
             min_utility=-1e9,

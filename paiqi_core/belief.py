@@ -276,6 +276,8 @@ class Belief:
         if dealt is not None:
             leader = next((s for s, a in obs.history if kind(a) != "place"), obs.turn)
             self._leader = (int(dealt), leader)
+            if leader == 0 and rules.leftover == "stock":
+                self._leader = None  # nobody may have been dealt it: it lay in the stock
 
     def _find_places(self) -> None:
         game, obs, me = self.game, self.observation, self.seat

@@ -159,6 +159,23 @@ READINGS: dict[str, Reading] = {
             lambda r: r.leftover == "face_up",
         ),
         Reading(
+            "stock-draw-then-play",
+            "A stuck player draws one card from the stock (turn.draw: one) instead of "
+            "passing, and that is its turn, unless the card drawn fits: then it may play "
+            "it at once as the turn's one card (and must, where a player who can play "
+            "must); keeping it ends the turn with a stop that is not counted as a pass. "
+            "Only a stuck player draws: one who can play, or passes by choice, does not.",
+            lambda r: r.draw != "none",
+        ),
+        Reading(
+            "stock-empty-passes",
+            "A draw is no pass: it counts against no pass limit. Once the stock is empty a "
+            "stuck player passes (or covers, bursts) as the stuck rule says; the cards of a "
+            "stock nobody draws from stay out of play, and the stall rule ends a game their "
+            "gaps block.",
+            lambda r: r.leftover == "stock",
+        ),
+        Reading(
             "pass-takes-from-previous-holder",
             "Where a pass takes a card, it comes from the previous player still holding "
             "cards (the seat that moved just before, unless it has gone out), who chooses "

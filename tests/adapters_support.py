@@ -10,7 +10,31 @@ from types import ModuleType
 
 import pytest
 
-from paiqi_core.actions import COVER, GIVE, JOKER, PASS
+from paiqi_core.actions import COVER, DRAW, DRAW_CARD, GIVE, JOKER, PASS
+
+# house rules with a stock to draw from (deck.hand, deck.leftover: stock, turn.draw: one), as
+# overrides: a stuck player draws (a card that fits is played at once, or may be kept where
+# it need not play); the adapters' action 211, and the stock's count in observations
+STOCK_VARIANTS: list[tuple[str, dict[str, object]]] = [
+    ("pagat", {"deck.hand": 7, "deck.leftover": "stock", "turn.draw": "one"}),
+    (
+        "pagat",
+        {"deck.hand": 7, "deck.leftover": "stock", "turn.draw": "one", "turn.must_play": False},
+    ),
+    ("shichinarabe", {"deck.hand": 10, "deck.leftover": "stock", "turn.draw": "one"}),
+]
+
+
+def overrides_list(overrides: dict[str, object]) -> tuple[str, ...]:
+    """``{"deck.hand": 7}`` as ``("deck.hand=7",)`` (booleans as the profiles write them)."""
+    return tuple(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in overrides.items()
+    )
+
+
+def options_string(overrides: dict[str, object]) -> str:
+    """``{"deck.hand": 7}`` as OpenSpiel's options ``"deck.hand:7"``."""
+    return ";".join(o.replace("=", ":", 1) for o in overrides_list(overrides))
 
 
 def need(module: str) -> ModuleType:
@@ -27,7 +51,7 @@ def need(module: str) -> ModuleType:
 def documented_index(action: int) -> int:
     """The index of an engine action in the adapters' action space, as docs/adapters.md
     states it: plays 0..51, covers 52 + card, the pass 105, the joker at x 106 + x, a card
-    handed on 158 + card."""
+    handed on 158 + card, the draw 211 (the log's draw of a card too: the card is chance's)."""
     if action < 52:
         return action
     if COVER <= action <= COVER + 52:
@@ -36,5 +60,7 @@ def documented_index(action: int) -> int:
         return 105
     if GIVE <= action <= GIVE + 52:
         return 158 + action - GIVE
+    if action == DRAW or DRAW_CARD <= action < DRAW_CARD + 52:
+        return 211
     assert action >= JOKER
     return 106 + (action - JOKER) // 64

@@ -14,7 +14,7 @@ from paiqi_core.resources import builtin_profiles
 from paiqi_core.search.objective import utilities
 from paiqi_core.simulate import play_game
 
-from .adapters_support import documented_index, need
+from .adapters_support import STOCK_VARIANTS, documented_index, need
 
 np = need("numpy")
 gymnasium = need("gymnasium")
@@ -35,14 +35,51 @@ def test_gymnasium_check_env_passes_for_every_builtin_profile(
     assert f"{profile}:" in capsys.readouterr().out  # the "human" mode printed the table
 
 
+@pytest.mark.parametrize(("profile", "overrides"), STOCK_VARIANTS)
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_gymnasium_check_env_passes_with_a_stock(
+    profile: str, overrides: dict[str, object], opponents: str
+) -> None:
+    """A stock to draw from: the learner's draw (211) and the stock's count, in the kernel
+    (random opponents) and in Python; whole games end with the stock's count in bounds."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = gymnasium.make(
+            "paiqi/Sevens-v0", profile=profile, overrides=overrides, opponents=opponents
+        )
+        check_env(env.unwrapped, skip_render_check=True)
+    assert [str(w.message) for w in caught] == []
+    env = env.unwrapped
+    drew = 0
+    for seed in range(6):
+        obs, _ = env.reset(seed=seed)
+        pick = random.Random(seed)
+        done = False
+        while not done:
+            assert env.observation_space.contains(obs)
+            assert obs["observation"][-1] == env.paiqi_state.stock.bit_count()
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            assert 211 not in legal or legal == [211]
+            drew += legal == [211]
+            obs, _, terminated, truncated, _ = env.step(pick.choice(legal))
+            done = terminated or truncated
+        assert terminated
+    assert drew > 0
+
+
 @pytest.mark.parametrize(
-    ("profile", "seat"), [("doujue", 0), ("platform", 2), ("shichinarabe", 1), ("pagat", 3)]
-)
-def test_the_learner_plays_the_game_paiqi_simulates(profile: str, seat: int) -> None:
+    ("profile", "overrides", "seat"),
+    [("doujue", None, 0), ("platform", None, 2), ("shichinarabe", None, 1), ("pagat", None, 3),
+     (*STOCK_VARIANTS[0], 1)],
+)  # fmt: skip
+def test_the_learner_plays_the_game_paiqi_simulates(
+    profile: str, overrides: dict[str, object] | None, seat: int
+) -> None:
     """A learner that decides as paiqi's heuristic player would, drawing from the deal's
     stream like the others, plays exactly the game ``play_game`` plays with four heuristic
-    players, and its reward is its utility in that game."""
-    env = paiqi_gym_env(profile, seat=seat, opponents="heuristic")
+    players, and its reward is its utility in that game (with a stock, every seat's draws
+    take their cards from that stream too)."""
+    env = paiqi_gym_env(profile, overrides, seat=seat, opponents="heuristic")
     game = env.game
     for seed in range(3):
         obs, _ = env.reset(seed=seed)

@@ -10,12 +10,13 @@ import random
 
 import pytest
 
-from paiqi_core.cards import alike
+from paiqi_core.actions import DRAW, DRAW_CARD, GIVE
+from paiqi_core.cards import alike, bits, card_text
 from paiqi_core.engine import Game
 from paiqi_core.resources import builtin_profiles
 from paiqi_core.search.objective import utilities
 
-from .adapters_support import documented_index, need
+from .adapters_support import STOCK_VARIANTS, documented_index, need, options_string
 
 np = need("numpy")
 pyspiel = need("pyspiel")
@@ -37,6 +38,8 @@ JOKER_VARIANTS = [
     ("pagat", "players:5;deck.leftover:face_up"),
     # a pass takes a card: the giver's move, its card seen by the giver and the taker only
     ("pagat", "turn.pass_takes:chosen"),
+    # a stock: the seat's draw, then a chance node over the stock's cards
+    *((pid, options_string(o)) for pid, o in STOCK_VARIANTS),
 ]
 
 
@@ -90,8 +93,15 @@ def test_paiqis_deal_and_moves_give_the_engines_game(profile: str, options: str)
             legal = twin.legal_actions()
             assert state.legal_actions() == [documented_index(a) for a in legal]
             action = legal[rng.randrange(len(legal))]
+            stock = twin.stock
             twin.apply(action)
             state.apply_action(documented_index(action))
+            if action == DRAW:  # chance draws the card: the one the engine drew
+                card = [a for _, a in twin.log if DRAW_CARD <= a < GIVE][-1] - DRAW_CARD
+                assert state.is_chance_node()
+                cards = list(bits(stock))
+                assert state.chance_outcomes() == [(c, 1 / len(cards)) for c in cards]
+                state.apply_action(card)
         assert state.is_terminal()
         expected = utilities(twin.result(), engine.rules.facts.objective)
         assert state.returns() == expected
@@ -179,8 +189,9 @@ def play_some(game: object, seed: int, moves: int) -> object:
 
 @pytest.mark.parametrize(
     ("profile", "options"),
-    [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("pagat", ""), JOKER_VARIANTS[2]],
-)
+    [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("pagat", ""), JOKER_VARIANTS[2],
+     ("pagat", options_string(STOCK_VARIANTS[0][1]))],
+)  # fmt: skip
 def test_resample_from_infostate_agrees_with_the_seat_and_varies_the_rest(
     profile: str, options: str
 ) -> None:
@@ -226,7 +237,7 @@ def test_information_states_hide_other_hands_and_remember_the_past() -> None:
     )
     size = game.information_state_tensor_size()
     assert len(state.information_state_tensor(0)) == size
-    assert game.observation_tensor_size() == 7 * 53 + 16 + 8 * 4
+    assert game.observation_tensor_size() == 7 * 53 + 16 + 8 * 4 + 1  # the stock's count last
 
 
 def test_a_state_pickles_and_plays_on() -> None:
@@ -245,8 +256,10 @@ def test_a_state_pickles_and_plays_on() -> None:
 def test_openspiels_ismcts_bot_plays_whole_games_of_each_family() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
-    for name in ("paiqi_doujue", "paiqi_platform", "paiqi_shichinarabe", "paiqi_pagat"):
-        game = pyspiel.load_game(name)
+    stock = ("paiqi", {"profile": "pagat", "options": options_string(STOCK_VARIANTS[0][1])})
+    names = [(f"paiqi_{f}", {}) for f in ("doujue", "platform", "shichinarabe", "pagat")]
+    for name, params in [*names, stock]:  # with a stock: chance nodes in play too
+        game = pyspiel.load_game(name, params)
         rs = np.random.RandomState(3)
         bot = ismcts.ISMCTSBot(
             game, mcts.RandomRolloutEvaluator(1, rs), uct_c=2.0, max_simulations=8, random_state=rs
@@ -255,6 +268,9 @@ def test_openspiels_ismcts_bot_plays_whole_games_of_each_family() -> None:
         deal(state, random.Random(3))
         rng = random.Random(4)
         while not state.is_terminal():
+            if state.is_chance_node():
+                deal(state, rng)
+                continue
             if state.current_player() == 0:
                 action = bot.step(state)
             else:
@@ -264,11 +280,16 @@ def test_openspiels_ismcts_bot_plays_whole_games_of_each_family() -> None:
         assert len(state.returns()) == 4
 
 
-def test_legal_actions_answered_in_python_are_openspiels() -> None:
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [("platform", "deck.jokers:1"), ("pagat", options_string(STOCK_VARIANTS[0][1]))],
+)
+def test_legal_actions_answered_in_python_are_openspiels(profile: str, options: str) -> None:
     """The state answers ``legal_actions`` in Python for speed; OpenSpiel's own C++ answer,
-    for every player, must be the same at every kind of node."""
+    for every player, must be the same at every kind of node (a card drawn from the stock's
+    chance node too)."""
     cpp = pyspiel.State.legal_actions
-    game = pyspiel.load_game("paiqi", {"profile": "platform", "options": "deck.jokers:1"})
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
     rng = random.Random(9)
     for _ in range(3):
         state = game.new_initial_state()
@@ -310,3 +331,79 @@ def test_a_public_observer_leaves_out_the_seats_own_cards() -> None:
         assert not public.dict["covered"].any() and not public.dict["dealt"].any()
         assert (public.dict["table"] == private.dict["table"]).all()
         assert "dealt: -" in public.string_from(state, seat)
+
+
+@pytest.mark.parametrize(("profile", "overrides"), STOCK_VARIANTS)
+def test_a_draw_is_the_seats_action_then_chance_over_the_stock(
+    profile: str, overrides: dict[str, object]
+) -> None:
+    """A stuck seat's one action is the draw (211); the state is then a chance node whose
+    outcomes are the stock's cards, each as likely, and the outcome goes to that seat. Its
+    own information state shows the card, the others' only that it drew; the stock's count
+    is public. A state copies, pickles and resamples at that chance node, and the game
+    declares a chance node per card the stock holds."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("paiqi", {"profile": profile, "options": options_string(overrides)})
+    rules = game.paiqi.rules
+    stock = len(rules.deck) - rules.hand * rules.players
+    assert game.max_chance_nodes_in_history() == len(rules.deck) + stock
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    draws = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        deal(state, rng)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if legal != [211]:
+                assert 211 not in legal
+                state.apply_action(rng.choice(legal))
+                continue
+            seat = state.current_player()
+            left = state.paiqi_state.stock
+            assert state.observation_tensor(seat)[-1] == left.bit_count()
+            assert state.action_to_string(seat, 211) == "draw"
+            state.apply_action(211)
+            assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
+            outcomes = state.chance_outcomes()
+            assert [c for c, _ in outcomes] == list(bits(left)) == state.legal_actions()
+            assert all(p == pytest.approx(1 / left.bit_count()) for _, p in outcomes)
+            assert str(state).endswith(f"seat {seat} draws from the stock")
+            for copy in (state.clone(), pickle.loads(pickle.dumps(state))):
+                assert copy.is_chance_node() and str(copy) == str(state)
+                assert copy.history() == state.history()
+            if draws < 3:
+                sample = state.resample_from_infostate(seat, sampler)
+                assert sample.is_chance_node()
+                assert sample.information_state_string(seat) == state.information_state_string(seat)
+            card = rng.choice([c for c, _ in outcomes])
+            assert (
+                state.action_to_string(pyspiel.PlayerId.CHANCE, card) == f"draw {card_text(card)}"
+            )
+            state.apply_action(card)
+            draws += 1
+            assert state.paiqi_state.stock == left & ~(1 << card)
+            log = state.paiqi_state.log
+            at = max(i for i, (_, a) in enumerate(log) if DRAW_CARD <= a < GIVE)
+            assert log[at] == (seat, DRAW_CARD + card)
+            other = (seat + 1) % rules.players
+            # the draw's row of the information-state tensor: kind "draw" (the 11th) for
+            # both, the card for the seat that drew it only
+            n = rules.players
+            for viewer, shown in ((seat, True), (other, False)):
+                recall.set_from(state, viewer)
+                row = recall.dict["history"][at]
+                assert row[(seat - viewer) % n] == 1 and row[n + 10] == 1
+                assert row[n + 11 : n + 11 + 53].tolist() == [
+                    float(shown and c == card) for c in range(53)
+                ]
+            mine = state.information_state_string(seat).split("\n")[1].split()
+            theirs = state.information_state_string(other).split("\n")[1].split()
+            assert f"{seat}:draw" in theirs and f"{seat}:draw {card_text(card)}" not in " ".join(
+                theirs
+            )
+            assert f"draw {card_text(card)}" in " ".join(mine)
+        assert len(state.history()) - game.max_chance_nodes_in_history() <= game.max_game_length()
+    assert draws > 10

@@ -17,7 +17,7 @@ from paiqi_core.engine import Game, IllegalAction
 from paiqi_core.resources import builtin_profiles
 from paiqi_core.search.objective import utilities
 
-from .adapters_support import documented_index, need
+from .adapters_support import STOCK_VARIANTS, documented_index, need
 
 np = need("numpy")
 need("pettingzoo")
@@ -54,6 +54,8 @@ JOKER_VARIANTS = [
     ("pagat", {"players": 5, "deck.leftover": "face_up"}),
     # a pass takes a card: the previous player hands it on with the give actions
     ("pagat", {"turn.pass_takes": "chosen"}),
+    # a stock: a stuck player draws (action 211, the card from the deal's stream)
+    *STOCK_VARIANTS,
 ]
 
 

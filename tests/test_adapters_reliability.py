@@ -18,7 +18,7 @@ from paiqi_core.cards import bits, parse_cards
 from paiqi_core.engine import Game, State
 from paiqi_core.resources import builtin_profiles
 
-from .adapters_support import need
+from .adapters_support import STOCK_VARIANTS, need
 
 np = need("numpy")
 need("pettingzoo")
@@ -118,11 +118,17 @@ def test_state_follows_the_game_move_by_move(engine: str) -> None:
             other.step(action)
 
 
-@pytest.mark.parametrize("profile", sorted(builtin_profiles()))
-def test_pettingzoos_state_space_test_passes_for_every_builtin_profile(profile: str) -> None:
+@pytest.mark.parametrize(
+    ("profile", "overrides"),
+    [*((pid, None) for pid in sorted(builtin_profiles())), *STOCK_VARIANTS],
+)
+def test_pettingzoos_state_space_test_passes_for_every_builtin_profile(
+    profile: str, overrides: dict[str, object] | None
+) -> None:
     """PettingZoo's check of ``state_space``, and states in it through random games
-    (PettingZoo's ``test_state`` draws actions without the mask, which paiqi refuses)."""
-    env = paiqi_env(profile)
+    (PettingZoo's ``test_state`` draws actions without the mask, which paiqi refuses); and
+    with a stock to draw from."""
+    env = paiqi_env(profile, overrides)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_state_space(env)
@@ -164,13 +170,17 @@ def trace(env: Any, pick: random.Random, resets: int = 2) -> list[Any]:
 
 @pytest.mark.parametrize("make_copy", COPIES, ids=["deepcopy", "pickle"])
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("profile", "overrides"), [("shichinarabe", {"deck.jokers": 1}), STOCK_VARIANTS[2]]
+)
 def test_a_copied_environment_goes_on_with_the_same_game(
-    engine: str, make_copy: Callable[[Any], Any]
+    engine: str, make_copy: Callable[[Any], Any], profile: str, overrides: dict[str, object]
 ) -> None:
     """A copy taken mid-game (deep copy or pickle) plays on exactly as the original: the same
     observations, masks, states and rewards, and the same deals at the next resets; the two
-    are independent (the copy is played to the end first)."""
-    env = paiqi_env("shichinarabe", {"deck.jokers": 1}, engine=engine)
+    are independent (the copy is played to the end first). With a stock, the copy draws the
+    same cards from the same stream."""
+    env = paiqi_env(profile, overrides, engine=engine)
     assert env.compiled == (engine == "fast")
     env.reset(seed=7)
     pick = random.Random(1)

@@ -21,13 +21,20 @@ from typing import Any
 import pytest
 
 from paiqi_core import fast
-from paiqi_core.actions import JOKER
+from paiqi_core.actions import DRAW_CARD, GIVE, JOKER
+from paiqi_core.cards import bits
 from paiqi_core.engine import IllegalAction
 from paiqi_core.games import game_for
 from paiqi_core.hooks import registry
 from paiqi_core.resources import builtin_profiles
 
-from .adapters_support import documented_index, need
+from .adapters_support import (
+    STOCK_VARIANTS,
+    documented_index,
+    need,
+    options_string,
+    overrides_list,
+)
 
 np = need("numpy")
 if not fast.available():  # pragma: no cover - numba is part of the test extras
@@ -52,6 +59,9 @@ VARIANTS: list[tuple[str, tuple[str, ...]]] = [
     # a pass takes a card: the previous player's give actions (158..210)
     ("pagat", ("turn.pass_takes=chosen",)),
     ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
+    # a stock to draw from: the draw (211) takes its card from the deal's stream, or the
+    # stream of the state given (from dealt hands: the state vector's)
+    *((pid, overrides_list(o)) for pid, o in STOCK_VARIANTS),
 ]
 GAMES = 40
 
@@ -165,6 +175,7 @@ ENV_VARIANTS = [
     ("doujue-passes", {"deck.jokers": 1}),
     ("pagat", {"players": 5, "deck.leftover": "face_up"}),
     ("pagat", {"turn.pass_takes": "chosen"}),
+    *STOCK_VARIANTS,
 ]
 
 
@@ -250,8 +261,12 @@ def test_gymnasium_with_search_opponents_plays_in_python() -> None:
 
 
 @pytest.mark.parametrize(
-    ("profile", "options"), [("doujue", ""), ("shichinarabe", "deck.jokers:1")]
-)
+    ("profile", "options"),
+    [("doujue", ""), ("shichinarabe", "deck.jokers:1"),
+     # (a stock where a player need not play: long games, slow information states here;
+     # its draws are compared above and in OpenSpiel's own test)
+     *((pid, options_string(o)) for pid, o in STOCK_VARIANTS if "turn.must_play" not in o)],
+)  # fmt: skip
 def test_openspiel_gives_the_same_under_both_engines(profile: str, options: str) -> None:
     pyspiel = need("pyspiel")
     from paiqi_core.adapters import openspiel as adapter
@@ -279,11 +294,54 @@ def test_openspiel_gives_the_same_under_both_engines(profile: str, options: str)
                 assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
             if a.is_terminal():
                 break
+            if a.is_chance_node():  # a card drawn from the stock
+                assert a.chance_outcomes() == b.chance_outcomes()
             action = rng.choice(a.legal_actions())
             for s in states:
                 s.apply_action(action)
         assert a.returns() == b.returns()
         assert str(a) == str(b)
+
+
+@pytest.mark.parametrize(("profile", "overrides"), STOCK_VARIANTS[:2])
+def test_a_card_chance_chose_is_drawn_at_both_speeds(
+    profile: str, overrides: dict[str, object]
+) -> None:
+    """``draw(card)`` (OpenSpiel's chance node) draws the very card named, where the draw is
+    legal and the stock holds it, at both speeds alike; anything else is refused and changes
+    nothing. The stock's count is the observation's last entry."""
+    game = game_for(profile, overrides_list(overrides))
+    drawn = 0
+    for seed in range(8):
+        both = [Stepper(game, e, 2000).from_seed(seed) for e in ("fast", "python")]
+        rng = random.Random(seed)
+        while not both[0].over:
+            a, b = both
+            assert a.stock() == b.stock() == a.state.stock
+            assert a.observation(a.turn)[-1] == a.stock().bit_count()
+            legal = a.legal_indices()
+            if 211 not in legal:
+                with pytest.raises(IllegalAction, match="draw"):
+                    a.draw(next(iter(bits(a.stock())), 0))
+                index = rng.choice(legal)
+                for steps in both:
+                    steps.step(index)
+                continue
+            assert legal == [211] and a.stock()
+            held = next(c for c in range(52) if a.state.hands[a.turn] >> c & 1)
+            for steps in both:
+                for wrong in (held, -1, 52, 10**30):
+                    with pytest.raises(IllegalAction, match="draw"):
+                        steps.draw(wrong)
+            card = rng.choice(list(bits(a.stock())))
+            for steps in both:
+                steps.draw(card)
+                draws = [act for _, act in steps.state.log if DRAW_CARD <= act < GIVE]
+                assert draws[-1] == DRAW_CARD + card
+            drawn += 1
+            same_position(a, b, game.players)
+        assert a.state.log == b.state.log and a.result() == b.result()
+    assert drawn > 20
 
 
 # -- when the kernel does not play ----------------------------------------------------------------

@@ -49,6 +49,12 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("turn.pass_takes=chosen",)),
     ("shichinarabe", ("turn.pass_takes=chosen", "players=3")),
     ("doujue-passes", ("turn.pass_takes=chosen",)),
+    # a stock: a draw proves the drawer was stuck; a card drawn unseen may be any card the
+    # stock held, but one kept that did not fit is not one that fitted; walked back to the deal
+    ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
+    ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
 ]
 
 
@@ -128,6 +134,7 @@ def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
             (rules.jokers and JOKER in belief.hidden)
             or rules.extra_after_end != "none"
             or rules.pass_takes != "none"
+            or rules.draw != "none"
         )
         return
     draws = belief.placements(rng)
@@ -230,6 +237,27 @@ def test_a_cover_proves_a_void_and_a_voluntary_pass_does_not() -> None:
     mover = s.turn
     s.apply("pass")
     assert Belief(japanese, s.observation((mover + 1) % 4))._void[mover] == 0
+
+
+def test_a_draw_proves_the_drawer_held_nothing_that_fitted() -> None:
+    # 甲 opens with S7; 乙, holding H2 H3 H4, can play none of S6, S8 and the other 7s
+    # (any 7 opens), so it draws: DK, which does not fit either, and the turn moves on
+    g = game("pagat", ("deck.hand=3", "deck.leftover=stock", "turn.draw=one"))
+    hands = [["S7", "C2", "C3"], ["H2", "H3", "H4"], ["D2", "D3", "D4"], ["C4", "C5", "C6"]]
+    state = g.new_state(hands=[[parse_card(c) for c in h] for h in hands])
+    state.apply("S7")
+    state.apply("draw DK")
+    assert state.turn == 2
+    belief = Belief(g, state.observation(0))
+    fitted = {parse_card(c) for c in ("S6", "S8", "H7", "D7", "C7")}
+    assert all(belief._void[1] >> c & 1 for c in fitted)
+    held = set()
+    for sample in belief.samples(random.Random(5), 40):
+        assert sample.hands[1].bit_count() == 4
+        held |= set(bits(sample.hands[1]))
+    assert held and not held & fitted
+    # the stock (39 cards, one drawn) and the hands are sampled from the same unseen cards
+    assert sum(p.size for p in belief.places) == 3 + 4 + 3 + 39
 
 
 def test_cards_handed_on_with_jokers_are_not_read_yet_and_say_so() -> None:

@@ -78,6 +78,50 @@ def test_a_pass_that_takes_a_card_needs_passes(capsys: Capsys) -> None:
     assert run(capsys, "validate", "doujue-passes", "--set", "turn.pass_takes=chosen")[0] == 0
 
 
+def test_a_stock_with_a_rule_that_needs_its_cards_dealt_names_both_rules(capsys: Capsys) -> None:
+    # the holder of D7 opens: D7 may lie in the stock
+    sets = ("--set", "deck.leftover=stock", "--set", "opening.method=holder_leads")
+    status, out, err = run(capsys, "validate", "pagat", *sets, "--set", "opening.card=D7")
+    assert (status, out) == (2, "")
+    only_located(err)
+    assert err.startswith("--set:2:16: opening.method: opening.method holder_leads opens")
+    assert "deck.leftover stock may leave that card face down in the stock" in err
+    # jokers are dealt to players only
+    status, _, err = run(capsys, "validate", "shichinarabe", "--set", "deck.jokers=2",
+                         "--set", "deck.leftover=stock")  # fmt: skip
+    assert status == 2
+    assert "deck.leftover stock lays the cards dealt to no seat face down in the stock" in err
+    assert "take deck.jokers 0 (this profile has 2) or deck.leftover dealt" in err
+
+
+def test_a_hand_size_the_pack_cannot_deal_is_located(capsys: Capsys) -> None:
+    # 14 cards to each of 4 players: 56 of 52
+    status, out, err = run(capsys, "validate", "pagat", "--set", "deck.hand=14")
+    assert (status, out) == (2, "")
+    assert err == (
+        "--set:1:11: deck.hand: deck.hand deals 14 cards to each of 4 players: 56 cards, "
+        "and the pack has 52\n"
+    )
+    # 7 each leaves 24: where they lie must be said
+    status, out, err = run(capsys, "validate", "pagat", "--set", "deck.hand=7")
+    assert (status, out) == (2, "")
+    assert "leaves 24 of the 52: say where they lie with deck.leftover stock" in err
+    # 13 each is the whole pack: nothing is left over
+    assert run(capsys, "validate", "pagat", "--set", "deck.hand=13")[0] == 0
+
+
+def test_drawing_needs_a_stock_and_passes(capsys: Capsys) -> None:
+    status, out, err = run(capsys, "validate", "pagat", "--set", "turn.draw=one")
+    assert (status, out) == (2, "")
+    assert err == (
+        "--set:1:11: turn.draw: one needs deck.leftover: stock (this profile has dealt)\n"
+    )
+    sets = ("--set", "deck.hand=7", "--set", "deck.leftover=stock", "--set", "turn.draw=one")
+    status, _, err = run(capsys, "validate", "doujue", *sets, "--set", "opening.method=first_seat")
+    assert status == 2 and "turn.draw: one needs turn.stuck: pass (this profile has cover)" in err
+    assert run(capsys, "validate", "pagat", *sets)[0] == 0
+
+
 # -- a lone surrogate in a profile's text -------------------------------------------------
 @pytest.fixture
 def surrogate_file(tmp_path: Path) -> Path:

@@ -144,7 +144,10 @@ VARIANTS = [
     ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
     ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.pass_limit=2")),
     ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
-    ("doujue-passes", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one")),
+    (
+        "doujue-passes",
+        ("deck.hand=9", "deck.leftover=stock", "turn.draw=one", "opening.method=first_seat"),
+    ),
     ("pagat", ("deck.hand=6", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
     ("pagat", ("deck.hand=6", "deck.leftover=stock")),
     # tables of more than eight

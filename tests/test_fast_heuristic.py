@@ -53,6 +53,10 @@ CASES = [
     ("pagat", ("players=5", "deck.leftover=face_up")),
     ("doujue", ("players=3", "deck.leftover=face_up")),
     ("shichinarabe", ("players=5", "deck.leftover=face_up")),
+    # a stock to draw from: a card drawn that fits may be played at once, or kept
+    ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
+    ("shichinarabe", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one")),
     # a pass takes a card: the previous player hands on the card it would cover
     ("pagat", ("turn.pass_takes=chosen",)),
     ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),

@@ -37,7 +37,7 @@ from hypothesis.stateful import (
 )
 
 from paiqi_core import Game, State, card_text, parse_card
-from paiqi_core.actions import CUT, PASS, action_text, is_event, parse_action
+from paiqi_core.actions import CUT, DRAW, PASS, action_text, is_event, kind, parse_action
 from paiqi_core.agents import RandomAgent
 from paiqi_core.engine import IllegalAction
 from paiqi_core.records import replay, state_record
@@ -114,6 +114,10 @@ class Rules:
     # what a pass costs: none, or a card the previous player holding cards chooses and hands
     # over (Ristiseiska's lappu, Sjuan; WILD_RULES row 17)
     pass_takes: str = "none"
+    # a stock to draw from (WILD_RULES row 10): the cards dealt to each (None: shared out),
+    # and whether a stuck player draws one instead of passing
+    hand: int | None = None
+    draw: str = "none"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -162,6 +166,7 @@ class Rules:
                 stuck,
                 limit,
                 p.get("turn.pass_takes") != "none",
+                p.get("deck.leftover") == "stock" and p.get("turn.draw") == "none",
             ),
             extra_after_end=p.get("turn.extra_after_end"),
             sides=p.get("layout.sides"),
@@ -171,6 +176,8 @@ class Rules:
             jokers=jokers,
             leftover=p.get("deck.leftover"),
             pass_takes=p.get("turn.pass_takes"),
+            hand=p.get("deck.hand"),
+            draw=p.get("turn.draw"),
         )
 
     @property
@@ -237,11 +244,10 @@ def row_extensions(
     played from its far end (A upwards, or K downwards) up to the gap.
     """
     seven = RANK_ORDER[ace].index(centre)
-    if not positions:
-        return {seven}
-    assert seven in positions, "a row without its 7 (the model does not know this case)"
     if ends == "cut" and positions & {lo, hi}:
         return set()
+    if seven not in positions:  # (a burst laid cards of a row before its 7)
+        return {seven}
     if ace_king == "tunnel":
         low_done = set(range(seven + 1)) <= positions
         high_done = set(range(seven, 13)) <= positions
@@ -361,14 +367,20 @@ def holder_of(hands: list[set[int]], card: int) -> int:
 
 
 def stall_of(
-    value: Any, must_play: bool, stuck: str, limit: int | None, takes: bool = False
+    value: Any,
+    must_play: bool,
+    stuck: str,
+    limit: int | None,
+    takes: bool = False,
+    dead: bool = False,
 ) -> int | None:
     """The stall rule as the schema states it: ``auto`` is 10 rounds exactly where a player
-    may pass by choice without limit or a pass takes a card, else none."""
+    may pass by choice without limit, a pass takes a card, or a stock nobody draws from
+    keeps cards out of play, else none."""
     if value != "auto":
         return int(value)
     by_choice = not must_play and stuck == "pass" and limit is None
-    return 10 if by_choice or takes else None
+    return 10 if by_choice or takes or dead else None
 
 
 class Model:
@@ -403,6 +415,14 @@ class Model:
         if rules.leftover == "face_up":
             self.face_up = set(rules.pack).difference(*hands)
             assert len(self.face_up) == len(rules.pack) % n
+        # with a stock, the pack's cards that no hand was dealt lie face down
+        self.stock: set[int] = set()
+        if rules.leftover == "stock":
+            self.stock = set(rules.pack).difference(*hands)
+            dealt = rules.hand * n if rules.hand else len(rules.pack) - len(rules.pack) % n
+            assert len(self.stock) == len(rules.pack) - dealt
+        self.drew = False  # the player to move has just drawn a card that fits
+        self.drawn: list[list[str]] = [[] for _ in range(n)]  # each seat's cards drawn
         self.table: set[int] = set()
         self.covered: list[set[int]] = [set() for _ in range(n)]
         self.passes = [0] * n
@@ -427,8 +447,8 @@ class Model:
             self.turn = holder_of(self.hands, rules.opening_card)
             for suit in range(4):
                 seven = 13 * suit + rules.centre
-                if seven in self.face_up:
-                    continue
+                if seven in self.face_up or seven in self.stock:
+                    continue  # (a 7 in the stock is played when drawn)
                 seat = holder_of(self.hands, seven)
                 self.hands[seat].remove(seven)
                 self.table.add(seven)
@@ -474,6 +494,11 @@ class Model:
         if self.extra:  # another card, or (where it may) stop
             texts = {card_text(c) for c in plays} | moves
             return texts | {"pass"} if r.extra_after_end == "may" else texts
+        if self.drew:  # the card just drawn fits: play it, or (where it may) keep it
+            texts = {card_text(c) for c in plays}
+            return texts if r.must_play else texts | {"pass"}
+        if not plays and not moves and r.draw != "none" and self.stock:
+            return {"draw"}  # a stuck player draws, while the stock lasts
         if not plays:
             # A held 7 is always playable, so a stuck player never holds one.
             assert not any(c % 13 == r.centre for c in hand), "stuck while holding a 7"
@@ -497,14 +522,20 @@ class Model:
     def apply(self, text: str) -> None:
         assert not self.over
         seat = self.turn
-        assert text in self.legal(), f"{text} is not legal for seat {seat} by the rules"
+        drawing = text.startswith("draw ")  # the card drawn, named (the engine's draw)
+        assert ("draw" if drawing else text) in self.legal(), (
+            f"{text} is not legal for seat {seat} by the rules"
+        )
         self._legal = None
         self.history.append((seat, text))
         if self.taker is not None:
             self._hand_on(seat, text.removeprefix("give "))
             return
-        stop = text == "pass" and self.extra  # no extra card: not a pass
-        self.extra = False
+        if drawing:
+            self._draw(seat, CARD_NUMBER[text.removeprefix("draw ")])
+            return
+        stop = text == "pass" and (self.extra or self.drew)  # no extra card: not a pass
+        self.extra = self.drew = False
         self.idle = self.idle + 1 if text == "pass" and not stop else 0
         laid = None  # the card laid on the table, if any
         if stop:
@@ -561,6 +592,19 @@ class Model:
             )
         ):
             self.extra = True  # the same seat moves again
+        else:
+            self._advance()
+
+    def _draw(self, seat: int, card: int) -> None:
+        """``seat`` draws ``card`` from the stock: where it fits, the seat may play it now;
+        else the turn moves on. A draw is no pass."""
+        assert card in self.stock, f"draw {card_text(card)}: not in the stock"
+        self.stock.remove(card)
+        self.hands[seat].add(card)
+        self.drawn[seat].append(card_text(card))
+        self.idle = 0
+        if self.plays():
+            self.drew = True
         else:
             self._advance()
 
@@ -696,7 +740,7 @@ def model_of(state: State, rules: Rules) -> Model:
 def seen_by(history: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
     """The history as every seat sees it: covered cards are hidden (a seat knows its own
     from its covered cards)."""
-    hidden = ("cover ", "give ")
+    hidden = ("cover ", "give ", "draw ")
     return tuple((s, t.split()[0] if t.startswith(hidden) else t) for s, t in history)
 
 
@@ -718,9 +762,13 @@ def check_state(state: State, model: Model) -> None:
     # where a joker stands in is the table's; the card itself was covered)
     everything = [c for h in model.hands for c in h] + list(model.table - model.standing)
     everything += [c for cov in model.covered for c in cov] + list(model.face_up)
+    everything += list(model.stock)
     assert sorted(everything) == rules.pack
     assert set(obs[0].table) == model.table
     assert all(set(o.pool) == model.face_up for o in obs)
+    assert all(o.stock == len(model.stock) for o in obs)
+    for s in range(n):  # the cards a seat drew, in order, as it saw them
+        assert [card_text(c) for c in obs[s].drawn] == model.drawn[s]
     assert obs[0].jokers_at == sum(1 << x for x in model.standing)
     # a seat sees how many jokers it holds and covered (as the first joker numbers)
     alike = [set(range(52, 52 + k)) for k in model.jokers]
@@ -780,9 +828,18 @@ def play(
         chosen.append(i)
         state.apply(legal[i])
         if model:
-            model.apply(action_text(legal[i]))
+            model.apply(told(state, legal[i]))
             check_state(state, model)
     return chosen
+
+
+def told(state: State, action: int) -> str:
+    """The text of ``action``, just applied to ``state``, as the model is told it: a draw
+    names the card drawn (chance's, which the engine's log names, before any events the
+    draw set off)."""
+    if action == DRAW:
+        action = next(a for _, a in reversed(state.log) if kind(a) == "draw")
+    return action_text(action)
 
 
 def by_rng(rnd: random.Random) -> Callable[[list[int]], int]:
@@ -1188,7 +1245,7 @@ def played_as_the_model(
         assert allowed(legal), legal
         action = legal[rnd.randrange(len(legal))]
         state.apply(action)
-        model.apply(action_text(action))
+        model.apply(told(state, action))
         check_state(state, model)
     assert model.over
     return state
@@ -1312,6 +1369,41 @@ def test_games_with_the_leftovers_face_up_follow_the_rules(
     check_result(state, rules)
 
 
+# a stock to draw from (WILD_RULES row 10): a stuck player draws a card instead of passing,
+# and may (or must) play it at once where it fits; with pass limits, extra plays, a
+# card handed on, and a stock nobody draws from (the stall rule ends those games)
+STOCKS = [
+    ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false",
+               "ending.stall=2")),
+    ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.extra_after_end=may",
+               "layout.ace=low")),
+    ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
+    ("doujue-passes", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one",
+                       "opening.method=first_seat")),
+    ("pagat", ("deck.hand=6", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
+    ("pagat", ("deck.hand=8", "deck.leftover=stock")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), STOCKS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_a_stock_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game with a stock equals the model's: each seat is dealt its share,
+    the rest lie face down, a stuck player draws while the stock lasts and may (or must)
+    play the card drawn where it fits, a draw is no pass, only the drawer sees its card,
+    and the result follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    if rules.hand is not None:
+        assert {len(h) for h in dealt(state)} == {rules.hand}
+    check_result(state, rules)
+
+
 # a pass takes a card that the previous player holding cards chooses and hands over
 # (Ristiseiska's lappu, Sjuan; WILD_RULES row 17), with jokers, pass limits and extra plays
 TAKES = [
@@ -1400,6 +1492,10 @@ NO_PASSES = [
     ("shichinarabe", ("turn.pass_limit=0",)),
     ("shichinarabe", ("turn.pass_limit=0", "turn.out_of_passes=cover")),
     ("doujue-passes", ("turn.pass_limit=0",)),
+    # any 7 opens: a player who bursts before a suit's 7 is down lays cards that wait for
+    # it, and the 7 still opens that row
+    ("pagat", ("turn.pass_limit=0",)),
+    ("pagat", ("turn.pass_limit=1", "turn.must_play=false")),
 ]
 
 

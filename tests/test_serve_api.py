@@ -348,6 +348,113 @@ def test_a_card_handed_on_after_a_pass(client: Client, server: PaiqiServer) -> N
             assert card in step["hands"][taker] and card not in step["hands"][giver]
 
 
+STOCK = ["deck.hand=7", "deck.leftover=stock", "turn.draw=one"]
+
+
+@pytest.mark.parametrize("must_play", [True, False], ids=["must-play", "may-play"])
+def test_a_stuck_player_draws_from_the_stock(
+    client: Client, server: PaiqiServer, must_play: bool
+) -> None:
+    """Pagat with a stock, seat 0 against easy players, deal 1, the person making the first
+    legal move (and keeping the first card drawn that fits, where it need not be played).
+    Stuck, the person's one move is ``draw``; a draw naming its card is refused (the card is
+    chance's), in the same words whether or not the stock holds it. The card drawn joins
+    the hand, is named in the person's history and ``drawn``, and the stock counts one
+    fewer; a card that fits is the one card offered (``drew_card``), with a stop where the
+    person need not play it. The record replays, naming every card drawn."""
+    from paiqi_core.actions import DRAW_CARD
+
+    options = STOCK + ([] if must_play else ["turn.must_play=false"])
+    body = {"profile": "pagat", "seat": 0, "seed": 1, "levels": ["easy"], "options": options}
+    view = client.post("/api/games", body)
+    table_id = view["table"]
+    state = server.api.tables.get(table_id).state
+    assert view["rules"]["leftover"] == "stock" and view["rules"]["draw"] == "one"
+    assert view["rules"]["hand"] == 7 and len(view["hand"]) == 7
+    draws = fits = stops = 0
+    while not view["over"]:
+        assert (
+            view["stock"]
+            == state.stock.bit_count()
+            == 24 - len([h for h in view["history"] if h["kind"] == "draw"])
+        )
+        if view["waiting"]:
+            view = client.post(f"/api/games/{table_id}/advance", {})
+            continue
+        legal = view["legal"]
+        if view["drew"]:
+            fits += 1
+            card = view["drew_card"]
+            assert card == view["drawn"][-1] and card in view["hand"]
+            assert view["history"][-1] == {
+                "seat": 0,
+                "kind": "draw",
+                "text": f"draw {card}",
+                "card": card,
+            }
+            plays = [m for m in legal if m["kind"] != "pass"]
+            assert [m["card"] for m in plays] == [card]
+            assert ("pass" in {m["kind"] for m in legal}) != must_play
+            if not must_play and not stops:
+                passes = view["seats"][0]["passes"]
+                view = client.post(f"/api/games/{table_id}/act", {"action": "pass"})
+                assert view["refused"] is None and card in view["hand"]
+                line = [h for h in view["history"] if h["seat"] == 0][-1]
+                assert line == {"seat": 0, "kind": "pass", "text": "pass", "kept": True}
+                assert view["seats"][0]["passes"] == passes  # a stop is not a pass
+                stops += 1
+                continue
+        else:
+            assert view["drew_card"] is None
+        if [m["kind"] for m in legal] != ["draw"]:
+            assert "draw" not in {m["kind"] for m in legal}
+            view = client.post(f"/api/games/{table_id}/act", {"action": legal[0]["text"]})
+            assert view["refused"] is None
+            continue
+        assert legal == [{"action": 129, "text": "draw", "kind": "draw"}]
+        draws += 1
+        before = view
+        inside = card_text(next(bits(state.stock)))
+        outside = card_text(next(c for c in range(52) if not state.stock >> c & 1))
+        said = set()
+        for named in (f"draw {inside}", f"draw {outside}", DRAW_CARD + parse_card(inside)):
+            refused = client.post(f"/api/games/{table_id}/act", {"action": named})
+            assert refused["refused"].startswith("not legal: the stock lies face down")
+            assert refused["history"] == before["history"] and refused["stock"] == before["stock"]
+            said.add(refused["refused"])
+        assert len(said) == 1  # nothing said of what the stock holds
+        view = client.post(f"/api/games/{table_id}/act", {"action": "draw"})
+        assert view["refused"] is None
+        card = view["drawn"][-1]
+        assert view["drawn"][:-1] == before["drawn"] and card not in before["hand"]
+        assert card in view["hand"] and len(view["hand"]) == len(before["hand"]) + 1
+        assert view["history"][len(before["history"])] == {
+            "seat": 0,
+            "kind": "draw",
+            "text": f"draw {card}",
+            "card": card,
+        }
+        assert view["stock"] < before["stock"]
+    assert draws > 2 and fits > 1 and stops == (0 if must_play else 1), (draws, fits, stops)
+    mine = [h["card"] for h in view["history"] if h["kind"] == "draw" and h["seat"] == 0]
+    assert mine == view["drawn"] and len(mine) == draws
+    others = [h for h in view["history"] if h["kind"] == "draw" and h["seat"] != 0]
+    assert others and all(h == {"seat": h["seat"], "kind": "draw", "text": "draw"} for h in others)
+    # the record and its replay name every card drawn; the replay's stock counts down
+    record = client.get(f"/api/games/{table_id}/record")
+    assert replay(record) == []
+    recorded = [(a["seat"], a["card"]) for a in record["actions"] if a["type"] == "draw"]
+    steps = client.post("/api/replay", {"record": record})["steps"]
+    shown = [(h["seat"], h["card"]) for h in steps[-1]["history"] if h["kind"] == "draw"]
+    assert shown == recorded and len(shown) == len(mine) + len(others)
+    assert steps[0]["stock"] == 24 and steps[-1]["stock"] == 24 - len(shown)
+    moved = [s["move"] for s in steps[1:] if s["move"]["kind"] == "draw"]
+    assert [(m["seat"], m["card"]) for m in moved] == recorded
+    for step in steps[1:]:
+        if step["move"]["kind"] == "draw":
+            assert step["move"]["card"] in step["hands"][step["move"]["seat"]]
+
+
 def test_profile_checks_are_located(client: Client) -> None:
     text = "id: house\nextends: doujue\nscoring:\n  bust_above: -3\n"
     out = client.post("/api/check", {"yaml": text, "name": "house.yaml"})

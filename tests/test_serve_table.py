@@ -5,14 +5,15 @@ end explained, touch-sized targets on a phone, and the page's words for cards an
 The deals are chosen for what they show: platform deal 1 opens with a black door card, in
 鬥雀 deal 154 the first player out ranks last (大頭), and so on; the person's moves are always
 the first card they may play (in hand order), else the first card they may cover, else a
-pass, so each deal plays the same game every time.
+pass, else a draw from the stock, so each deal plays the same game every time.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +89,12 @@ def deal(
 
 def move(page: Any, passer: bool = False) -> None:
     """The person's move: a pass first if ``passer`` and a pass is offered; else the first
-    card they may play, else the first they may cover, else a pass."""
+    card they may play, else the first they may cover, else a pass, else a draw."""
     _, before = game_state(page)
     pas = page.query_selector("#pass")
     target = pas if passer and pas else None
     plain = "#hand .card.legal:not([data-card='JOKER'])"  # the joker offers its moves first
-    for selector in (plain, ".joker-move", "#hand .card.coverable", "#pass"):
+    for selector in (plain, ".joker-move", "#hand .card.coverable", "#pass", "#draw"):
         target = target or page.query_selector(selector)
     assert target is not None, "nothing to click on the person's turn"
     target.click()
@@ -733,3 +734,267 @@ def test_a_pass_takes_a_card_the_person_hands_on_and_is_handed(
     assert all(re.fullmatch(r"seat \d: gave \S+ to seat \d", x) for x in shown), shown
     assert page.locator("#replay-history li[data-kind='give'] .mini").count() == len(lines)
     assert console == [], console
+
+
+# -- 10. a stock to draw from -----------------------------------------------------------------
+
+STOCK = ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")
+
+
+@dataclass
+class StockGame:
+    """Pagat with a stock (seven cards each, the other 24 face down; a player with nothing
+    to play draws one) dealt on ``page``, the person at seat 0 against easy players; and
+    the errors the page's console logged."""
+
+    page: Any
+    console: list[str]
+
+    def count(self) -> int:
+        """The cards in the stock, as the pile's badge says."""
+        return int(self.page.locator("#board .stock .stock-count").text_content() or -1)
+
+    def draws(self) -> int:
+        """The draws of the move list, every seat's."""
+        return int(self.page.locator("#history li[data-kind='draw']").count())
+
+    def phase(self) -> str:
+        """``draw`` while the person has only to draw, ``drew`` while they may play the card
+        they drew, else ``""``."""
+        return self.page.get_attribute("#game", "data-draw") or ""
+
+    def until(self, phase: str) -> bool:
+        """Play the person's turns (``move``) until ``phase`` comes (True), or the end."""
+        while wait_for_person(self.page) == "you":
+            if self.phase() == phase:
+                return True
+            move(self.page)
+        return False
+
+
+@pytest.fixture
+def stock_game(server: PaiqiServer) -> Iterator[Callable[..., StockGame]]:
+    """``stock_game(page, seed, *options)`` deals Pagat with a stock (and ``options``) on
+    ``page``; at the end, no page dealt on logged an error."""
+    games: list[StockGame] = []
+
+    def start(page: Any, seed: int, *options: str) -> StockGame:
+        console: list[str] = []
+        page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+        deal(page, server, "pagat", seed, options="\n".join((*STOCK, *options)), level="easy")
+        game = StockGame(page, console)
+        games.append(game)
+        assert page.locator("#board .stock").is_visible()
+        assert game.count() == 24 - game.draws()  # others may have drawn before the person
+        return game
+
+    yield start
+    for game in games:
+        assert game.console == [], game.console
+
+
+def seat_last(page: Any, seat: int) -> str:
+    return page.locator(f"#seats .seat[data-seat='{seat}'] .seat-last").text_content() or ""
+
+
+def test_a_stuck_player_draws_from_the_stock(
+    page: Any, stock_game: Callable[..., StockGame], shots: Path
+) -> None:
+    """Deal 1: a face-down pile with its count lies by the rows. When the person has
+    nothing to play, the one thing offered is to draw: the Draw button (and the pile),
+    with a prompt; no card, no place, no pass. A click on the button, L then Enter, the D
+    key and a click on the pile each draw a card: the move list names it to the person
+    only, and it is marked in the hand. A card that does not fit ends the turn, and the
+    page says so. Other seats' draws are shown as draws, their cards unnamed; the count
+    follows every draw."""
+    game = stock_game(page, 1)
+    label = page.locator("#board .stock .stock-label").text_content() or ""
+    assert (
+        label == f"Stock · {game.count()} cards face down · a player with nothing to play draws one"
+    )
+    assert page.locator("#hand .card").count() == 7
+    # the Draw button and the pile as a button come only when drawing is the thing to do
+    offered = page.locator("#draw, #board button.stock-pile").count()
+    assert offered == (2 if game.phase() == "draw" else 0), offered
+    ways = ["button", "keyboard", "key", "pile"]
+    fits: list[bool] = []
+    while ways and game.until("draw"):
+        count = game.count()
+        prompt = page.locator("#draw-prompt")
+        assert prompt.is_visible()
+        text = prompt.text_content() or ""
+        assert text == f"Nothing to play: draw a card from the stock ({count} cards left).", text
+        assert f"Your turn: {text[0].lower()}{text[1:]}" in (page.text_content("#status") or "")
+        assert page.text_content("#draw") == "Draw a card D"
+        assert page.locator("#board button.stock-pile.legal").count() == 1
+        others = "#pass, #cover-mode, .joker-move, #hand .card.legal, #board .cell.target"
+        assert page.locator(others).count() == 0
+        if not fits:
+            shot(page, shots, "stock-draw", full=False)
+        held = page.locator("#hand .card").count()
+        _, before = game_state(page)
+        way = ways.pop(0)
+        if way == "button":
+            page.click("#draw")
+        elif way == "keyboard":  # L reaches the button (nothing else is to be chosen)
+            page.keyboard.press("L")
+            assert page.evaluate("document.activeElement.id") == "draw"
+            page.keyboard.press("Enter")
+        elif way == "key":
+            page.keyboard.press("D")
+        else:
+            page.click("#board button.stock-pile")
+        page.wait_for_function(f"() => document.querySelector('#game').dataset.moves > {before}")
+        wait_for_person(page)
+        card = page.locator("#hand .card.just-drawn").get_attribute("data-card") or ""
+        assert page.locator("#hand .card").count() == held + 1
+        line = page.locator("#history li").nth(before)
+        assert line.text_content() == f"seat 0 (you): draw {drawn(card)}"
+        assert line.locator(".mini").count() == 1
+        assert game.count() == 24 - game.draws() < count
+        fits.append(game.phase() == "drew")
+        if not fits[-1]:  # the turn ended with the draw; the person is told, and why
+            said = page.text_content("#message") or ""
+            assert said == f"You drew {drawn(card)}: it does not fit, so your turn ends.", said
+            assert seat_last(page, 0) == f"last: drew {drawn(card)}"
+    assert not ways, "the person drew fewer than four times"
+    assert True in fits and False in fits, fits  # deal 1: some cards fit, some do not
+    theirs = [x for x in page.locator("#history li[data-kind='draw']").all_text_contents()]
+    theirs = [x for x in theirs if not x.startswith("seat 0")]
+    assert theirs and all(re.fullmatch(r"seat [123] \(easy\): draw", x) for x in theirs), theirs
+    assert page.locator("#history li[data-kind='draw'] .mini").count() == len(fits)
+    for s in range(1, 4):
+        mark = page.locator(f"#seats .seat[data-seat='{s}'] .seat-last")
+        if mark.get_attribute("data-kind") == "draw":
+            assert mark.text_content() == "last: drew a card"
+
+
+@pytest.mark.parametrize("must_play", [True, False], ids=["must-play", "may-play"])
+def test_a_drawn_card_that_fits_is_played(
+    page: Any, stock_game: Callable[..., StockGame], shots: Path, must_play: bool
+) -> None:
+    """Deal 1: a card drawn that fits is named in a prompt, and is the one card offered
+    (in the hand and at its place): a click plays it. Where a player need not play
+    (``turn.must_play=false``) the person may instead keep it: the button says Keep, not
+    Pass, and the move list says so; no pass is counted. The first such card is kept (by
+    the keyboard), a later one played."""
+    game = stock_game(page, 1, *(() if must_play else ("turn.must_play=false",)))
+    kept: str | None = None
+    played: str | None = None
+    while played is None and game.until("drew"):
+        card = page.locator("#hand .card.just-drawn").get_attribute("data-card") or ""
+        text = page.text_content("#draw-prompt") or ""
+        now = "play it now." if must_play else "play it now, or keep it (no pass is counted)."
+        assert text == f"You drew {drawn(card)}: it fits — {now}", text
+        assert readable_minis(page, "#draw-prompt .mini") == [drawn(card)]
+        assert f"Your turn: {text[0].lower()}{text[1:]}" in (page.text_content("#status") or "")
+        chosen = "els => els.map(e => e.dataset.card)"
+        assert page.locator("#hand .card.legal").evaluate_all(chosen) == [card]
+        assert page.locator("#board .cell.target").evaluate_all(chosen) == [card]
+        assert page.locator("#draw").count() == 0
+        last = page.locator("#history li").last
+        assert last.text_content() == f"seat 0 (you): draw {drawn(card)}"
+        _, before = game_state(page)
+        if must_play:
+            assert page.locator("#pass").count() == 0
+        else:
+            assert page.text_content("#pass") == "Keep it (stop) P"
+        if not must_play and kept is None:
+            shot(page, shots, "stock-drew-may", full=False)
+            facts = page.locator("#seats .seat[data-seat='0'] .seat-facts")
+            passes = facts.text_content()
+            page.keyboard.press("P")
+            page.wait_for_function(
+                f"() => document.querySelector('#game').dataset.moves > {before}"
+            )
+            wait_for_person(page)
+            kept = card
+            line = page.locator("#history li").nth(before)
+            assert line.text_content() == "seat 0 (you): keep the card drawn"
+            assert line.get_attribute("data-kind") == "pass"
+            assert page.locator(f"#hand .card[data-card='{card}']").count() == 1
+            if game.phase() != "drew":
+                assert seat_last(page, 0) == "last: kept the card drawn"
+                assert facts.text_content() == passes  # not counted as a pass
+            continue
+        if must_play:
+            shot(page, shots, "stock-drew-must", full=False)
+        page.click(f"#hand .card[data-card='{card}']")
+        page.wait_for_function(
+            f"() => document.querySelector('#game').dataset.moves > {before} || "
+            "document.querySelector('#game').dataset.turn === 'over'"
+        )
+        played = card
+        assert (
+            page.locator("#history li").nth(before).text_content() == f"seat 0 (you): {drawn(card)}"
+        )
+        assert page.locator(f"#board .cell.played[data-card='{card}']").count() == 1
+        assert page.locator(f"#hand .card[data-card='{card}']").count() == 0
+    assert played is not None, "the person drew no card that fits"
+    assert must_play or kept is not None
+
+
+@pytest.mark.parametrize("viewer", ["page", "phone"])
+def test_a_whole_game_with_a_stock_reaches_its_end(
+    viewer: str,
+    request: pytest.FixtureRequest,
+    stock_game: Callable[..., StockGame],
+    server: PaiqiServer,
+    shots: Path,
+    tmp_path: Path,
+) -> None:
+    """Deal 4, played to its settlement by clicking, at 1280x800 and on a phone: the pile
+    and its count stay readable and inside the window; every draw of the game is in the
+    move list (the person's naming their cards), and the stock holds the cards nobody
+    drew. The game's record replays with every draw's card named, and the replay's pile
+    counts down from 24."""
+    page = request.getfixturevalue(viewer)
+    size = DESKTOP if viewer == "page" else PHONE
+    game = stock_game(page, 4)
+    page.evaluate("window.scrollTo(0, 0)")
+    pile = box(page, "#board .stock-pile")
+    assert pile["x"] >= 0 and pile["x"] + pile["width"] <= size["width"], pile
+    assert pile["y"] >= 0 and pile["y"] + pile["height"] <= size["height"], pile
+    assert pile["height"] >= 44, pile  # a finger finds it when it draws
+    label = box(page, "#board .stock-label")
+    assert label["x"] + label["width"] <= size["width"], label
+    badge = (
+        colour(page, "#board .stock-count")[0],
+        colour(page, "#board .stock-count", "backgroundColor")[0],
+    )
+    assert contrast(*badge) >= 4.5, badge
+    felt = colour(page, "#board", "backgroundColor")[0]
+    assert contrast(colour(page, "#board .stock-label")[0], felt) >= 4.5
+    shot(page, shots, f"stock-start-{viewer}", full=False)
+    mine = 0
+    while wait_for_person(page) == "you":
+        if game.phase() == "draw":
+            mine += 1
+            if viewer == "phone":
+                b = box(page, "#draw")
+                assert b["height"] >= 44 and b["width"] >= 44, b
+        move(page)
+    page.locator("#settlement").wait_for(state="visible")
+    assert page.locator("#settlement tbody tr").count() == 4
+    lines = page.locator("#history li[data-kind='draw']").all_text_contents()
+    own = [x for x in lines if x.startswith("seat 0 (you): draw ")]
+    assert len(own) == mine > 1, (own, mine)
+    assert page.locator("#history li[data-kind='draw'] .mini").count() == mine
+    assert len(lines) > mine  # the other seats drew too
+    assert game.count() == 24 - len(lines)
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] + 1, f"the page is wider than the window: {width}"
+    shot(page, shots, f"stock-end-{viewer}", full=True)
+    # the record in the Replay view: every draw names its card, the pile counts down
+    record = server.api.record(str(page.get_attribute("#game", "data-table")))
+    path = tmp_path / "stock.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    open_page(page, server, tab="replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-game:not([hidden])")
+    assert page.text_content("#replay-board .stock .stock-count") == "24"
+    page.keyboard.press("End")
+    shown = page.locator("#replay-history li[data-kind='draw']").all_text_contents()
+    assert len(shown) == len(lines)
+    assert all(re.fullmatch(r"seat \d: draw \S+", x) for x in shown), shown
+    assert page.text_content("#replay-board .stock .stock-count") == str(24 - len(lines))

@@ -212,3 +212,69 @@ def test_a_card_handed_on_is_shown_to_its_giver_and_taker_only() -> None:
             shown = [h["card"] for h in v["history"] if h["kind"] == "give" and "card" in h]
             assert shown == v["handed"]
     assert gives > 5
+
+
+STOCK = ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")
+
+
+def test_a_card_drawn_is_shown_to_the_seat_that_drew_it_only() -> None:
+    # deck.leftover=stock, turn.draw=one: every view counts the stock; a draw's line names
+    # the card to the seat that drew it (``drawn``, in order), the others' say only "draw";
+    # while the seat to move may play the card it drew, its view names it (``drew_card``);
+    # a stop then (where a player need not play) is marked ``kept``, and only such a stop
+    from paiqi_core.actions import DRAW_CARD, GIVE, PASS
+
+    draws = fits = kept = 0
+    for overrides in (STOCK, (*STOCK, "turn.must_play=false")):
+        stops: set[int] = set()  # where a stop after a card drawn that fits would stand
+        for state in states("pagat", range(3), overrides):
+            views = [view_of(state, s) for s in range(4)]
+            assert all(v["stock"] == state.stock.bit_count() for v in views)
+            if not state.over and state.observation(0).drew:
+                fits += 1
+                seat, card = state.turn, card_text(state.log[-1][1] - DRAW_CARD)
+                assert state.log[-1][0] == seat
+                assert views[seat]["drew_card"] == card and views[seat]["drawn"][-1] == card
+                plays = {m["card"] for m in views[seat]["legal"] if m["kind"] == "play"}
+                assert plays == {card}
+                may = "turn.must_play=false" in overrides
+                assert ("pass" in {m["kind"] for m in views[seat]["legal"]}) == may
+                assert all(v["drew"] for v in views)
+                assert all(v["drew_card"] is None for v in views if v["seat"] != seat)
+                stops.add(len(state.log))
+            else:
+                assert not any(v["drew"] or v["drew_card"] for v in views)
+            if not state.over:
+                continue
+            for i, (seat, action) in enumerate(state.log):
+                lines = [v["history"][i] for v in views]
+                if DRAW_CARD <= action < GIVE:
+                    draws += 1
+                    card = card_text(action - DRAW_CARD)
+                    for v, line in zip(views, lines, strict=True):
+                        assert (line["seat"], line["kind"]) == (seat, "draw")
+                        if v["seat"] == seat:
+                            assert (line["card"], line["text"]) == (card, f"draw {card}")
+                        else:
+                            assert "card" not in line and line["text"] == "draw"
+                stop = action == PASS and i in stops
+                kept += stop
+                assert all(line.get("kept", False) == stop for line in lines), (i, lines)
+            for v in views:
+                shown = [h["card"] for h in v["history"] if h["kind"] == "draw" and "card" in h]
+                assert shown == v["drawn"]
+            stops = set()
+    assert draws > 40 and fits > 10 and kept > 2, (draws, fits, kept)
+
+
+def test_the_rules_say_whether_a_game_has_a_stock() -> None:
+    game = Game("pagat", list(STOCK))
+    summary = rules_summary(game.rules)
+    assert (summary["leftover"], summary["hand"], summary["draw"]) == ("stock", 7, "one")
+    view = view_of(game.new_state(1))
+    assert view["stock"] == 24 and len(view["hand"]) == 7
+    assert (view["drawn"], view["drew"], view["drew_card"]) == ([], False, None)
+    plain = Game("pagat")
+    summary = rules_summary(plain.rules)
+    assert (summary["leftover"], summary["hand"], summary["draw"]) == ("dealt", None, "none")
+    assert view_of(plain.new_state(1))["stock"] is None  # no stock at all, not an empty one

@@ -33,7 +33,18 @@ from __future__ import annotations
 from paiqi_core.limits import Limits, limits
 from paiqi_core.rules import Rules
 
-__all__ = ["Limits", "limits", "utility_bounds", "utility_sum"]
+__all__ = ["Limits", "limits", "stock_cards", "utility_bounds", "utility_sum"]
+
+
+def stock_cards(rules: Rules) -> int:
+    """The cards the stock starts with (``deck.leftover: stock``): the pack's cards less
+    those dealt to the seats (``deck.hand`` each, or an even share); 0 without a stock. The
+    stock's count in an observation is at most this, and so are a game's draws."""
+    if rules.leftover != "stock":
+        return 0
+    cards, n = len(rules.deck), rules.players
+    dealt = rules.hand * n if rules.hand is not None else cards - cards % n
+    return cards - dealt
 
 
 def utility_bounds(rules: Rules) -> tuple[float, float]:

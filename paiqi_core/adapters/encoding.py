@@ -1,6 +1,6 @@
 """The action space and the observation tensors that every adapter shares.
 
-Actions (211 for every profile; a profile simply never makes some of them legal):
+Actions (212 for every profile; a profile simply never makes some of them legal):
 
 =========  ============================================================================
 index      action
@@ -13,6 +13,8 @@ index      action
            that card, so ``x`` alone identifies the move
 158..210   hand card ``c`` to the player who just passed (index ``158 + c``; ``c = 52``
            is the joker), where a pass takes a card (``turn.pass_takes``)
+211        draw a card from the stock (``turn.draw``): the seat chooses to draw, chance
+           (the game's random stream, or OpenSpiel's chance node) picks the card
 =========  ============================================================================
 
 The order is the engine's: the legal actions of a state, sorted in paiqi's numbering, are
@@ -45,10 +47,16 @@ section            size        content
 ``hand_counts``    n           cards held, by relative seat (a count)
 ``covered_counts`` n           cards covered, by relative seat (a count)
 ``passes``         n           passes used, by relative seat (a count)
+``stock``          1           cards left in the stock, face down (``deck.leftover: stock``;
+                               a count, at most the pack's cards less those dealt; 0 without
+                               a stock)
 =================  ==========  ================================================================
 
+An observation has ``388 + 8n`` entries.
+
 The global state (PettingZoo's ``state()``, ``float32``, one dimension) is the whole table,
-as a centralised critic may see it: ``observation_size + 2 * n * 53`` entries.
+as a centralised critic may see it: ``observation_size + 2 * n * 53`` entries
+(``388 + 114n``).
 
 =================  ==========  ================================================================
 section            size        content
@@ -62,11 +70,13 @@ section            size        content
 =================  ==========  ================================================================
 
 The information-state tensor (OpenSpiel) adds what a seat remembers: ``dealt`` (53, its hand
-as dealt) and ``history`` (``rows x (n + 9 + 53 + 53)``): one row per move or automatic event
-in order, each a relative seat (one-hot), a kind (play, cover, pass, joker, place, swap, cut,
-burst, leave) and two card fields: the card played, covered (own covers only; another seat's
-cover shows no card), placed or swapped, or the whole hand a burst laid face up; and the
-place the joker took. Rows after the last move are zeros.
+as dealt) and ``history`` (``rows x (n + 11 + 53 + 53)``): one row per move or automatic
+event in order, each a relative seat (one-hot), a kind (play, cover, pass, joker, place,
+swap, cut, burst, leave, give, draw) and two card fields: the card played, covered (own
+covers only; another seat's cover shows no card), placed, swapped, handed on (to the giver
+and the taker only) or drawn (own draws only: another seat's draw shows no card), or the
+whole hand a burst laid face up; and the place the joker took. Rows after the last move are
+zeros.
 """
 
 from __future__ import annotations
@@ -81,6 +91,8 @@ from paiqi_core.actions import (
     BURST,
     COVER,
     CUT,
+    DRAW,
+    DRAW_CARD,
     GIVE,
     HIDDEN_COVER,
     HIDDEN_GIVE,
@@ -100,22 +112,29 @@ COVER_BASE = 52
 PASS_ACTION = 105
 JOKER_BASE = 106
 GIVE_BASE = 158
-NUM_ACTIONS = 211
+DRAW_ACTION = 211
+NUM_ACTIONS = 212
 JOKER_BIT = 1 << JOKER_CARD
 
-KINDS = ("play", "cover", "pass", "joker", "place", "swap", "cut", "burst", "leave", "give")
+KINDS = (
+    "play", "cover", "pass", "joker", "place", "swap", "cut", "burst", "leave", "give", "draw",
+)  # fmt: skip
 _KIND = {k: i for i, k in enumerate(KINDS)}
 
 
 # -- actions ---------------------------------------------------------------------------------
 def to_dense(action: int) -> int:
-    """The index in the shared action space of a player's action in paiqi's numbering."""
+    """The index in the shared action space of a player's action in paiqi's numbering (a
+    draw as the log names it, ``DRAW_CARD + c``, is the draw the player chose: the card is
+    chance's)."""
     if 0 <= action < JOKER_CARD:
         return action
     if COVER <= action <= COVER + JOKER_CARD:
         return COVER_BASE + action - COVER
     if action == PASS:
         return PASS_ACTION
+    if DRAW <= action < DRAW_CARD + JOKER_CARD:
+        return DRAW_ACTION
     if GIVE <= action <= GIVE + JOKER_CARD:
         return GIVE_BASE + action - GIVE
     if action >= JOKER:
@@ -139,6 +158,8 @@ def engine_action(legal: Sequence[int], index: int) -> int:
         action = COVER + index - COVER_BASE
     elif index == PASS_ACTION:
         action = PASS
+    elif index == DRAW_ACTION:
+        action = DRAW
     elif index >= GIVE_BASE:
         action = GIVE + index - GIVE_BASE
     else:
@@ -151,7 +172,8 @@ def engine_action(legal: Sequence[int], index: int) -> int:
 
 def index_text(index: int) -> str:
     """The text of an action index without a state: ``H7``, ``cover HK``, ``pass``,
-    ``joker at H8`` (the card played beyond the joker depends on the table)."""
+    ``joker at H8`` (the card played beyond the joker depends on the table), ``give H5``,
+    ``draw``."""
     if 0 <= index < COVER_BASE:
         return card_text(index)
     if index < PASS_ACTION:
@@ -160,8 +182,10 @@ def index_text(index: int) -> str:
         return "pass"
     if JOKER_BASE <= index < GIVE_BASE:
         return "joker at " + card_text(index - JOKER_BASE)
-    if GIVE_BASE <= index < NUM_ACTIONS:
+    if GIVE_BASE <= index < DRAW_ACTION:
         return "give " + card_text(index - GIVE_BASE)
+    if index == DRAW_ACTION:
+        return "draw"
     raise ValueError(f"{index} is not an action index")
 
 
@@ -194,7 +218,7 @@ class Section:
 
 CARD_SECTIONS = ("hand", "table", "joker_place", "laid", "covered", "door_card", "face_up")
 FLAG_SECTIONS = ("to_move", "finished", "burst", "left")
-COUNT_SECTIONS = ("hand_counts", "covered_counts", "passes")
+COUNT_SECTIONS = ("hand_counts", "covered_counts", "passes")  # n each, then the stock (1)
 # a byte's eight bits, lowest first, as eight float32 (observations) or int8 (masks) values
 _FLOAT_BYTES = [_BYTE_BITS[b].tobytes() for b in range(256)]
 _MASK_BYTES = [_BYTE_BITS[b].astype(np.int8).tobytes() for b in range(256)]
@@ -208,6 +232,8 @@ def _dense_bit(action: int) -> int:
         return 1 << (action - COVER + COVER_BASE)
     if action == PASS:
         return 1 << PASS_ACTION
+    if action < GIVE:
+        return 1 << DRAW_ACTION
     if action < JOKER:
         return 1 << (action - GIVE + GIVE_BASE)
     return 1 << (JOKER_BASE + (action - JOKER) // 64)
@@ -238,6 +264,7 @@ class Layout:
         shapes += [(name, (n,)) for name in FLAG_SECTIONS]
         self.flag_size = sum(int(np.prod(s)) for _, s in shapes)
         shapes += [(name, (n,)) for name in COUNT_SECTIONS]
+        shapes += [("stock", (1,))]
         self.observation_size = sum(int(np.prod(s)) for _, s in shapes)
         self.history_rows = history
         self.row_width = n + len(KINDS) + 2 * CARD_SLOTS
@@ -252,7 +279,7 @@ class Layout:
         self.at = {s.name: s.offset for s in sections}
         self.state_size = self.observation_size + 2 * n * CARD_SLOTS  # the global state
         self._flag_bytes = -(-self.flag_size // 8)
-        self._pack = struct.Struct(f"={3 * n}f").pack
+        self._pack = struct.Struct(f"={3 * n + 1}f").pack
 
     def views(self, tensor: np.ndarray) -> dict[str, np.ndarray]:
         """Named views (reshaped, sharing memory) of the sections of ``tensor``."""
@@ -260,16 +287,19 @@ class Layout:
             s.name: tensor[s.offset : s.offset + s.size].reshape(s.shape) for s in self.sections
         }
 
-    def bounds(self, hand: int, covers: int, passes: float) -> tuple[np.ndarray, np.ndarray]:
+    def bounds(
+        self, hand: int, covers: int, passes: float, stock: int = 1
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Lowest and highest value of every entry of the observation: indicators 0..1,
         hand and cover counts up to ``hand`` and ``covers``, pass counts up to ``passes``
-        (may be infinite)."""
+        (may be infinite), the stock's count up to ``stock``."""
         low = np.zeros(self.observation_size, np.float32)
         high = np.ones(self.observation_size, np.float32)
         n = self.players
         high[self.at["hand_counts"] : self.at["hand_counts"] + n] = hand
         high[self.at["covered_counts"] : self.at["covered_counts"] + n] = covers
         high[self.at["passes"] : self.at["passes"] + n] = passes
+        high[self.at["stock"]] = stock
         return low, high
 
     def state_bounds(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -335,7 +365,7 @@ class Layout:
         passes = state.passes
         counts = self._pack(
             *held[seat:], *held[:seat], *covered[seat:], *covered[:seat], *passes[seat:],
-            *passes[:seat],
+            *passes[:seat], state.stock.bit_count(),
         )  # fmt: skip
         expanded = b"".join(
             map(_FLOAT_BYTES.__getitem__, flags.to_bytes(self._flag_bytes, "little"))
@@ -376,14 +406,16 @@ class Layout:
 
 def public_only(obs: Observation) -> Observation:
     """``obs`` without the seat's own cards (what every seat knows of it)."""
-    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), handed=(), legal=())
+    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), handed=(), drawn=(), legal=())
 
 
 def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
     """The history as ``obs.seat`` remembers it: (seat, kind index, card mask, joker place)
-    per move or event; the seat's own covers show their cards, bursts the hands laid."""
+    per move or event; the seat's own covers and draws show their cards, cards handed on
+    show theirs to the giver and the taker, bursts the hands laid."""
     own = iter(obs.cover_order)
     handed = iter(obs.handed)
+    drawn = iter(obs.drawn)
     laid = iter(obs.laid)
     rows: list[tuple[int, int, int, int | None]] = []
     me = obs.seat
@@ -399,6 +431,9 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
             rows.append((seat, 1, 0 if card is None else 1 << card, None))
         elif a == PASS:
             rows.append((seat, 2, 0, None))
+        elif DRAW <= a < GIVE:
+            card = next(drawn, None) if seat == me else None
+            rows.append((seat, 10, 0 if card is None else 1 << card, None))
         elif a >= JOKER:
             x, y = divmod(a - JOKER, 64)
             rows.append((seat, 3, 1 << y, x))
@@ -431,8 +466,9 @@ def observation_text(obs: Observation) -> str:
     laid = 0
     for hand in obs.laid:
         laid |= hand
+    to_move = f"seat {obs.turn} to move" + (", the card just drawn fits" if obs.drew else "")
     lines = [
-        f"seat {obs.seat}; " + ("game over" if obs.terminal else f"seat {obs.turn} to move"),
+        f"seat {obs.seat}; " + ("game over" if obs.terminal else to_move),
         "hand: " + _cards(obs.hand_mask),
         "table: " + _cards(obs.table_mask & ~obs.jokers_at),
     ]
@@ -440,6 +476,8 @@ def observation_text(obs: Observation) -> str:
         lines.append("joker at: " + _cards(obs.jokers_at))
     if obs.pool_mask:
         lines.append("face up: " + _cards(obs.pool_mask))
+    if obs.stock:
+        lines.append(f"stock: {obs.stock} cards")
     if laid:
         lines.append("laid by bursts: " + _cards(laid))
     if obs.covered_mask:
@@ -461,6 +499,7 @@ def _move_texts() -> dict[int, str]:
     they are met)."""
     texts = {PASS: "pass", HIDDEN_COVER: "cover", HIDDEN_GIVE: "give", BURST: "burst"}
     texts[LEAVE] = "leave"
+    texts[DRAW] = "draw"
     for c in range(52):
         texts[c] = card_text(c)
         texts[PLACE + c] = "place " + card_text(c)
@@ -475,12 +514,14 @@ _MOVE_TEXT = _move_texts()
 
 def information_state_text(obs: Observation, dealt: int) -> str:
     """What seat ``obs.seat`` knows: its hand as dealt, the door card, and every move and
-    event in order (its own covers with their cards, bursts with the hands laid)."""
+    event in order (its own covers and draws with their cards, the cards it handed on or
+    took, bursts with the hands laid)."""
     head = f"seat {obs.seat}; dealt: {_cards(dealt)}"
     if obs.door_card is not None:
         head += f"; door card: {card_text(obs.door_card)}"
     own = iter(obs.cover_order)
     handed = iter(obs.handed)
+    drawn = iter(obs.drawn)
     laid = iter(obs.laid)
     me = obs.seat
     texts = _MOVE_TEXT
@@ -498,6 +539,10 @@ def information_state_text(obs: Observation, dealt: int) -> str:
             card = next(handed, None)
             if card is not None:
                 text = "give " + _CARD_TEXT[card]
+        elif a == DRAW and seat == me:
+            card = next(drawn, None)
+            if card is not None:
+                text = "draw " + _CARD_TEXT[card]
         elif a == BURST:
             text = "burst " + _cards(next(laid))
         moves.append(f"{seat}:{text}")
@@ -512,12 +557,16 @@ def state_text(state: State) -> str:
         covered = state.covered[seat]
         extra = f" | covered {_cards(covered)}" if covered else ""
         lines.append(f"seat {seat}: {_cards(hand)}{extra}")
+    if state.stock:
+        lines.append("stock: " + _cards(state.stock))
     lines.append("moves: " + " ".join(f"{s}:{action_text(a)}" for s, a in state.log))
     return "\n".join(lines)
 
 
 __all__ = [
     "COVER_BASE",
+    "DRAW_ACTION",
+    "GIVE_BASE",
     "JOKER_BASE",
     "NUM_ACTIONS",
     "PASS_ACTION",

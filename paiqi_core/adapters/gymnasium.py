@@ -5,7 +5,7 @@
 other seat is a paiqi player (``random``, ``heuristic``, ``pimc:16x2``, ``ismcts:200``, a
 level ``easy``/``normal``/``hard``, or one name per other seat), deciding from its own
 observation only. Observations and actions are those of the PettingZoo environment (a dict
-of the ``observation`` tensor and the ``action_mask``; 158 actions). The reward is 0 until
+of the ``observation`` tensor and the ``action_mask``; 212 actions). The reward is 0 until
 the game ends, then the learner's utility under the profile's objective.
 
 ``reset(seed=s)`` deals paiqi's deal ``s``, and the opponents draw from that deal's random
@@ -45,6 +45,7 @@ from paiqi_core.adapters.pettingzoo import (
     load_game,
     new_steps,
     pass_bound,
+    stock_bound,
     table_text,
 )
 from paiqi_core.adapters.steps import KernelSteps, Stepper, Steps, deepcopy_sharing_game
@@ -97,7 +98,9 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         lim = limits(rules)
         self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
         self.lowest = utility_bounds(rules)[0] if illegal == "lose" else 0.0
-        low, high = self.layout.bounds(lim.hand, lim.hand, pass_bound(lim.passes_per_seat))
+        low, high = self.layout.bounds(
+            lim.hand, lim.hand, pass_bound(lim.passes_per_seat), stock_bound(rules)
+        )
         self.observation_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
@@ -192,7 +195,9 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
             # a stream the kernel cannot take over: the game is played in Python
             steps = Stepper(self.game, "python").from_state(steps.state)
         state = steps.state
-        rng = state.rng or Stream(deal)
+        if state.rng is None:  # the players' stream draws from the stock too, as in the kernel
+            state.rng = Stream(deal)
+        rng = state.rng
         others = [s for s in range(self.game.players) if s != self.seat]
         self._players = {
             s: make_agent(name, rng, self.game)

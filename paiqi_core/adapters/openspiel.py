@@ -20,14 +20,19 @@ as likely as the jokers left), and the ``i``-th card drawn goes to seat
 it last, uniformly among the 52 suited cards. ``chance_outcomes_of_seed(game, seed)`` gives
 the draws of paiqi's deal ``seed``, so OpenSpiel and paiqi can play the same deals. Cards are
 dealt face down and picked up once the deal is complete: no seat observes anything before.
+The cards dealt to no seat are the deal's last: face up, or the stock.
 
-Player actions are the 158 shared actions of ``paiqi_core.adapters.encoding`` (plays,
-covers, the pass, joker moves), and so are the observation tensor and the information-state
-tensor (the observation, the hand as dealt and every move and event, with a seat's own
-covers shown to it). Strings say the same in words. Utilities are the profile's objective
-(money, rank points or a share of the win) at the end of the game, between the bounds of
-``paiqi_core.adapters.bounds``; the game length is bounded there too (profiles whose games
-may never end are refused).
+A draw from the stock (``turn.draw``) is the player's action ``draw`` (index 211), then a
+chance node: its outcomes are the cards in the stock, each equally likely (the outcome is
+the card's number), and the card drawn goes to the player, as paiqi's ``DRAW_CARD + card``.
+
+Player actions are the 212 shared actions of ``paiqi_core.adapters.encoding`` (plays,
+covers, the pass, joker moves, cards handed on, the draw), and so are the observation
+tensor and the information-state tensor (the observation, the hand as dealt and every move
+and event, with a seat's own covers and draws shown to it). Strings say the same in words.
+Utilities are the profile's objective (money, rank points or a share of the win) at the end
+of the game, between the bounds of ``paiqi_core.adapters.bounds``; the game length is
+bounded there too (profiles whose games may never end are refused).
 
 Once dealt, a state's moves are played in paiqi's compiled kernel where it can play the
 profile (numba installed, and the engine in use, ``paiqi_core.fast.use``, not ``python``),
@@ -49,9 +54,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from paiqi_core.actions import EVENT, JOKER, action_text
-from paiqi_core.adapters.bounds import limits, utility_bounds, utility_sum
+from paiqi_core.actions import DRAW_CARD, EVENT, GIVE, JOKER, action_text
+from paiqi_core.adapters.bounds import limits, stock_cards, utility_bounds, utility_sum
 from paiqi_core.adapters.encoding import (
+    DRAW_ACTION,
     NUM_ACTIONS,
     Layout,
     engine_action,
@@ -173,6 +179,7 @@ class PaiqiGame(pyspiel.Game):
         self.players = rules.players
         self.cards = len(rules.deck)
         self.door = rules.opening.uses_door_card
+        self.draws = stock_cards(rules) if rules.draw != "none" else 0  # at most one a card
         self.objective = rules.facts.objective
         self.limits = lim
         self.stepper = stepper_of(self.paiqi)  # the compiled kernel where it can play
@@ -197,8 +204,9 @@ class PaiqiGame(pyspiel.Game):
         super().__init__(game_type, info, given)
 
     def max_chance_nodes_in_history(self) -> int:
-        """One chance node per card dealt, and one for the door card."""
-        return self.cards + int(self.door)
+        """One chance node per card dealt, one for the door card, and one per card drawn
+        from the stock."""
+        return self.cards + int(self.door) + self.draws
 
     def new_initial_state(self) -> PaiqiState:
         """The state before the deal."""
@@ -241,9 +249,13 @@ def _named_game(profile_id: str) -> type[PaiqiGame]:
 class Play:
     """The Python side of an OpenSpiel state: the cards drawn so far, the door card, and,
     once dealt, the game's ``Steps`` (``paiqi_core.adapters.steps``: the compiled kernel
-    where it can play the rules). Copies share the compiled game and copy the steps."""
+    where it can play the rules), and whether the seat to move has chosen to draw from the
+    stock (a chance node picks the card). Copies share the compiled game and copy the
+    steps."""
 
-    __slots__ = ("_beliefs", "cards", "door", "drawn", "forward", "game", "stepper", "steps")
+    __slots__ = (
+        "_beliefs", "cards", "door", "drawing", "drawn", "forward", "game", "stepper", "steps",
+    )  # fmt: skip
 
     def __init__(self, game: Game, stepper: Stepper | None = None) -> None:
         self.game = game
@@ -252,6 +264,7 @@ class Play:
         self.drawn: list[int] = []
         self.door: int | None = None
         self.steps: Steps | None = None
+        self.drawing = False  # the seat to move draws: the card is chance's, next
         self.forward = False  # replaying a known history: record draws and moves only
         self._beliefs: dict[tuple[int, int], Belief] = {}
 
@@ -259,15 +272,20 @@ class Play:
         other = Play(self.game, self.stepper)
         other.drawn = list(self.drawn)
         other.door = self.door
+        other.drawing = self.drawing
         other.steps = None if self.steps is None else self.steps.clone()
         return other
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"game": self.game, "drawn": self.drawn, "door": self.door, "state": self.state}
+        return {
+            "game": self.game, "drawn": self.drawn, "door": self.door, "state": self.state,
+            "drawing": self.drawing,
+        }  # fmt: skip
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__init__(data["game"])  # type: ignore[misc]
         self.drawn, self.door = data["drawn"], data["door"]
+        self.drawing = bool(data.get("drawing", False))
         state = data["state"]
         self.steps = None if state is None else self.stepper.from_state(state)
 
@@ -326,9 +344,10 @@ class PaiqiState(pyspiel.State):
         return game
 
     def current_player(self) -> int:
-        """The seat to move, CHANCE during the deal, TERMINAL at the end."""
+        """The seat to move, CHANCE during the deal and for a card drawn from the stock,
+        TERMINAL at the end."""
         steps = self._play.steps
-        if steps is None:
+        if steps is None or self._play.drawing:
             return CHANCE
         return TERMINAL if steps.over else steps.turn
 
@@ -344,7 +363,7 @@ class PaiqiState(pyspiel.State):
         the round trip through C++ (which costs several times the answer's work). C++
         callers get the same answer from ``_legal_actions``."""
         steps = self._play.steps
-        if steps is None:
+        if steps is None or self._play.drawing:
             return [card for card, _ in self.chance_outcomes()]
         if steps.over:
             return []
@@ -356,8 +375,13 @@ class PaiqiState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet dealt, each equally likely (the alike jokers as one outcome,
-        as likely as how many are left); then the door card, if cut."""
+        as likely as how many are left); then the door card, if cut; in play, the card drawn
+        from the stock: any it holds, each equally likely."""
         play = self._play
+        if play.drawing:
+            assert play.steps is not None
+            stock = list(bits(play.steps.stock()))
+            return [(c, 1.0 / len(stock)) for c in stock]
         deck = play.game.deck
         if len(play.drawn) < len(deck):
             left = Counter(map(alike_card, deck))
@@ -372,7 +396,15 @@ class PaiqiState(pyspiel.State):
         play = self._play
         steps = play.steps
         if steps is not None:
-            if not play.forward:
+            if play.drawing:  # the card drawn from the stock
+                if not play.forward:
+                    steps.draw(action)
+                play.drawing = False
+            elif action == DRAW_ACTION:  # the seat draws: chance picks the card next
+                if not play.forward and action not in steps.legal_indices():
+                    steps.step(action)  # (not legal: the error)
+                play.drawing = True
+            elif not play.forward:
                 steps.step(action)
             return
         drawn = play.drawn
@@ -393,7 +425,9 @@ class PaiqiState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         play = self._play
         if player == CHANCE:
-            if play.steps is None and len(play.drawn) == len(play.game.deck):
+            if play.steps is not None:
+                return f"draw {card_text(action)}"
+            if len(play.drawn) == len(play.game.deck):
                 return f"door card {card_text(action)}"
             return f"deal {card_text(action)}"
         steps = play.steps
@@ -421,7 +455,10 @@ class PaiqiState(pyspiel.State):
         if play.steps is None:
             dealt = " ".join(card_text(c) for c in play.drawn)
             return f"dealing {len(play.drawn)}/{len(play.game.deck)}: {dealt}"
-        return state_text(play.steps.state)
+        text = state_text(play.steps.state)
+        if play.drawing:
+            text += f"\nseat {play.steps.turn} draws from the stock"
+        return text
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PaiqiState:
         """A state that agrees with everything seat ``player_id`` has seen, drawn by paiqi's
@@ -438,18 +475,28 @@ class PaiqiState(pyspiel.State):
         n = play.game.players
         hands = [list(bits(world.dealt[s])) for s in range(n)]
         order = [alike_card(hands[i % n][i // n]) for i in range(play.game.dealt)]
-        order += bits(world.leftover)  # the cards dealt face up come last
+        held = 0
+        for hand in world.dealt:
+            held |= hand
+        # the cards dealt to no seat (face up, or the stock as dealt) come last
+        order += [c for c in sorted(set(play.game.deck)) if c < 52 and not held >> c & 1]
         new._play.forward = True
         for card in order:
             new.apply_action(card)
         if play.door is not None:
             new.apply_action(play.door)
         for _, action in world.log:
-            if not EVENT <= action < JOKER:
-                new.apply_action(to_dense(action))
+            if EVENT <= action < JOKER:
+                continue
+            new.apply_action(to_dense(action))
+            if DRAW_CARD <= action < GIVE:  # the draw, then chance's card
+                new.apply_action(action - DRAW_CARD)
+        if play.drawing:  # the seat has chosen to draw: the card is still to come
+            new.apply_action(DRAW_ACTION)
         new._play.forward = False
         new._play.drawn, new._play.door = order, play.door
         new._play.steps = new._play.stepper.from_state(world)
+        new._play.drawing = play.drawing
         return new
 
 

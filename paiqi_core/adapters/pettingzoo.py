@@ -3,8 +3,10 @@
 ``paiqi_env("doujue", {"scoring.stake": 2})`` is a turn-based environment whose agents
 ``player_0`` .. ``player_{n-1}`` are the seats in turn order. Each agent observes a dict: a
 ``float32`` vector ``observation`` (its own seat's view, laid out as
-``paiqi_core.adapters.encoding`` documents) and an ``int8`` ``action_mask`` over the 158
-shared actions (plays, covers, the pass, joker moves), non-zero only for the agent to move.
+``paiqi_core.adapters.encoding`` documents) and an ``int8`` ``action_mask`` over the 212
+shared actions (plays, covers, the pass, joker moves, cards handed on, the draw), non-zero
+only for the agent to move. A draw from the stock (``turn.draw``) takes its card from the
+deal's random stream.
 Rewards come at the end of the game and are the profile's own objective: money for a
 money-settled profile, rank points for a ranked one, a share of the win otherwise (see
 ``paiqi_core.search.objective``). ``render()`` returns (``ansi``) or prints (``human``) the
@@ -40,7 +42,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from paiqi_core.adapters.bounds import limits
+from paiqi_core.adapters.bounds import limits, stock_cards
 from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
 from paiqi_core.adapters.steps import Stepper, Steps, deepcopy_sharing_game
 from paiqi_core.cards import CARDS, RANKS, SUITS, card_text, parse_card
@@ -116,6 +118,12 @@ def pass_bound(passes: int | None) -> float:
     return np.inf if passes is None else max(passes, 1)
 
 
+def stock_bound(rules: Rules) -> int:
+    """The highest stock count an observation can show: the cards the stock starts with,
+    and at least 1 (as ``pass_bound``)."""
+    return max(stock_cards(rules), 1)
+
+
 class DealStream:
     """The deals of successive resets: ``seed`` itself, then a stream seeded by it (made
     when a reset without a seed first asks for it)."""
@@ -156,6 +164,8 @@ def table_text(state: State, show_hands: bool = True) -> str:
         lines.append(f"{SUITS[suit]}  " + " ".join(f"{c:>2}" for c in cells))
     if state.door_card is not None:
         lines.append(f"door card {card_text(state.door_card)}")
+    if state.stock:
+        lines.append(f"stock: {state.stock.bit_count()} cards")
     for seat, hand in enumerate(state.hands):
         status = (
             " finished" if seat in state.finished
@@ -228,7 +238,9 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.layout = Layout(n)
         lim = limits(rules)
         self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
-        low, high = self.layout.bounds(lim.hand, lim.hand, pass_bound(lim.passes_per_seat))
+        low, high = self.layout.bounds(
+            lim.hand, lim.hand, pass_bound(lim.passes_per_seat), stock_bound(rules)
+        )
         space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
@@ -295,7 +307,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The 158 shared actions (``paiqi_core.adapters.encoding``)."""
+        """The 212 shared actions (``paiqi_core.adapters.encoding``)."""
         return self.action_spaces[agent]
 
     # -- the game ----------------------------------------------------------------------------

@@ -8,9 +8,14 @@ a seed, from given hands, or from a ``State``. A game is a ``Steps``:
 
 - ``turn``, ``over``: the seat to move and whether the game is over (plain attributes);
 - ``step(index)``: the seat to move takes action ``index`` of the shared action space
-  (``encoding``); ``IllegalAction`` (nothing changed) when it is not legal now;
+  (``encoding``); ``IllegalAction`` (nothing changed) when it is not legal now. The draw
+  (``turn.draw``) takes its card from the game's random stream: the deal's stream
+  (``State.rng``) where the game was dealt from a seed or started from a state that has one,
+  else the stream in the state vector;
+- ``draw(card)``: the seat to move draws ``card`` from the stock, a card chance chose
+  outside the game (OpenSpiel's chance node); ``stock()``: the cards in the stock;
 - ``legal_indices()``, ``mask()``: the legal actions of the seat to move, as indices and as
-  the ``int8`` mask over the 158 actions;
+  the ``int8`` mask over the 212 actions;
 - ``observation(seat)``, ``write_observation(out, seat)``: the observation tensor;
 - ``view(seat, moving)``: new arrays of a seat's observation and mask, and
   ``step_view(index)``: a step, then the view of the seat to move next (one compiled call);
@@ -35,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from paiqi_core.actions import DRAW, DRAW_CARD, GIVE
 from paiqi_core.adapters.encoding import (
     NUM_ACTIONS,
     Layout,
@@ -44,9 +50,9 @@ from paiqi_core.adapters.encoding import (
     legal_mask,
     unpack,
 )
-from paiqi_core.cards import alike_card, hand_masks
+from paiqi_core.cards import alike_card, card_text, hand_masks
 from paiqi_core.engine import IllegalAction, State
-from paiqi_core.streams import below, key_of, signed
+from paiqi_core.streams import Stream, WordStream, below, key_of, signed
 
 if TYPE_CHECKING:
     from paiqi_core.engine import Game
@@ -56,6 +62,12 @@ EVENTS = (256, 1024)  # automatic events are logged with actions in this range
 _empty = np.empty  # the new arrays of every step, made with names looked up once
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
+
+
+def undrawable(card: int) -> IllegalAction:
+    """The error of a card that cannot be drawn now (``Steps.draw``)."""
+    what = card_text(card) if 0 <= card < 52 else repr(card)
+    return IllegalAction(f"draw {what} is not legal now (no draw to make, or not in the stock)")
 
 
 def illegal(index: int) -> IllegalAction:
@@ -83,12 +95,21 @@ class Steps:
         """The seat to move takes action ``index``; ``IllegalAction`` when it is not legal."""
         raise NotImplementedError
 
+    def draw(self, card: int) -> None:
+        """The seat to move draws ``card`` from the stock (chance chose it); ``IllegalAction``
+        (nothing changed) unless the draw is legal now and the stock holds ``card``."""
+        raise NotImplementedError
+
+    def stock(self) -> int:
+        """The cards in the stock, a card mask."""
+        raise NotImplementedError
+
     def legal_indices(self) -> list[int]:
         """The legal actions of the seat to move, ascending indices (empty once over)."""
         raise NotImplementedError
 
     def mask(self) -> np.ndarray:
-        """A new ``int8`` mask over the 158 actions: 1 for each legal action."""
+        """A new ``int8`` mask over the 212 actions: 1 for each legal action."""
         raise NotImplementedError
 
     def observation(self, seat: int, private: bool = True) -> np.ndarray:
@@ -170,6 +191,16 @@ class EngineSteps(Steps):
         legal = self.legal()
         chosen = index if 0 <= index < 52 and index in legal else engine_action(legal, index)
         self._state.apply_unchecked(chosen)
+
+    def draw(self, card: int) -> None:
+        """Draw ``card`` from the stock (see ``Steps.draw``)."""
+        if DRAW not in self.legal() or not 0 <= card < 52 or not self._state.stock >> card & 1:
+            raise undrawable(card)
+        self._state.apply_unchecked(DRAW_CARD + card)
+
+    def stock(self) -> int:
+        """The cards in the stock (see ``Steps.stock``)."""
+        return self._state.stock
 
     def legal_indices(self) -> list[int]:
         """The legal action indices (see ``Steps.legal_indices``)."""
@@ -278,6 +309,7 @@ class Stepper:
                 act_look,
                 begin,
                 deal_seed,
+                draw_card,
                 look,
                 observe,
                 play_random_until,
@@ -292,6 +324,7 @@ class Stepper:
             self.deck = np.empty(64, np.int64)
             self.legal_at = L.B_LEGAL
             self.loglen_at = L.B_STATE + L.LOGLEN
+            self.stock_at = L.B_STATE + L.STOCK
             self.state_at = L.B_STATE
             self.ext, self.beyond = compiled.ext, compiled.beyond
             self.box = np.zeros(L.BOX, np.int64)
@@ -304,6 +337,7 @@ class Stepper:
             out = np.zeros(self.layout.observation_size, np.float32)
             self.act = direct(act, box, ext, beyond, log, mask, 0)
             self.act_look = direct(act_look, box, ext, beyond, log, mask, 0, out, mask)
+            self.draw_card = direct(draw_card, box, ext, beyond, log, mask, 0)
             self.look = direct(look, box, 0, True, mask, out, mask, True)
             self.observe = observe  # also given arrays from outside: numba checks them
             self.refill = direct(refill, box, beyond, mask)
@@ -381,8 +415,12 @@ class Stepper:
         return steps
 
     def from_state(self, state: State) -> Steps:
-        """Play on from ``state`` (kept as it is: the game goes on in a copy)."""
-        if not self.fast:
+        """Play on from ``state`` (kept as it is: the game goes on in a copy). Its draws
+        come from its random stream (``state.rng``) if it has one: a state whose stream the
+        kernel cannot take over (``mt19937``, deals made before paiqi's streams) goes on in
+        the Python engine where its rules draw from a stock."""
+        legacy = state.rng is not None and not isinstance(state.rng, Stream)
+        if not self.fast or (legacy and self.game.rules.draw != "none"):
             return EngineSteps(state.clone(), self.layout)
         steps = KernelSteps(self, ("state", state.clone()))
         steps._resume(state)
@@ -431,7 +469,11 @@ class KernelSteps(Steps):
         masks = hand_masks(hands)
         for seat, mask in enumerate(masks):
             self.box[L.HAND + seat] = mask
-        self.box[L.POOL] = self.box[L.LEFTOVER] = self.stepper.game.leftover(masks)
+        rest = self.stepper.game.leftover(masks)  # the cards dealt to no seat
+        if self.game.rules.leftover == "stock":
+            self.box[L.STOCK] = rest
+        else:
+            self.box[L.POOL] = self.box[L.LEFTOVER] = rest
         s = self.stepper
         door = -1 if door_card is None else door_card
         self._code(s.begin(self.box, s.ext, s.beyond, self.log, self._mask, door))
@@ -441,6 +483,12 @@ class KernelSteps(Steps):
         from paiqi_core.fast.finish import encode
 
         self.box[L.B_STATE : L.B_STATE + L.STATE] = encode(state)
+        rng = state.rng
+        if isinstance(rng, Stream):  # its draws go on from the state's stream, as in Python
+            from paiqi_core.core.rng import resume
+
+            st = self.box[L.B_STATE : L.B_STATE + L.STATE]
+            resume(st, L.WORDS if isinstance(rng, WordStream) else 0, rng.key, rng.drawn)
         self._code(self.stepper.refill(self.box, self.stepper.beyond, self._mask))
 
     def seed_stream(self, seed: int) -> bool:
@@ -463,6 +511,21 @@ class KernelSteps(Steps):
         except OverflowError:
             code = -1
         self._acted(code, index)
+
+    def draw(self, card: int) -> None:
+        """Draw ``card`` from the stock (see ``Steps.draw``)."""
+        s = self.stepper
+        try:
+            code = s.draw_card(self.box, s.ext, s.beyond, self.log, self._mask, card)
+        except OverflowError:
+            code = -1
+        if code < 0:
+            raise undrawable(card)
+        self._code(code)
+
+    def stock(self) -> int:
+        """The cards in the stock, from the kernel's state (see ``Steps.stock``)."""
+        return int(self.box[self.stepper.stock_at])
 
     def step_view(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         """A step and the view of the seat to move, in one compiled call (see
@@ -592,18 +655,40 @@ class KernelSteps(Steps):
         if length > len(self.log):
             raise RuntimeError("the game's log ran out of room: its State cannot be rebuilt")
         low, high = EVENTS
+        # a single-seat environment's kernel drew the choices of the RandomAgents of every
+        # seat but ``draws_for`` from the State's stream, and the cards drawn from the stock
+        # too: both are drawn again here, so that the stream ends where the kernel's is
         rng = shadow.rng if self.draws_for is not None else None
         for seat, action in self.log[self._synced : length].tolist():
             if low <= action < high:
                 continue  # an event: the engine sets it off by itself
-            if rng is not None and seat != self.draws_for:  # a RandomAgent's draw
+            drew = DRAW_CARD <= action < GIVE
+            if rng is not None and seat != self.draws_for:  # a RandomAgent's choice
                 legal = shadow.legal_actions()
-                drawn = legal[below(rng, len(legal))]
-                if drawn != action:  # pragma: no cover - the kernel draws as RandomAgent
-                    raise RuntimeError(f"the stream of seat {seat} drew {drawn}, not {action}")
-            shadow.apply_unchecked(action)
+                chosen = legal[below(rng, len(legal))]
+                if chosen != (DRAW if drew else action):  # pragma: no cover - as RandomAgent
+                    raise RuntimeError(f"the stream of seat {seat} drew {chosen}, not {action}")
+            if drew and rng is not None:
+                at = len(shadow.log)
+                shadow.apply_unchecked(DRAW)  # the card from the State's stream
+                if tuple(shadow.log[at]) != (seat, action):  # pragma: no cover - as the kernel
+                    raise RuntimeError(f"the stream drew {shadow.log[at]}, not {action}")
+                continue
+            shadow.apply_unchecked(action)  # a card drawn: the very card the kernel drew
+        if rng is None and isinstance(shadow.rng, Stream):
+            self._follow_stream(shadow.rng)
         self._synced = length
         return shadow
+
+    def _follow_stream(self, rng: Stream) -> None:
+        """Bring the State's stream to where the kernel's is, where the kernel draws from it
+        (the cards it drew from the stock for ``step``)."""
+        from paiqi_core.core import layout as L
+
+        st = self.stepper.state_at
+        key, drawn = int(self.box[st + L.KEY]), int(self.box[st + L.DRAWN])
+        if signed(rng.key) == key and rng.drawn != drawn:
+            rng.setstate((rng.generator, rng.key, drawn))
 
     # -- copies ----------------------------------------------------------------------------
     def __deepcopy__(self, memo: dict[int, Any]) -> KernelSteps:

@@ -133,7 +133,8 @@ class Game:
             dealt = self.dealt
             masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
             rest = sum(map(bit, deck[dealt:]))
-            state = State(self, masks, seed=seed, door_card=door_card, **self._rest(rest))
+            pool, stock = self._rest(rest)
+            state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
             state.rng = rng
             state.generator = generator
             return state
@@ -142,14 +143,14 @@ class Game:
         if door_card is None and seed is not None:
             door_card = self.door_card_of(seed, generator)
         masks = hand_masks(hands)
-        rest = self._rest(self.leftover(masks))
-        state = State(self, masks, seed=seed, door_card=door_card, **rest)
+        pool, stock = self._rest(self.leftover(masks))
+        state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
         state.generator = generator
         return state
 
-    def _rest(self, cards: int) -> dict[str, int]:
-        """Where the cards dealt to no seat lie: face up (``pool``) or in the stock."""
-        return {"stock" if self.rules.leftover == "stock" else "pool": cards}
+    def _rest(self, cards: int) -> tuple[int, int]:
+        """Where the cards dealt to no seat lie: (face up, in the stock)."""
+        return (0, cards) if self.rules.leftover == "stock" else (cards, 0)
 
 
 _GAMES: dict[int, tuple[Rules, Game]] = {}

@@ -339,14 +339,14 @@ class State(VectorView):
         game = self.game
         if isinstance(rng, Stream):  # the core draws from the stream's key and count itself
             st = self.st
-            kept = st[L.KEY], st[L.DRAW_CARD], st[L.GEN], st[L.HALF]
+            kept = st[L.KEY], st[L.DRAWN], st[L.GEN], st[L.HALF]
             resume(st, L.WORDS if type(rng) is WordStream else 0, rng.key, rng.drawn)
             jx, jy = [0] * 16, [0] * 16
             kernel.play_out(
                 st, game.vector, game.extensions, game.beyond, self.log, kernel.RANDOM, jx, jy
             )
-            rng.setstate((rng.generator, rng.key, st[L.DRAW_CARD]))
-            st[L.KEY], st[L.DRAW_CARD], st[L.GEN], st[L.HALF] = kept
+            rng.setstate((rng.generator, rng.key, st[L.DRAWN]))
+            st[L.KEY], st[L.DRAWN], st[L.GEN], st[L.HALF] = kept
             return
         while not self.st[L.OVER]:
             acts = self.legal_actions()

@@ -22,9 +22,11 @@ import numpy as np
 from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
 from paiqi_core.core.kernel import options
 from paiqi_core.core.layout import (
+    BY_DRAW,
     BY_GIVE,
     COVER,
     COVERED,
+    DRAW,
     FULL_ROW,
     GIVE,
     HAND,
@@ -245,7 +247,7 @@ def choices(
             if count == 1:
                 return (GIVE if by == BY_GIVE else COVER) + lowest(covers), 1, 0, 0, 0
             return -1, count, 0, 0, _cheapest(st, R, ext, seat, covers)
-        return PASS, 1, 0, 0, 0
+        return (DRAW if by == BY_DRAW else PASS), 1, 0, 0, 0
     count = nplays + njokers + popcount(covers) + int(may_pass)
     if count == 1:
         return (lowest(can) if nplays else JOKER + 64 * jx[0] + jy[0]), 1, 0, 0, 0

@@ -4,14 +4,17 @@ Gymnasium, OpenSpiel) drive when the kernel can play their rules.
 A game is one int64 vector ``box`` (``layout.B_*``): the kernel's state vector, the rules
 vector, and the legal actions of the seat to move as indices of the adapters' shared action
 space (``paiqi_core.adapters.encoding``), with the joker moves they stand for. An ``int8``
-``mask`` over the 211 indices is kept beside it. Each call applies what it is asked and
+``mask`` over the 212 indices is kept beside it. Each call applies what it is asked and
 recomputes both, and answers with a ``code``: ``over + 2 * turn + 32 * count`` (the turn in
 4 bits, for up to 12 seats; the count of legal actions below 256), plus ``8192 *`` the
 actions played where it plays several; -1 for an index that is not legal (nothing changed).
 
 The legal actions are those of ``State.legal_actions`` (plays, then a cover or the pass
-where the rules allow one, then joker moves), and ``observe`` writes the observation tensor
-``encoding.Layout`` writes from a ``State``: the same numbers, from the kernel's state.
+where the rules allow one, then joker moves; or the draw from the stock, alone), and
+``observe`` writes the observation tensor ``encoding.Layout`` writes from a ``State``: the
+same numbers, from the kernel's state. The draw (index 211) takes a card from the game's
+random stream; ``draw_card`` draws a card that chance chose outside (OpenSpiel's chance
+node).
 """
 
 from __future__ import annotations
@@ -30,11 +33,15 @@ from paiqi_core.core.layout import (
     B_RULES,
     B_STATE,
     BURSTED,
+    BY_DRAW,
     BY_GIVE,
     COVER,
     COVERED,
     DOOR,
+    DRAW,
+    DRAW_CARD,
     DRAWN,
+    DREW,
     FINISH,
     GEN,
     GIVE,
@@ -50,10 +57,12 @@ from paiqi_core.core.layout import (
     OVER,
     PASS,
     PASSES,
+    PHASE,
     POOL,
     R_PLAYERS,
     RULES,
     STATE,
+    STOCK,
     TABLE,
     TURN,
 )
@@ -63,6 +72,8 @@ COVER_BASE = 52
 PASS_ACTION = 105
 JOKER_BASE = 106
 GIVE_BASE = 158
+DRAW_ACTION = 211
+NUM_ACTIONS = 212  # the mask's size (the box holds ACTION_INDICES legal actions at most)
 # the observation tensor (paiqi_core.adapters.encoding.Layout): card sections of 53 entries,
 # the suits opened (4 x 4), then per-seat sections of n entries each
 O_HAND = 0
@@ -74,6 +85,7 @@ O_DOOR = 265
 O_FACE_UP = 318
 O_OPENED = 371
 O_SEATS = 387  # seat, to_move, finished, burst, left, hand_counts, covered_counts, passes
+# then the stock's count, at O_SEATS + 8 * n
 
 
 @step
@@ -115,6 +127,9 @@ def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
         for i in range(njokers):
             legal[k] = JOKER_BASE + jx[i]
             k += 1
+        if by == BY_DRAW and st[PHASE] != DREW:  # stuck: it draws (its one action)
+            legal[k] = DRAW_ACTION
+            k += 1
     for i in range(k):
         mask[legal[i]] = 1
     box[B_COUNT] = k
@@ -129,7 +144,7 @@ def act(
 ) -> int:  # fmt: skip
     """Apply action ``index`` of the shared space if it is legal now; the code (-1, and
     nothing changed, if it is not)."""
-    if index < 0 or index >= ACTION_INDICES or mask[index] == 0:
+    if index < 0 or index >= NUM_ACTIONS or mask[index] == 0:
         return -1
     if index < COVER_BASE:
         action = index
@@ -137,6 +152,8 @@ def act(
         action = COVER + index - COVER_BASE
     elif index == PASS_ACTION:
         action = PASS
+    elif index == DRAW_ACTION:
+        action = DRAW  # the card from the game's random stream
     elif index >= GIVE_BASE:
         action = GIVE + index - GIVE_BASE
     else:
@@ -150,6 +167,22 @@ def act(
     st = box[B_STATE : B_STATE + STATE]
     R = box[B_RULES : B_RULES + RULES]
     apply(st, R, ext, beyond, log, action)
+    return refill(box, beyond, mask)
+
+
+@hot
+def draw_card(
+    box: np.ndarray, ext: np.ndarray, beyond: np.ndarray, log: np.ndarray, mask: np.ndarray,
+    card: int,
+) -> int:  # fmt: skip
+    """The seat to move draws ``card`` from the stock (``DRAW_CARD + card``: chance chose it
+    outside the game) where the draw is legal now and the stock holds ``card``; the code
+    (-1, and nothing changed, if not)."""
+    st = box[B_STATE : B_STATE + STATE]
+    if mask[DRAW_ACTION] == 0 or card < 0 or card >= 52 or not (st[STOCK] >> card) & 1:
+        return -1
+    R = box[B_RULES : B_RULES + RULES]
+    apply(st, R, ext, beyond, log, DRAW_CARD + card)
     return refill(box, beyond, mask)
 
 
@@ -214,7 +247,7 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
     ``Layout.write_observation``: its own cards only if ``private``."""
     st = box[B_STATE : B_STATE + STATE]
     n = box[B_RULES + R_PLAYERS]
-    for i in range(O_SEATS + 8 * n):
+    for i in range(O_SEATS + 8 * n + 1):
         out[i] = 0
     if private:
         _cards(out, O_HAND, one_joker(st[HAND + seat]))
@@ -245,6 +278,7 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
         out[O_SEATS + 5 * n + rel] = popcount(st[HAND + s])
         out[O_SEATS + 6 * n + rel] = popcount(st[COVERED + s])
         out[O_SEATS + 7 * n + rel] = st[PASSES + s]
+    out[O_SEATS + 8 * n] = popcount(st[STOCK])
 
 
 @hot
@@ -256,10 +290,10 @@ def look(
     unless ``moving``): what an environment gives an agent, in one call."""
     observe(box, seat, private, out)
     if moving:
-        for i in range(ACTION_INDICES):
+        for i in range(NUM_ACTIONS):
             out_mask[i] = mask[i]
     else:
-        for i in range(ACTION_INDICES):
+        for i in range(NUM_ACTIONS):
             out_mask[i] = 0
 
 

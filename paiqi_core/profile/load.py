@@ -598,6 +598,16 @@ def _pack_errors(
             f"{pack.jokers}) or deck.leftover dealt",
             ("deck", "jokers"),
         )
+    method = data["opening"]["method"]
+    if leftover == "stock" and method in ("holder_leads", "door_card"):
+        needs = "the 7 of the door card's suit" if method == "door_card" else "its card"
+        problem(
+            ("opening", "method"),
+            f"opening.method {method} opens with {needs} from a player's hand, and "
+            "deck.leftover stock may leave that card face down in the stock: take "
+            "opening.method first_seat or sevens_out, or deck.leftover dealt or face_up",
+            ("deck", "leftover"),
+        )
     hand = data["deck"]["hand"]
     if isinstance(hand, int) and isinstance(players, int):
         size = pack.size

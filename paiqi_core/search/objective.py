@@ -46,6 +46,14 @@ def finish(state: State, rng: random.Random, policy: str = "random") -> None:
     if policy == "random":
         state.play_random(rng)
         return
+    kept, state.rng = state.rng, rng  # a card drawn from a stock is drawn from ``rng`` too
+    try:
+        _finish(state, rng, policy)
+    finally:
+        state.rng = kept
+
+
+def _finish(state: State, rng: random.Random, policy: str) -> None:
     if policy == "eager":
         if state.game.rules.must_play:
             state.play_random(rng)  # the same thing: nothing is chosen instead of a play

@@ -165,9 +165,9 @@ def _step(
 
 
 def _full(entry: Mapping[str, Any], state: State, i: int) -> dict[str, Any]:
-    """A history line with the covered card, or the card handed on, shown (a record shows
-    every card)."""
-    if entry["kind"] not in ("cover", "give"):
+    """A history line with the covered card, the card handed on, or the card drawn shown
+    (a record shows every card)."""
+    if entry["kind"] not in ("cover", "give", "draw"):
         return dict(entry)
     return history_entry(int(entry["seat"]), state.log[i][1], to=entry.get("to"))
 

@@ -22,8 +22,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from paiqi_core.actions import DRAW_CARD, GIVE, ActionError, parse_action
 from paiqi_core.agents import LEVELS, Agent, make_agent
 from paiqi_core.engine import Game, IllegalAction, State
+from paiqi_core.engine.reasons import NOT_LEGAL
 from paiqi_core.serve.settlement import settlement
 from paiqi_core.serve.view import ended_by_stall, rules_summary, seat_view
 
@@ -110,10 +112,18 @@ class Table:
 
     # -- moves ---------------------------------------------------------------------------
     def act(self, action: int | str) -> str | None:
-        """The person's move; None when made, else the engine's reason it is not legal."""
+        """The person's move; None when made, else the engine's reason it is not legal. A
+        draw from the stock is ``draw`` only: the card is chance's, so a draw naming its
+        card (how a replay says which card was drawn) is refused, before the engine could
+        say whether the stock holds that card."""
         self._check()
         if self.state.over:
             return "game over: no action can be taken"
+        if _names_a_drawn_card(action):
+            return (
+                f"{NOT_LEGAL}: the stock lies face down: draw without naming a card "
+                "(draw); the card drawn is chance's"
+            )
         try:
             self.state.apply(action, self.seat)
         except IllegalAction as e:
@@ -148,6 +158,16 @@ class Table:
     def _check(self) -> None:
         if self.broken is not None:
             raise TableError(f"this game stopped: {self.broken}")
+
+
+def _names_a_drawn_card(action: int | str) -> bool:
+    """Whether ``action`` is a draw of a named card (``draw H5``, ``DRAW_CARD + c``)."""
+    if isinstance(action, str):
+        try:
+            action = parse_action(action)
+        except ActionError:
+            return False  # the engine says why it is no action
+    return isinstance(action, int) and DRAW_CARD <= action < GIVE
 
 
 class Tables:

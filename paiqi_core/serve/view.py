@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from paiqi_core.actions import (
     COVER,
     CUT,
+    DRAW,
+    DRAW_CARD,
     GIVE,
     HIDDEN_COVER,
     HIDDEN_GIVE,
@@ -54,6 +56,12 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "pass_limit": stuck.pass_limit,
         # turn.pass_takes: a pass takes a card the previous player still holding cards hands on
         "pass_takes": rules.pass_takes,
+        # deck.leftover: the cards dealt to no seat are dealt on (dealt), lie face up
+        # (face_up) or face down in a stock (stock); deck.hand: the cards dealt to each seat
+        "leftover": rules.leftover,
+        "hand": rules.hand,
+        # turn.draw: a stuck player draws one card from the stock (one), or passes (none)
+        "draw": rules.draw,
         "objective": rules.facts.objective,
         "options": {k: v for k, v in rules.options.items()},
     }
@@ -125,8 +133,8 @@ def history_entry(
 ) -> dict[str, Any]:
     """One line of the move history: who, what (text), and the card it names if any. A
     card handed on (``give``) names the seat it went to (``to``, the seat that passed); a
-    hidden cover or give shows ``own_cover`` when given (the seat's own, or the card it
-    took)."""
+    hidden cover, give or draw shows ``own_cover`` when given (the seat's own, the card it
+    took, or the card it drew)."""
     k = kind(action)
     entry: dict[str, Any] = {"seat": seat, "kind": k, "text": action_text(action)}
     if k == "play":
@@ -144,6 +152,11 @@ def history_entry(
         if card is not None:
             entry["card"] = card_text(card)
         entry["to"] = to
+    elif k == "draw":
+        card = own_cover if action == DRAW else action - DRAW_CARD
+        entry["text"] = "draw" if card is None else f"draw {card_text(card)}"
+        if card is not None:
+            entry["card"] = card_text(card)
     elif k == "joker":
         at, card = joker_parts(action)
         entry["at"], entry["card"] = card_text(at), card_text(card)
@@ -155,11 +168,13 @@ def history_entry(
 
 
 def _history(obs: Observation) -> list[dict[str, Any]]:
-    """The public history; this seat's own covers show their card, and so does a card
-    handed on that this seat gave or took (``Observation.handed``, in order). A card is
-    handed to the seat of the entry just before (the seat that passed)."""
+    """The public history; this seat's own covers show their card, and so do a card
+    handed on that this seat gave or took (``Observation.handed``, in order) and a card
+    this seat drew (``Observation.drawn``, in order). A card is handed to the seat of the
+    entry just before (the seat that passed)."""
     own = iter(obs.cover_order)
     handed = iter(obs.handed)
+    drawn = iter(obs.drawn)
     out = []
     history = list(obs.history)
     for i, (seat, action) in enumerate(history):
@@ -168,9 +183,24 @@ def _history(obs: Observation) -> list[dict[str, Any]]:
             mine = next(handed, None) if obs.seat in (seat, taker) else None
             out.append(history_entry(seat, action, mine, to=taker))
             continue
+        if action == DRAW:
+            mine = next(drawn, None) if seat == obs.seat else None
+            out.append(history_entry(seat, action, mine))
+            continue
         mine = next(own, None) if seat == obs.seat and action == HIDDEN_COVER else None
-        out.append(history_entry(seat, action, mine))
+        out.append(kept(history_entry(seat, action, mine), history, i))
     return out
+
+
+def kept(entry: dict[str, Any], history: Sequence[tuple[int, int]], i: int) -> dict[str, Any]:
+    """``entry`` (the ``i``-th of ``history``), marked ``kept`` where it is a pass just
+    after the same seat drew a card that fitted (``turn.draw``): the player stopped,
+    keeping the card drawn, which is not counted as a pass."""
+    if entry["kind"] == "pass" and i:
+        seat, before = history[i - 1]
+        if seat == entry["seat"] and kind(before) == "draw":
+            entry["kept"] = True
+    return entry
 
 
 def taker_of(obs: Observation) -> int | None:
@@ -179,6 +209,13 @@ def taker_of(obs: Observation) -> int | None:
         return None
     seat, action = obs.history[-1]
     return seat if action == PASS else None
+
+
+def drew_card(obs: Observation) -> str | None:
+    """The card this seat has just drawn and may play now (``turn.draw``), else None."""
+    if obs.drew and obs.turn == obs.seat and obs.drawn and not obs.terminal:
+        return card_text(obs.drawn[-1])
+    return None
 
 
 def legal_moves(legal: Sequence[int]) -> list[dict[str, Any]]:
@@ -270,6 +307,15 @@ def seat_view(
         "handed": [card_text(c) for c in obs.handed],
         # the seat to move plays again after a card that ended its line: its pass is a stop
         "extra_play": obs.extra_play,
+        # deck.leftover: stock: the cards left in it, face down (None: the game has none)
+        "stock": obs.stock if rules.leftover == "stock" else None,
+        # turn.draw: the cards this seat drew, in order (each a draw line of the history)
+        "drawn": [card_text(c) for c in obs.drawn],
+        # the seat to move has just drawn a card that fits: it may play it now (its pass,
+        # where legal, is a stop that keeps the card); ``drew_card``: that card, shown to
+        # the seat that drew it only
+        "drew": obs.drew,
+        "drew_card": drew_card(obs),
         "ending": ending(rules, obs, names, stalled) if obs.terminal else None,
     }
 

@@ -115,8 +115,8 @@ def _check_state(
             _compare(key, list(want), state.hand_counts(), failures, where)
         elif key == "covered_counts":
             _compare(key, list(want), [c.bit_count() for c in state.covered], failures, where)
-        elif key in ("table", "pool"):
-            mask = state.table if key == "table" else state.pool
+        elif key in ("table", "pool", "stock"):
+            mask = {"table": state.table, "pool": state.pool, "stock": state.stock}[key]
             _compare(key, _card_set(want), [card_text(c) for c in bits(mask)], failures, where)
         elif key == "turn":
             actual = seats.name(state.turn) if not state.over else "(game over)"

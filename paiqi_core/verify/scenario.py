@@ -91,14 +91,16 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     """A state from an example's ``position`` or ``game`` setup.
 
     With an empty table (``dealt``) the hands are completed to full deal sizes with the
-    remaining cards, shuffled by ``fill_seed`` (with leftovers face up, what is left lies
-    face up unless ``pool`` says which); mid-game, unlisted cards are spread over the seats
-    whose hands were not given, the cards ``pool`` names lie face up, and the cards a seat
+    remaining cards, shuffled by ``fill_seed`` (with cards dealt to no seat, what is left
+    lies face up or forms the stock, unless ``pool`` or ``stock`` says which); mid-game,
+    unlisted cards are spread over the seats whose hands were not given (or, where every
+    hand is given, form the stock of a game that has one), the cards ``pool`` names lie face
+    up and those ``stock`` names lie in the stock, and the cards a seat
     was dealt but neither holds nor covered count as played before the position (a seat
     with an empty hand has finished).
     """
     if "seed" in setup:
-        given = {"table", "hand", "hands", "covered", "door_card", "turn", "pool"}
+        given = {"table", "hand", "hands", "covered", "door_card", "turn", "pool", "stock"}
         others = sorted(set(setup) & given)
         if others:
             raise SetupError(f"a game dealt from 'seed' takes no {', '.join(others)}")
@@ -115,13 +117,19 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         turn = mover
     covered = _seat_cards(seats, setup.get("covered"))
     pool = parse_cards(setup.get("pool", []))
-    if pool and game.dealt == len(game.deck):
+    if pool and game.rules.leftover != "face_up":
         raise SetupError("'pool:' lays cards face up, which only deck.leftover: face_up does")
-    _no_duplicates([table, pool, *hands.values(), *covered.values()])
-    jokers = _in_the_pack(game, [table, pool, *hands.values(), *covered.values()])
+    stock = parse_cards(setup.get("stock", []))
+    if "stock" in setup and game.rules.leftover != "stock":
+        raise SetupError(
+            "'stock:' lays cards face down to draw, which only deck.leftover: stock does"
+        )
+    _no_duplicates([table, pool, stock, *hands.values(), *covered.values()])
+    jokers = _in_the_pack(game, [table, pool, stock, *hands.values(), *covered.values()])
     used = (
         set(table)
         | set(pool)
+        | set(stock)
         | {c for h in hands.values() for c in h}
         | {c for h in covered.values() for c in h}
     )
@@ -137,13 +145,19 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
                 raise SetupError(f"seat {seats.name(s)} holds more than {sizes[s]} cards")
             full[s] += rest[:need]
             rest = rest[need:]
-        if game.dealt < len(game.deck) and "pool" not in setup:
-            pool, rest = rest, []  # the leftovers of the deal lie face up
+        if game.dealt < len(game.deck) and not {"pool", "stock"} & set(setup):
+            # the cards dealt to no seat lie face up, or form the stock
+            if game.rules.leftover == "stock":
+                stock, rest = rest, []
+            else:
+                pool, rest = rest, []
     else:
         open_seats = [s for s in range(n) if s not in hands]
         for i, c in enumerate(rest):
             if open_seats:
                 full[open_seats[i % len(open_seats)]].append(c)
+        if not open_seats and game.rules.leftover == "stock" and "stock" not in setup:
+            stock = rest  # every hand given: the rest is the stock
     opened = suit_order(setup.get("opened"))
     door = parse_card(setup["door_card"]) if "door_card" in setup else None
     if door is None and game.rules.opening.uses_door_card:
@@ -167,6 +181,7 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         covered=masks[n:],
         passes=passes,
         pool=mask_of(pool),
+        stock=mask_of(stock),
         # mid-game, what a seat was dealt and no longer holds or covered, it played
         played=[max(0, sizes[s] - len(full[s]) - len(covered.get(s, []))) for s in range(n)]
         if table

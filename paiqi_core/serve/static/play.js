@@ -1,6 +1,6 @@
 // Play: choose a profile, options, seat and opponents; then the game, move by move.
 import { api, ApiError, shared } from "./api.js";
-import { el, clear, face, isRed, cardName, mini, moveText, moveWords, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
+import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -12,6 +12,7 @@ let view = null; // the current game's view
 let coverMode = false;
 let jokerChoice = false; // the joker card was chosen: its moves are offered
 let received = new Set(); // cards just handed to the person (turn.pass_takes)
+let justDrawn = null; // the card the person just drew from the stock (turn.draw)
 let pumping = 0; // a token: a new game stops the previous game's computer moves
 let busy = false;
 
@@ -153,6 +154,7 @@ export async function deal() {
   coverMode = false;
   jokerChoice = false;
   received = new Set();
+  justDrawn = null;
   pumping++;
   $("game").hidden = false;
   const box = $("setup-box");
@@ -173,21 +175,22 @@ function message(text, kind = "") {
 
 function legalOf(v) {
   const plays = new Map(), covers = new Map(), gives = new Map(), jokers = [];
-  let pass = null;
+  let pass = null, draw = null;
   for (const m of v.legal) {
     if (m.kind === "play") plays.set(m.card, m);
     else if (m.kind === "cover") covers.set(m.card, m);
     else if (m.kind === "give") gives.set(m.card, m);
     else if (m.kind === "pass") pass = m;
+    else if (m.kind === "draw") draw = m;
     else if (m.kind === "joker") jokers.push(m);
   }
-  return { plays, covers, gives, jokers, pass };
+  return { plays, covers, gives, jokers, pass, draw };
 }
 
 function newCards(before, after) {
   const out = new Set();
   for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
-    if (h.kind === "cover" || h.kind === "give") continue; // not a card on the table
+    if (h.kind === "cover" || h.kind === "give" || h.kind === "draw") continue; // not on the table
     if (h.card) out.add(h.card);
     if (h.at) out.add(h.at);
   }
@@ -208,6 +211,19 @@ function handingOn(v) {
   return !v.over && !v.broken && v.turn === v.seat && v.hand_on && v.taker !== null;
 }
 
+// What the person is told about the stock on their turn (turn.draw): to draw, having
+// nothing to play; or which card they drew, which fits, and that they may play it now.
+// `show` writes the card (its code, or as the page writes it in text).
+function drawText(v, L, show = cardText) {
+  if (v.drew_card) {
+    const card = show(v.drew_card);
+    return L.pass ? `you drew ${card}: it fits — play it now, or keep it (no pass is counted).`
+      : `you drew ${card}: it fits — play it now.`;
+  }
+  if (L.draw) return `nothing to play: draw a card from the stock (${plural(v.stock, "card", "cards")} left).`;
+  return "";
+}
+
 function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
@@ -220,6 +236,8 @@ function render(just) {
   const handOn = handingOn(v);
   const onlyCovers = myTurn && L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
   const handOnText = handOn ? `${capital(v.seats[v.taker].name)} passed: choose a card to hand them.` : "";
+  const drawing = myTurn && !handOn ? drawText(v, L) : "";
+  const drawLine = drawing ? moveText(capital(drawText(v, L, (card) => card))) : [];
   // status line
   let status;
   if (v.broken) status = `This game stopped: ${v.broken}`;
@@ -228,6 +246,7 @@ function render(just) {
     status = won.length ? `Game over: ${won.join(" and ")} won.` : "Game over.";
   }
   else if (handOn) status = `Your turn: ${handOnText}`;
+  else if (drawing) status = `Your turn: ${drawing}`;
   else if (myTurn) {
     if (onlyCovers) status = "Your turn: nothing can be played — choose a card to cover.";
     else if (L.plays.size === 0 && L.jokers.length === 0 && L.pass) status = "Your turn: nothing can be played — pass.";
@@ -235,6 +254,7 @@ function render(just) {
   } else if (v.hand_on && v.taker !== null) {
     status = `${v.seats[v.turn].name} is to hand a card to ${v.seats[v.taker].name}…`;
   } else status = `${v.seats[v.turn].name} is to move…`;
+  if (v.over && $("message").classList.contains("info")) message(""); // a word for a turn gone
   const dealt = v.seed !== null ? ` · deal ${v.seed}` : "";
   $("status").textContent = `${rules.name}${dealt} · ${status}`;
   const game = $("game");
@@ -243,9 +263,14 @@ function render(just) {
   const prompt = $("hand-on");
   prompt.hidden = !handOn;
   prompt.textContent = handOnText;
+  game.dataset.draw = !drawing ? "" : v.drew_card ? "drew" : "draw";
+  const drawPrompt = clear($("draw-prompt"));
+  drawPrompt.hidden = !drawing;
+  drawPrompt.append(...drawLine);
   game.dataset.moves = String(v.history.length);
   game.dataset.table = v.table;
-  renderBoard($("board"), v, rules, myTurn && !handOn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just);
+  renderBoard($("board"), v, rules, myTurn && !handOn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just,
+    myTurn && L.draw ? () => act("draw") : null);
   renderSeats($("seats"), v, rules, v.seat);
   renderHand(v, L, myTurn, onlyCovers, handOn);
   renderMoves(v, L, myTurn && !handOn, onlyCovers);
@@ -269,6 +294,7 @@ function renderHand(v, L, myTurn, onlyCovers, handOn) {
     let cls = "card" + (isRed(card) ? " red" : "") + (card === "JOKER" ? " joker-card" : "");
     let hint = cardName(card);
     if (received.has(card)) { cls += " received"; hint += ": just handed to you"; }
+    if (card === justDrawn) { cls += " just-drawn"; hint += ": just drawn from the stock"; }
     if (handOn) {
       // every card the engine lets go may be handed on, face down, to the seat that passed
       if (L.gives.has(card)) { cls += " givable"; hint += `: hand it to ${v.seats[v.taker].name}`; }
@@ -314,10 +340,19 @@ function renderMoves(v, L, myTurn, onlyCovers) {
     }
     return;
   }
+  if (L.draw) {
+    // stuck while the stock holds cards: the one thing to do is to draw (turn.draw)
+    box.append(el("button", {
+      type: "button", id: "draw", class: "primary", onclick: () => act("draw"),
+      title: "draw a card from the stock: if it fits, you may play it at once",
+    }, "Draw a card ", el("kbd", { text: "D" })));
+  }
   if (L.pass) {
-    // after a card that ends its line, a pass only ends the turn (no pass is counted)
-    const label = v.extra_play ? "Stop (no extra card) " : "Pass ";
-    box.append(el("button", { type: "button", id: "pass", onclick: () => act("pass") }, label, el("kbd", { text: "P" })));
+    // after a card that ends its line, or after drawing a card that fits, a pass only ends
+    // the turn (no pass is counted)
+    const label = v.drew ? "Keep it (stop) " : v.extra_play ? "Stop (no extra card) " : "Pass ";
+    const title = v.drew ? "keep the card drawn and end your turn: no pass is counted" : null;
+    box.append(el("button", { type: "button", id: "pass", onclick: () => act("pass"), title }, label, el("kbd", { text: "P" })));
   }
   if (L.covers.size && !onlyCovers) {
     box.append(el("button", {
@@ -376,6 +411,12 @@ async function act(action) {
       message("");
       coverMode = false;
       jokerChoice = false;
+      justDrawn = null;
+      if (action === "draw" && next.drawn.length > before.drawn.length) {
+        // marked in the hand until the person moves again
+        justDrawn = next.drawn[next.drawn.length - 1];
+        if (!next.drew_card) message(`You drew ${justDrawn}: it does not fit, so your turn ends.`, "info");
+      }
     }
     render(newCards(before, next));
   } catch (e) {
@@ -410,10 +451,11 @@ async function pump() {
   }
 }
 
-// The first card the person may play or cover: in the hand, else lying face up.
+// The first card the person may play or cover: in the hand, else lying face up; else the
+// button that draws from the stock.
 function firstChoice() {
   return document.querySelector("#hand .card.legal, #hand .card.coverable, #hand .card.givable") ||
-    document.querySelector("#board .pool .card.legal");
+    document.querySelector("#board .pool .card.legal") || $("draw");
 }
 
 async function download() {
@@ -437,6 +479,7 @@ export function playKey(e) {
   if (!view || view.over) return false;
   const L = legalOf(view);
   if (key === "p" || key === "P") { act("pass"); return true; } // refused with the reason if not legal
+  if (key === "d" || key === "D") { act("draw"); return true; } // likewise
   if (key === "c" || key === "C") { toggleCover(); return true; }
   if (key === "Escape" && coverMode) { toggleCover(false); return true; }
   if (key === "Escape" && jokerChoice) { jokerChoice = false; render(new Set()); return true; }

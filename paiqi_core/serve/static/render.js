@@ -82,7 +82,14 @@ export function moveWords(h, past = false, names = null) {
     case "cover":
       if (past) return h.card ? ["covered ", mini(h.card)] : ["covered"];
       return h.card ? ["cover ", mini(h.card)] : ["cover"];
-    case "pass": return [past ? "passed" : "pass"];
+    case "pass":
+      // a stop after a card drawn that fits (turn.draw): the card is kept, no pass counted
+      if (h.kept) return [past ? "kept the card drawn" : "keep the card drawn"];
+      return [past ? "passed" : "pass"];
+    case "draw":
+      // the card drawn is shown to the seat that drew it only
+      if (past) return h.card ? ["drew ", mini(h.card)] : ["drew a card"];
+      return h.card ? ["draw ", mini(h.card)] : ["draw"];
     case "give": {
       // the card is shown to the seat that gave it and the seat that took it only
       const to = h.to === null || h.to === undefined ? "the seat that passed" : names && names[h.to] ? names[h.to] : `seat ${h.to}`;
@@ -105,8 +112,9 @@ const STATUS_WORDS = {
 // The rows of the table. `targets` is a set of cards the person may lay now (highlighted),
 // `onTarget(card)` is called when such a place is clicked. The cards lying face up beside
 // the rows (`view.pool`, deck.leftover) follow them; those among `targets` are played by
-// clicking them, as their places are.
-export function renderBoard(root, view, rules, targets = new Set(), onTarget = null, just = null) {
+// clicking them, as their places are. The stock (`view.stock`, deck.leftover: stock) is a
+// face-down pile with its count; with `onDraw`, the person draws by clicking it.
+export function renderBoard(root, view, rules, targets = new Set(), onTarget = null, just = null, onDraw = null) {
   const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   clear(root);
   const ring = rules.ace_king === "wrap" ? "↻" : rules.ace_king === "tunnel" ? "⇄" : "";
@@ -156,6 +164,7 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
     root.append(line);
   }
   if (view.pool && view.pool.length) root.append(renderPool(view.pool, targets, onTarget));
+  if (view.stock !== null && view.stock !== undefined) root.append(renderStock(view.stock, onDraw));
   if (focused) root.querySelector(`.pool .card[data-card="${focused}"]`)?.focus();
 }
 
@@ -178,6 +187,27 @@ function renderPool(pool, targets, onTarget) {
     }
   }
   return strip;
+}
+
+// The stock: the cards dealt to no seat, face down in a pile beside the rows, and how
+// many are left. A player with nothing to play draws one (turn.draw); with `onDraw` the
+// pile is a button that draws.
+function renderStock(count, onDraw) {
+  const words = count ? `${plural(count, "card", "cards")} face down` : "empty";
+  const label = `Stock: ${words}`;
+  const pile = el(onDraw ? "button" : "span", {
+    class: "stock-pile" + (count ? "" : " empty") + (onDraw ? " legal" : ""),
+    type: onDraw ? "button" : null, role: onDraw ? null : "img",
+    "aria-label": onDraw ? `${label}: draw a card` : label, title: onDraw ? "draw a card" : label,
+    onclick: onDraw ? () => onDraw() : null,
+  },
+  el("span", { class: "card back", "aria-hidden": "true" }),
+  el("span", { class: "stock-count", "aria-hidden": "true", text: String(count) }));
+  return el("div", { class: "stock", "data-count": count },
+    pile,
+    el("span", { class: "stock-label" },
+      el("strong", { text: "Stock" }), ` · ${words}`,
+      el("span", { class: "stock-hint", text: count ? " · a player with nothing to play draws one" : " · nothing left to draw" })));
 }
 
 // How a seat's game ended, once it is over: the rank the result gives (never the order of

@@ -100,7 +100,7 @@ function go(i) {
   if (step.move) stepAt.append(`${step.seats[step.move.seat].name}: `, ...moveWords(step.move, true, step.seats.map((x) => x.name)));
   else stepAt.append("the deal");
   const just = new Set();
-  if (step.last && step.last.type !== "cover" && step.last.type !== "give") {  // not on the table
+  if (step.last && !["cover", "give", "draw"].includes(step.last.type)) { // not on the table
     if (step.last.card) just.add(step.last.card);
     if (step.last.at) just.add(step.last.at);
   }
