@@ -1495,7 +1495,7 @@ NO_PASSES = [
     # any 7 opens: a player who bursts before a suit's 7 is down lays cards that wait for
     # it, and the 7 still opens that row
     ("pagat", ("turn.pass_limit=0",)),
-    ("pagat", ("turn.pass_limit=1", "turn.must_play=false")),
+    ("bicycle", ("turn.pass_limit=0", "players=5")),
 ]
 
 
