@@ -164,7 +164,7 @@ class Belief:
         # cards handed on (turn.pass_takes): which this seat gave or took it knows; a card
         # handed to another seat unseen may be any card, so what that seat was proven not to
         # hold before no longer holds for its hand
-        handed = iter(obs.handed)
+        self._remembered = remembered = obs.remembered()  # (the cards this seat knows)
         self._gives = 0  # cards handed on
         self._gave: dict[int, int] = {}  # a card this seat handed on -> the seat it went to
         self._stuck: dict[int, int] = {}  # history index of a pass, cover or draw -> what fitted
@@ -198,12 +198,13 @@ class Belief:
             if index == stopped:
                 continue
             if action == HIDDEN_GIVE:
-                taker = obs.history[index - 1][0]
+                _, _, known, taker = remembered[index]
+                assert taker is not None
                 self._gives += 1
                 for card in [c for c, t in self._gave.items() if t == seat]:
                     del self._gave[card]  # handed on again: it may be anywhere
-                if me in (seat, taker):
-                    card = next(handed)
+                if known is not None:  # this seat gave it, or took it
+                    card = known
                     self._void[taker] &= ~(1 << card)
                     if seat == me:
                         self._gave[card] = taker
@@ -501,8 +502,7 @@ class Belief:
         own = list(obs.cover_order)
         counts = [len(c) for c in covers]
         counts[me] = len(own)
-        mine = list(obs.handed)
-        drawn = list(obs.drawn)
+        remembered = self._remembered  # the cards this seat gave, took or drew
         laid = list(obs.laid)
         rng = self._walks  # a placement may be walked back more than once, each time anew
         chosen: list[int] = []
@@ -527,9 +527,10 @@ class Belief:
             elif action == BURST:
                 back[seat] |= laid.pop() & SUITED
             elif action == HIDDEN_GIVE:
-                taker = history[index - 1][0]
-                if me in (seat, taker):
-                    card = mine.pop()
+                _, _, known, taker = remembered[index]
+                assert taker is not None
+                if known is not None:
+                    card = known
                 else:
                     # the taker passed just before, holding nothing that fitted: a card
                     # that fits then is the one it took
@@ -553,8 +554,9 @@ class Belief:
                 back[seat] |= 1 << card
                 chosen.append(card)
             elif action == DRAW:
-                if seat == me:
-                    card = drawn.pop()
+                known = remembered[index].card
+                if known is not None:  # this seat's own draw
+                    card = known
                 else:
                     card = self._drawn_back(back[seat], index, rng)
                     if card is None:

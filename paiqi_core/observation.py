@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any, NamedTuple, overload
 
-from paiqi_core.actions import action_text
+from paiqi_core.actions import DRAW, HIDDEN_COVER, HIDDEN_GIVE, action_text
 from paiqi_core.cards import bits
 
 
@@ -63,6 +63,15 @@ class History(Sequence[tuple[int, int]]):
         return f"History({list(self.texts())!r})"
 
 
+class Remembered(NamedTuple):
+    """An entry of the history as one seat remembers it (``Observation.remembered``)."""
+
+    seat: int
+    action: int  # as every seat sees it (``actions.public_action``)
+    card: int | None  # the card behind a hidden cover, give or draw, where this seat knows it
+    to: int | None  # for a card handed on, the seat that took it (which passed just before)
+
+
 class Observation(NamedTuple):
     """What one seat may see: its own hand, the table, and public counts only."""
 
@@ -99,6 +108,28 @@ class Observation(NamedTuple):
     # each draw as ``DRAW``
     drawn: tuple[int, ...] = ()
     drew: bool = False  # the seat to move has just drawn a card it may play
+
+    def remembered(self) -> list[Remembered]:
+        """The history as this seat remembers it: each entry with the card this seat knows
+        behind it (its own covers, the cards it handed on or took, its own draws) and, for a
+        card handed on, the seat that took it: the seat of the entry just before."""
+        own, handed, drawn = iter(self.cover_order), iter(self.handed), iter(self.drawn)
+        me = self.seat
+        out = []
+        before = -1
+        for seat, action in self.history:
+            card = to = None
+            if action == HIDDEN_COVER and seat == me:
+                card = next(own, None)
+            elif action == HIDDEN_GIVE:
+                to = before
+                if me in (seat, to):
+                    card = next(handed, None)
+            elif action == DRAW and seat == me:
+                card = next(drawn, None)
+            out.append(Remembered(seat, action, card, to))
+            before = seat
+        return out
 
     @property
     def pool(self) -> tuple[int, ...]:

@@ -413,27 +413,20 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
     """The history as ``obs.seat`` remembers it: (seat, kind index, card mask, joker place)
     per move or event; the seat's own covers and draws show their cards, cards handed on
     show theirs to the giver and the taker, bursts the hands laid."""
-    own = iter(obs.cover_order)
-    handed = iter(obs.handed)
-    drawn = iter(obs.drawn)
     laid = iter(obs.laid)
     rows: list[tuple[int, int, int, int | None]] = []
-    me = obs.seat
-    before = -1  # the seat of the entry before: the one a card is handed to
-    for seat, a in obs.history:
-        if a == HIDDEN_GIVE or GIVE <= a < GIVE + 64:
-            card = next(handed, None) if me in (seat, before) else None
-            rows.append((seat, 9, 0 if card is None else 1 << card, None))
+    for seat, a, card, _ in obs.remembered():
+        known = 0 if card is None else 1 << card  # (a hidden card this seat knows)
+        if GIVE <= a < GIVE + 64:
+            rows.append((seat, 9, known, None))
         elif a < JOKER_CARD:
             rows.append((seat, 0, 1 << a, None))
-        elif a == HIDDEN_COVER or COVER <= a < PASS:
-            card = next(own, None) if seat == me else None
-            rows.append((seat, 1, 0 if card is None else 1 << card, None))
+        elif COVER <= a < PASS:
+            rows.append((seat, 1, known, None))
         elif a == PASS:
             rows.append((seat, 2, 0, None))
         elif DRAW <= a < GIVE:
-            card = next(drawn, None) if seat == me else None
-            rows.append((seat, 10, 0 if card is None else 1 << card, None))
+            rows.append((seat, 10, known, None))
         elif a >= JOKER:
             x, y = divmod(a - JOKER, 64)
             rows.append((seat, 3, 1 << y, x))
@@ -449,7 +442,6 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
             rows.append((seat, 8, 0, None))
         else:  # pragma: no cover - every logged action is one of the above
             raise ValueError(f"unknown entry {a} in the history")
-        before = seat
     return rows
 
 
@@ -519,34 +511,18 @@ def information_state_text(obs: Observation, dealt: int) -> str:
     head = f"seat {obs.seat}; dealt: {_cards(dealt)}"
     if obs.door_card is not None:
         head += f"; door card: {card_text(obs.door_card)}"
-    own = iter(obs.cover_order)
-    handed = iter(obs.handed)
-    drawn = iter(obs.drawn)
     laid = iter(obs.laid)
-    me = obs.seat
     texts = _MOVE_TEXT
     moves = []
-    before = -1  # the seat of the entry before: the one a card is handed to
-    for seat, a in obs.history:
+    for seat, a, card, _ in obs.remembered():
         text = texts.get(a)
         if text is None:  # a joker move: "joker H8 H9"
             text = texts[a] = action_text(a)
-        elif a == HIDDEN_COVER and seat == me:
-            card = next(own, None)
-            if card is not None:
-                text = "cover " + _CARD_TEXT[card]
-        elif a == HIDDEN_GIVE and me in (seat, before):
-            card = next(handed, None)
-            if card is not None:
-                text = "give " + _CARD_TEXT[card]
-        elif a == DRAW and seat == me:
-            card = next(drawn, None)
-            if card is not None:
-                text = "draw " + _CARD_TEXT[card]
+        elif card is not None:  # a hidden cover, give or draw whose card this seat knows
+            text = f"{text} {_CARD_TEXT[card]}"
         elif a == BURST:
             text = "burst " + _cards(next(laid))
         moves.append(f"{seat}:{text}")
-        before = seat
     return head + "\n" + " ".join(moves)
 
 

@@ -172,23 +172,13 @@ def _history(obs: Observation) -> list[dict[str, Any]]:
     handed on that this seat gave or took (``Observation.handed``, in order) and a card
     this seat drew (``Observation.drawn``, in order). A card is handed to the seat of the
     entry just before (the seat that passed)."""
-    own = iter(obs.cover_order)
-    handed = iter(obs.handed)
-    drawn = iter(obs.drawn)
     out = []
     history = list(obs.history)
-    for i, (seat, action) in enumerate(history):
+    for i, (seat, action, mine, taker) in enumerate(obs.remembered()):
         if action == HIDDEN_GIVE:
-            taker = history[i - 1][0] if i else None
-            mine = next(handed, None) if obs.seat in (seat, taker) else None
-            out.append(history_entry(seat, action, mine, to=taker))
-            continue
-        if action == DRAW:
-            mine = next(drawn, None) if seat == obs.seat else None
-            out.append(history_entry(seat, action, mine))
-            continue
-        mine = next(own, None) if seat == obs.seat and action == HIDDEN_COVER else None
-        out.append(kept(history_entry(seat, action, mine), history, i))
+            out.append(history_entry(seat, action, mine, to=taker if i else None))
+        else:
+            out.append(kept(history_entry(seat, action, mine), history, i))
     return out
 
 
