@@ -155,6 +155,33 @@ def hand_masks(hands: Iterable[Iterable[int]]) -> list[int]:
     return masks
 
 
+MAX_COPIES = 3  # of a card, with several decks
+
+
+def planes(cards: Iterable[int]) -> tuple[int, int, int]:
+    """The cards of a hand (or of the table) with several decks, given as card numbers with
+    their repeats, as three masks: the cards held once or more, twice or more, and three
+    times."""
+    once = twice = thrice = 0
+    for c in cards:
+        bit = 1 << c
+        if thrice & bit:
+            raise CardError(f"more than {MAX_COPIES} copies of {card_text(c)}")
+        if twice & bit:
+            thrice |= bit
+        elif once & bit:
+            twice |= bit
+        else:
+            once |= bit
+    return once, twice, thrice
+
+
+def with_copies(once: int, twice: int = 0, thrice: int = 0) -> list[int]:
+    """The card numbers of a hand given as its planes (``planes``), each as many times as
+    it is held, ascending."""
+    return sorted([*bits(once), *bits(twice), *bits(thrice)])
+
+
 def alike(mask: int) -> int:
     """``mask`` with its jokers as the first jokers: which of the alike jokers a hand holds
     is no one's knowledge, only how many (what a seat is shown)."""

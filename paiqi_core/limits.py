@@ -95,7 +95,8 @@ def limits(rules: Rules) -> Limits:
     # a pass that takes a card is followed by the card handed on: a move of its own; a
     # draw is a move, and so is the stop after a card drawn that is kept
     turns = None if passes is None else cards + passes * (2 if takes else 1) + 2 * draws
-    events = 4 + 4 + (52 if rules.jokers else 0) + 2 * n  # placed 7s, cuts, swaps, bursts, leaves
+    # placed 7s (each deck's), cuts, swaps, bursts, leaves
+    events = 4 * rules.decks + 4 + (52 if rules.jokers else 0) + 2 * n
     declared = getattr(rules.ending, "most_holding", None)
     holding = n if rules.stall is not None or not callable(declared) else int(declared(n))
     points = tuple(sorted((CARD_POINTS[c] for c in rules.deck), reverse=True))

@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Any, NamedTuple, overload
 
 from paiqi_core.actions import DRAW, HIDDEN_COVER, HIDDEN_GIVE, action_text
-from paiqi_core.cards import bits
+from paiqi_core.cards import bits, with_copies
 
 
 class History(Sequence[tuple[int, int]]):
@@ -108,6 +108,11 @@ class Observation(NamedTuple):
     # each draw as ``DRAW``
     drawn: tuple[int, ...] = ()
     drew: bool = False  # the seat to move has just drawn a card it may play
+    # with several decks (deck.decks): the cards this seat holds twice and three times, and
+    # those on the table twice and three times, masks (``hand_mask`` and ``table_mask`` hold
+    # each card once)
+    hand_copies: tuple[int, int] = (0, 0)
+    table_copies: tuple[int, int] = (0, 0)
 
     def remembered(self) -> list[Remembered]:
         """The history as this seat remembers it: each entry with the card this seat knows
@@ -138,13 +143,17 @@ class Observation(NamedTuple):
 
     @property
     def hand(self) -> tuple[int, ...]:
-        """This seat's cards, ascending."""
-        return tuple(bits(self.hand_mask))
+        """This seat's cards, ascending (a card held twice, twice)."""
+        if self.hand_copies == (0, 0):
+            return tuple(bits(self.hand_mask))
+        return tuple(with_copies(self.hand_mask, *self.hand_copies))
 
     @property
     def table(self) -> tuple[int, ...]:
-        """The cards on the table, ascending."""
-        return tuple(bits(self.table_mask))
+        """The cards on the table, ascending (a card down twice, twice)."""
+        if self.table_copies == (0, 0):
+            return tuple(bits(self.table_mask))
+        return tuple(with_copies(self.table_mask, *self.table_copies))
 
     @property
     def own_covered(self) -> tuple[int, ...]:

@@ -53,11 +53,13 @@ def rank_range(text: str, ace: str) -> int:
 @dataclass(frozen=True)
 class Pack:
     """The cards of a game: ``ranks`` (a mask of rank indices, every suit alike), the
-    ``centre`` rank that starts a row, and ``jokers``."""
+    ``centre`` rank that starts a row, ``jokers``, and the ``decks`` shuffled together
+    (each suited card that many times)."""
 
     ranks: int = ALL_RANKS
     centre: int = SEVEN
     jokers: int = 0
+    decks: int = 1
 
     @cached_property
     def suited(self) -> int:
@@ -66,9 +68,11 @@ class Pack:
 
     @cached_property
     def cards(self) -> tuple[int, ...]:
-        """The cards in card order, then the jokers: what is shuffled and dealt."""
+        """The cards in card order (each deck's in turn), then the jokers: what is shuffled
+        and dealt."""
         jokers = tuple(range(JOKER, JOKER + self.jokers))  # all alike, each its own bit
-        return tuple(c for c in range(52) if self.suited >> c & 1) + jokers
+        one = tuple(c for c in range(52) if self.suited >> c & 1)
+        return one * self.decks + jokers
 
     @cached_property
     def centre_cards(self) -> tuple[int, ...]:

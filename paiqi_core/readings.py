@@ -176,6 +176,18 @@ READINGS: dict[str, Reading] = {
             lambda r: r.leftover == "stock",
         ),
         Reading(
+            "decks-stacked",
+            "With several decks (deck.decks) a suit's copies lie stacked: the k-th copy of a "
+            "card goes down only where k copies of every card between it and the centre lie "
+            "(Board Game Arena's count), the k-th centre card at any time. Where a row's two "
+            "sides grow apart from each other this is the game of one row of each suit per "
+            "deck (badam-sat), a card going on any row of its suit where it fits; a hand laid "
+            "by a burst lies in place, every copy. The copies of a card are alike: a play names "
+            "the card, not the deck. Where the opening card is held twice, the first holder "
+            "from the dealer's left opens.",
+            lambda r: r.decks > 1,
+        ),
+        Reading(
             "pass-takes-from-previous-holder",
             "Where a pass takes a card, it comes from the previous player still holding "
             "cards (the seat that moved just before, unless it has gone out), who chooses "

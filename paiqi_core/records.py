@@ -31,7 +31,7 @@ import jsonschema
 
 from paiqi_core import resources
 from paiqi_core.actions import from_record, is_event, record_action
-from paiqi_core.cards import alike_card, bits, card_text, is_joker, parse_card
+from paiqi_core.cards import alike_card, card_text, is_joker, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.engine.game import game_of
 from paiqi_core.games import game_for, overrides_key
@@ -64,7 +64,7 @@ def state_record(state: State) -> dict[str, Any]:
         "seed": state.seed,
         **({"generator": state.generator} if state.seed is not None else {}),
         "players": game.players,
-        "hands": [[card_text(c) for c in bits(h)] for h in state.dealt],
+        "hands": [[card_text(c) for c in state.dealt_cards(s)] for s in range(game.players)],
         "door_card": None if state.door_card is None else card_text(state.door_card),
         "actions": [record_action(s, a) for s, a in state.log],
         "result": state.result().as_record() if state.over else None,

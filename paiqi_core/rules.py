@@ -82,6 +82,8 @@ class Rules:
     hand: int | None = None
     # what a stuck player does while the stock holds cards: none (passes), or one (draws one)
     draw: str = "none"
+    # the decks shuffled together: each suited card that many times
+    decks: int = 1
 
     @property
     def readings(self) -> tuple[Reading, ...]:
@@ -90,8 +92,8 @@ class Rules:
 
     @property
     def pack(self) -> Pack:
-        """The cards in play: the pack's ranks, its centre rank, its jokers."""
-        return Pack(self.topology.ranks, self.topology.centre, self.jokers)
+        """The cards in play: the pack's ranks, its centre rank, its jokers, its decks."""
+        return Pack(self.topology.ranks, self.topology.centre, self.jokers, self.decks)
 
     @property
     def id(self) -> str:
@@ -136,6 +138,7 @@ def pack_of(profile: Profile) -> Pack:
         ALL_RANKS if ranks is None else rank_range(ranks, profile.get("layout.ace")),
         rank_index(str(profile.get("layout.centre"))),
         int(profile.get("deck.jokers")),
+        int(profile.get("deck.decks")),
     )
 
 
@@ -230,6 +233,7 @@ def compile_rules(profile: Profile) -> Rules:
         pass_takes=str(profile.get("turn.pass_takes")),
         hand=None if profile.get("deck.hand") is None else int(profile.get("deck.hand")),
         draw=str(profile.get("turn.draw")),
+        decks=pack.decks,
         declared_readings=tuple(
             key
             for slot, dotted in hooks.registry.SLOTS.items()

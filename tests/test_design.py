@@ -41,7 +41,7 @@ def hand(n: int, start: int = 0) -> int:
 def test_standings_in_cards_leads_and_deficits() -> None:
     # three players of three cards; seat 0 plays out, seat 1 passes once and falls behind
     log = [(0, 5), (1, PASS), (2, 20), (0, 6), (1, 30), (2, PASS), (0, 7)]
-    t = trace(log, [hand(3), hand(3, 13), hand(3, 26)], covers=False)
+    t = trace(log, [3, 3, 3], covers=False)
     # 3 3 3 (no leader) -> 2 3 3: seat 0 leads; 2 3 2 (shared); 1 3 2; 1 2 2; 0 2 2
     assert t.leads == [1, 0, 0]
     # seat 1 trailed by 1 at its pass (3 v 2) and by 2 when it played (3 v 1), and ends
@@ -55,7 +55,7 @@ def test_the_lead_changes_hands_and_the_first_mover_is_read_from_the_log() -> No
     # (the joker and the card beyond it: two cards at once)
     joker = 1024 + 64 * 3 + 4
     log = [(2, PASS), (0, 1), (1, joker), (2, 40)]
-    t = trace(log, [hand(4), hand(4, 13), hand(4, 26)], covers=False)
+    t = trace(log, [4, 4, 4], covers=False)
     # 4 4 4 -> 3 4 4 (seat 0 leads) -> 3 2 4 (seat 1 leads) -> 3 2 3
     assert t.leads == [1, 1, 0]
     assert t.turn_order == [1, 2, 0]  # seat 2 moved first: seat 0 is third, seat 1 second
@@ -67,7 +67,7 @@ def test_the_lead_changes_hands_and_the_first_mover_is_read_from_the_log() -> No
 def test_sevens_put_out_before_play_count_and_a_burst_player_is_out() -> None:
     # seat 1 had two 7s put out (2 cards left against 4): it leads from the start
     log = [(1, PLACE + 6), (1, PLACE + 19), (0, PASS), (1, 20), (0, BURST)]
-    t = trace(log, [hand(4), hand(4, 13)], covers=False)
+    t = trace(log, [4, 4], covers=False)
     assert t.leads == [0, 1]
     assert t.turn_order == [0, 1]  # seat 0 moved first (its pass)
     assert t.deficit == [3, 0]  # seat 0: 4 against 2 at its pass, 4 against 1 at its burst
@@ -82,7 +82,7 @@ def test_standings_in_covered_points_when_stuck_players_cover() -> None:
         (0, COVER + d9),  # 9 points: seat 2 (1) alone best -> leads
         (1, SWAP + 3),  # a swap changes nothing here
     ]
-    t = trace(log, [hand(3), hand(3, 13), hand(3, 26)], covers=True)
+    t = trace(log, [3, 3, 3], covers=True)
     assert t.leads == [1, 0, 1]
     assert t.deficit == [8, 13, 1]  # seat 0: 9 v 1; seat 1: 13 v 0; seat 2: 1 v 0
     assert t.swaps == [0, 1, 0]
@@ -94,7 +94,7 @@ def test_turn_order_is_counted_from_the_player_who_moved_first() -> None:
         for seed in range(40):
             opener = game.new_state(seed).turn
             state = play_game(game, seed)
-            order = trace(state.log, state.dealt, game.rules.stuck.covers).turn_order
+            order = trace(state.log, state.hand_sizes, game.rules.stuck.covers).turn_order
             assert order[opener] == 0
             assert sorted(order) == list(range(game.players))
 

@@ -153,6 +153,16 @@ VARIANTS = [
     # tables of more than eight
     ("pagat", ("players=12",)),
     ("doujue", ("players=10", "deck.jokers=1")),
+    # several decks: each suit's copies in rows of their own
+    ("pagat", ("deck.decks=2", "players=8")),
+    ("pagat", ("deck.decks=3", "players=12", "layout.sides=high_first")),
+    ("shichinarabe", ("deck.decks=2", "players=10", "turn.pass_limit=null")),
+    ("shichinarabe", ("deck.decks=2", "players=9", "turn.pass_limit=1")),
+    ("shichinarabe", ("deck.decks=3", "players=12", "turn.pass_limit=0")),
+    ("pagat", ("deck.decks=2", "players=6", "turn.extra_after_end=may", "turn.pass_takes=chosen")),
+    ("pagat", ("deck.decks=2", "players=9", "turn.must_play=false", "ending.stall=1")),
+    ("pagat", ("deck.decks=2", "players=8", *DEVYATKA)),
+    ("bicycle", ("deck.decks=2", "players=8")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

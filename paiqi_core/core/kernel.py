@@ -41,6 +41,8 @@ from paiqi_core.core.layout import (
     COVERED,
     CUT,
     DEALT,
+    DEALT_THRICE,
+    DEALT_TWICE,
     DOOR,
     DRAW,
     DRAW_CARD,
@@ -88,6 +90,7 @@ from paiqi_core.core.layout import (
     R_CENTRE,
     R_COVERABLE,
     R_DECK,
+    R_DECKS,
     R_DOOR,
     R_DRAW,
     R_EMPTY_FRONTIER,
@@ -115,8 +118,12 @@ from paiqi_core.core.layout import (
     SUITED,
     SWAP,
     TABLE,
+    TABLE_THRICE,
+    TABLE_TWICE,
     TAKER,
+    THRICE,
     TURN,
+    TWICE,
 )
 from paiqi_core.core.rng import below, randbelow
 
@@ -169,19 +176,84 @@ def _credit(st: np.ndarray, seat: int, order: int) -> None:
     st[NCLOSED + seat] += 1
 
 
+# -- several decks: a hand and the table hold each card up to R_DECKS times, as planes (the
+# cards held once or more, twice or more, three times); with one deck only the first -----
+@step
+def _take(st: np.ndarray, seat: int, card: int) -> None:
+    """One copy of ``card`` leaves ``seat``'s hand."""
+    bit = 1 << card
+    if st[TWICE + seat] & bit:
+        if st[THRICE + seat] & bit:
+            st[THRICE + seat] ^= bit
+        else:
+            st[TWICE + seat] ^= bit
+    else:
+        st[HAND + seat] &= ~bit
+
+
+@step
+def _give(st: np.ndarray, seat: int, card: int) -> None:
+    """One copy of ``card`` joins ``seat``'s hand."""
+    bit = 1 << card
+    if st[HAND + seat] & bit:
+        if st[TWICE + seat] & bit:
+            st[THRICE + seat] |= bit
+        else:
+            st[TWICE + seat] |= bit
+    else:
+        st[HAND + seat] |= bit
+
+
+@step
+def held(st: np.ndarray, seat: int) -> int:
+    """The cards ``seat`` holds, every copy counted."""
+    return popcount(st[HAND + seat]) + popcount(st[TWICE + seat]) + popcount(st[THRICE + seat])
+
+
+@step
+def _lay(st: np.ndarray, card: int) -> None:
+    """One copy of ``card`` goes to the table."""
+    bit = 1 << card
+    if st[TABLE] & bit:
+        if st[TABLE_TWICE] & bit:
+            st[TABLE_THRICE] |= bit
+        else:
+            st[TABLE_TWICE] |= bit
+    else:
+        st[TABLE] |= bit
+
+
+@step
+def _row_frontier(st: np.ndarray, R: np.ndarray, ext: np.ndarray, suit: int) -> int:
+    """The ranks that extend ``suit``'s row now. With several decks the row's copies lie
+    stacked: the k-th copy of a card goes down only beside the k-th copies, and where k-1
+    copies of it already lie (so each rank's copies, and each side's reach, come in
+    order). For rows whose two sides grow apart from each other this is the game of one
+    row of each suit per deck, with the rows' reaches on each side in order."""
+    shift = 13 * suit
+    row = (st[TABLE] >> shift) & FULL_ROW
+    e = ext[row]
+    if R[R_DECKS] > 1:
+        twice = (st[TABLE_TWICE] >> shift) & FULL_ROW
+        e |= ext[twice] & row
+        if R[R_DECKS] > 2:
+            e |= ext[(st[TABLE_THRICE] >> shift) & FULL_ROW] & twice
+    return e
+
+
 @hot
-def set_table(st: np.ndarray, ext: np.ndarray, table: int) -> None:
-    """Put ``table`` down: every row's extensions, and any suit whose centre card is now on
-    the table opened (in suit order); the cards of a burst hand laid in a row without it do
-    not open the row."""
+def set_table(st: np.ndarray, R: np.ndarray, ext: np.ndarray, table: int) -> None:
+    """Put ``table`` down (with the copies in ``st[TABLE_TWICE]`` and ``st[TABLE_THRICE]``
+    where there are several decks): every row's extensions, and any suit whose centre
+    card is now on the table opened (in suit order); the cards of a burst hand laid in a
+    row without it do not open the row."""
     st[TABLE] = table
     frontier = 0
     centre = ext[0]  # the centre's rank bit: all that an empty row extends
     for suit in range(4):
-        row = (table >> (13 * suit)) & FULL_ROW
-        if row & centre:
+        if (table >> (13 * suit)) & centre:
             _open(st, suit)
-        frontier |= ext[row] << (13 * suit)
+        frontier |= _row_frontier(st, R, ext, suit) << (13 * suit)
     st[FRONTIER] = frontier
 
 
@@ -303,8 +375,9 @@ def _bursts_now(
 
 
 @hot
-def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
-    """The hand goes face up to the table, each card in its place; jokers are removed."""
+def _burst(st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
+    """The hand goes face up to the table, each card in its place (with several decks,
+    each copy: a card laid twice lies twice); jokers are removed."""
     _log(st, log, seat, BURST)
     st[IDLE] = 0
     st[LAID] |= st[HAND + seat]
@@ -315,7 +388,22 @@ def _burst(st: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int) -> None:
     st[HAND + seat] = 0
     st[BURSTED + seat] = st[NBURSTS]
     st[NBURSTS] += 1
-    set_table(st, ext, st[TABLE] | laid)
+    if R[R_DECKS] > 1:
+        _lay_all(st, laid)
+        _lay_all(st, st[TWICE + seat])
+        _lay_all(st, st[THRICE + seat])
+        st[TWICE + seat] = 0
+        st[THRICE + seat] = 0
+        laid = st[TABLE]
+    set_table(st, R, ext, st[TABLE] | laid)
+
+
+@step
+def _lay_all(st: np.ndarray, cards: int) -> None:
+    """A copy of each of ``cards`` goes to the table."""
+    while cards:
+        _lay(st, lowest(cards))
+        cards &= cards - 1
 
 
 @step
@@ -335,7 +423,7 @@ def advance(
         st[TURN] = seat
         if not R[R_MAY_BURST] or not _bursts_now(st, R, beyond, log, seat):
             return
-        _burst(st, ext, log, seat)
+        _burst(st, R, ext, log, seat)
         if is_over(st, R, log):
             st[OVER] = 1
             return
@@ -362,14 +450,14 @@ def opening(st: np.ndarray, R: np.ndarray, log: np.ndarray, door: int) -> int:
         seat = _holder(st, n, first)
     else:  # sevens_out
         seat = _holder(st, n, R[R_OPENING_CARD])
-        for suit in range(4):
+        for suit in range(4):  # each copy of each centre card, from the seats holding them
             c = 13 * suit + R[R_CENTRE]
             for s in range(n):
-                if (st[HAND + s] >> c) & 1:
-                    st[HAND + s] &= ~(1 << c)
-                    table |= 1 << c
+                while (st[HAND + s] >> c) & 1:
+                    _take(st, s, c)
+                    _lay(st, c)
                     _log(st, log, s, PLACE + c)
-                    break
+        table = st[TABLE]
     st[FIRST] = first
     st[TURN] = seat
     return table
@@ -387,10 +475,13 @@ def start(
     """A new game from the hands in ``st[HAND..]``: who opens, what goes to the table first,
     and the first turn."""
     n = R[R_PLAYERS]
+    st[TABLE_TWICE] = 0
+    st[TABLE_THRICE] = 0
     for s in range(n):
-        hand = st[HAND + s]
-        st[DEALT + s] = hand
-        st[SIZE + s] = popcount(hand)
+        st[DEALT + s] = st[HAND + s]
+        st[DEALT_TWICE + s] = st[TWICE + s]
+        st[DEALT_THRICE + s] = st[THRICE + s]
+        st[SIZE + s] = held(st, s)
         st[COVERED + s] = 0
         st[PLAYED + s] = 0
         st[PASSES + s] = 0
@@ -420,7 +511,7 @@ def start(
     st[TAKER] = -1
     table = opening(st, R, log, door)
     if table:
-        set_table(st, ext, table)
+        set_table(st, R, ext, table)
     else:
         st[FRONTIER] = R[R_EMPTY_FRONTIER]
     for s in range(n):
@@ -441,7 +532,7 @@ def first_turn(
         return
     seat = st[TURN]
     if st[HAND + seat] and R[R_MAY_BURST] and _bursts_now(st, R, beyond, log, seat):
-        _burst(st, ext, log, seat)
+        _burst(st, R, ext, log, seat)
         if is_over(st, R, log):
             st[OVER] = 1
             return
@@ -459,17 +550,18 @@ def deal(
     deck: np.ndarray,
 ) -> None:
     """Shuffle and deal from the stream of ``st[KEY]`` as ``Game.new_state(seed)`` does
-    (Fisher-Yates with ``below`` over the pack's cards in card order then its jokers,
-    round-robin from seat 0, all of them, an even share, or ``R_HAND`` cards each; the
-    rest lie face up or form the stock), cut the door card if the opening uses one, and
-    start."""
+    (Fisher-Yates with ``below`` over the pack's cards in card order, each deck's in turn,
+    then its jokers; round-robin from seat 0, all of them, an even share, or ``R_HAND``
+    cards each; the rest lie face up or form the stock), cut the door card if the opening
+    uses one, and start. ``deck`` is room for the cards (``DECK_ROOM``)."""
     size = R[R_DECK]
     n = R[R_PLAYERS]
     j = 0
-    for c in range(52):
-        if (R[R_ROW] >> (c % 13)) & 1:
-            deck[j] = c
-            j += 1
+    for _ in range(R[R_DECKS]):
+        for c in range(52):
+            if (R[R_ROW] >> (c % 13)) & 1:
+                deck[j] = c
+                j += 1
     for c in range(j, size):
         deck[c] = JOKER_CARD + c - j
     for i in range(size - 1, 0, -1):
@@ -479,6 +571,8 @@ def deal(
         deck[r] = held
     for s in range(n):
         st[HAND + s] = 0
+        st[TWICE + s] = 0
+        st[THRICE + s] = 0
     dealt = size
     if R[R_HAND]:
         dealt = R[R_HAND] * n
@@ -492,7 +586,7 @@ def deal(
     st[LEFTOVER] = st[POOL]
     s = 0
     for j in range(dealt):
-        st[HAND + s] |= 1 << deck[j]
+        _give(st, s, deck[j])
         s += 1
         if s == n:
             s = 0
@@ -511,12 +605,11 @@ def _row_changed(
     """A suit's extensions after ``seat`` added to its row; credit a closure: a row cut at
     an end of its line, or complete with every real card of the pack's ranks."""
     shift = 13 * suit
-    row = (st[TABLE] >> shift) & FULL_ROW
-    e = ext[row]
+    e = _row_frontier(st, R, ext, suit)
     st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
     if e:
         return
-    if row != R[R_ROW]:
+    if (st[TABLE] >> shift) & FULL_ROW != R[R_ROW]:
         _credit(st, seat, _order(st, suit))
         _log(st, log, seat, CUT + suit)
     elif not _joker_in(st, suit):
@@ -543,10 +636,10 @@ def _play(
     if card % 13 == R[R_CENTRE] or not (st[TABLE] >> (13 * suit)) & FULL_ROW:
         _open(st, suit)
     if (st[HAND + seat] >> card) & 1:
-        st[HAND + seat] ^= bit
+        _take(st, seat, card)
     else:  # a card lying face up
         st[POOL] ^= bit
-    st[TABLE] |= bit
+    _lay(st, card)
     st[PLAYED + seat] += 1
     st[STARTED] = 1
     _row_changed(st, R, ext, log, seat, suit)
@@ -633,9 +726,8 @@ def apply(
         card = action - COVER
         if card >= JOKER_CARD:  # a joker: the lowest held (they are alike)
             card = lowest(st[HAND + seat] & JOKER_BITS)
-        bit = 1 << card
-        st[HAND + seat] ^= bit
-        st[COVERED + seat] |= bit
+        _take(st, seat, card)
+        st[COVERED + seat] |= 1 << card
     else:
         _play(st, R, ext, log, seat, action)
     _check_out(st, log, seat)
@@ -671,7 +763,7 @@ def _draw(
     st[ACTIONS + seat] += 1
     st[IDLE] = 0
     st[STOCK] ^= 1 << card
-    st[HAND + seat] |= 1 << card
+    _give(st, seat, card)
     st[PHASE] = 0
     if plays(st, seat):
         st[PHASE] = DREW
@@ -715,9 +807,8 @@ def _hand_on(
     st[TAKER] = -1
     _log(st, log, giver, action)
     st[ACTIONS + giver] += 1
-    bit = 1 << card
-    st[HAND + giver] ^= bit
-    st[HAND + taker] |= bit
+    _take(st, giver, card)
+    _give(st, taker, card)
     _check_out(st, log, giver)
     st[TURN] = taker
     if is_over(st, R, log) or (R[R_STALL] >= 0 and stalled(st, R)):

@@ -5,9 +5,10 @@ A game in progress is one int64 vector (``STATE`` long): per seat (up to ``MAX_S
 the hand, covered cards, cards played, passes, actions, the card whose play emptied the
 hand, the dealt hand size, the suits closed (by opening order), finish and burst order,
 when the seat left holding only the joker, its joker moves, the hand as dealt and the hand
-its burst laid face up; then the table, the cards that bursts laid face up and the cards
-dealt to no seat. The rules are an int64 vector (``RULES`` long) filled from the compiled
-forms.
+its burst laid face up, and with several decks the cards of the hand (and of the hand as
+dealt) held twice and three times; then the table (and its cards down twice and three
+times), the cards that bursts laid face up and the cards dealt to no seat. The rules are
+an int64 vector (``RULES`` long) filled from the compiled forms.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from paiqi_core.cards import SEVEN as SEVEN
 from paiqi_core.cards import SUIT_MASK
 
 MAX_SEATS = 12
+MAX_DECKS = 3  # copies of each card: a hand's or the table's planes HAND/TWICE/THRICE
+DECK_ROOM = 52 * MAX_DECKS + MAX_JOKERS  # room for the cards the kernel shuffles
 FULL_ROW = SUIT_MASK
 JOKER_BIT = 1 << JOKER_CARD  # the first joker (an action names a joker by it)
 JOKER_BITS = ((1 << MAX_JOKERS) - 1) << JOKER_CARD  # every joker (they are alike)
@@ -54,7 +57,13 @@ LEFT = 14 * _S  # 1 + the order in which it left holding only jokers; 0: did not
 JOKERS = 15 * _S  # joker moves
 DEALT = 16 * _S  # hands as dealt
 LAID_BY = 17 * _S  # the hand each seat's burst laid face up (jokers in it included), 0: none
-_G = 18 * _S  # the game's own slots
+# several decks (R_DECKS): a hand is HAND, the cards it holds, with TWICE and THRICE, the
+# cards it holds at least twice and three times (0 with one deck); the table likewise
+TWICE = 18 * _S
+THRICE = 19 * _S
+DEALT_TWICE = 20 * _S  # the hand as dealt, likewise
+DEALT_THRICE = 21 * _S
+_G = 22 * _S  # the game's own slots
 OPENED = _G  # suits in opening order (4)
 NOPENED = _G + 4
 TABLE = _G + 5
@@ -82,7 +91,9 @@ POOL = _J + 17  # the cards dealt to no seat, face up (R_LEFTOVER): the player t
 LEFTOVER = _J + 18  # the cards of POOL as dealt (what was played from it is public)
 TAKER = _J + 19  # the seat that passed and takes a card (PHASE GIVE), -1: none
 STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT): drawn from
-STATE = _J + 21
+TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
+TABLE_THRICE = _J + 22  # and three times
+STATE = _J + 23
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -149,6 +160,7 @@ R_ROW = 63  # the ranks of the pack, a mask: a row holding them all is complete
 R_TAKE = 64  # a pass takes a card from the previous player holding cards, who chooses it
 R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says how)
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
+R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 RULES = 72
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

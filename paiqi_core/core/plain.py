@@ -212,7 +212,7 @@ class SeatOf:
     @property
     def hand_counts(self) -> tuple[int, ...]:
         """Cards held, by seat."""
-        return tuple(int(self._st[HAND + s]).bit_count() for s in range(self._n))
+        return tuple(kernel.held(self._st, s) for s in range(self._n))
 
     @property
     def history(self) -> tuple[tuple[int, int], ...]:

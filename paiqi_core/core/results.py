@@ -51,7 +51,9 @@ def outcomes_of(st: Sequence[int], players: int, centre: int) -> list[PlayerOutc
             tuple(st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + st[L.NCLOSED + s]]),
             None if st[L.FINISH + s] < 0 else st[L.FINISH + s],  # finish
             st[L.PASSES + s],
-            st[L.HAND + s].bit_count(),  # hand_left
+            st[L.HAND + s].bit_count()  # hand_left, every copy counted
+            + st[L.TWICE + s].bit_count()
+            + st[L.THRICE + s].bit_count(),
             st[L.SIZE + s],
             None if st[L.BURSTED + s] < 0 else st[L.BURSTED + s],  # burst
             st[L.LEFT + s] != 0,  # left_with_joker
@@ -86,7 +88,10 @@ def _state(outcomes: Sequence[PlayerOutcome]) -> list[int]:
             st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + len(o.completions)] = o.completions
         st[L.FINISH + s] = -1 if o.finish is None else o.finish
         st[L.PASSES + s] = o.passes
-        st[L.HAND + s] = (1 << o.hand_left) - 1
+        left = o.hand_left  # as that many cards, in the planes of several decks beyond 52
+        for plane in (L.HAND, L.TWICE, L.THRICE):
+            st[plane + s] = (1 << min(left, 52)) - 1
+            left = max(left - 52, 0)
         st[L.SIZE + s] = o.hand_size
         st[L.BURSTED + s] = -1 if o.burst is None else o.burst
     return st

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paiqi_core.core.bits import face_points, hot, lowest, popcount
+from paiqi_core.core.kernel import held
 from paiqi_core.core.layout import (
     ACTIONS,
     BURSTED,
@@ -276,7 +277,7 @@ def _common(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray) -> None:
         res[s, X_JOKERS] = st[JOKERS + s]
         res[s, X_MONEY] = 0
         res[s, X_TOTAL] = 0
-        res[s, X_CARDS_LEFT] = popcount(st[HAND + s])
+        res[s, X_CARDS_LEFT] = held(st, s)
         res[s, X_LABEL] = 0
         res[s, X_EXEMPT] = 0
         events = 0

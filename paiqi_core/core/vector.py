@@ -51,6 +51,7 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_LEFTOVER] = L.LEFTOVERS.index(rules.leftover)
     R[L.R_TAKE] = int(rules.pass_takes == "chosen")
     R[L.R_HAND] = rules.hand or 0
+    R[L.R_DECKS] = rules.pack.decks
     R[L.R_DRAW] = int(rules.draw != "none")
     line = rules.topology.line
     R[L.R_ENDS] = 0 if rules.topology.ring else 1 << line[0] | 1 << line[-1]

@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from paiqi_core.cards import CARDS, JOKER, hand_masks
+from paiqi_core.cards import CARDS, JOKER, hand_masks, planes
 from paiqi_core.core.plain import Beyond, RulesVector
 from paiqi_core.engine.state import State
 from paiqi_core.profile import Profile
@@ -129,8 +129,13 @@ class Game:
             deck = shuffled(self.deck, rng)
             cut = self._cut_door(deck, rng)
             door_card = cut if door_card is None else door_card
-            bit = BITS.__getitem__
             dealt = self.dealt
+            if self.rules.decks > 1:  # every card dealt (deck.decks takes deck.leftover dealt)
+                state = self._with_copies([deck[s:dealt:n] for s in range(n)], seed, door_card)
+                state.rng = rng
+                state.generator = generator
+                return state
+            bit = BITS.__getitem__
             masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
             rest = sum(map(bit, deck[dealt:]))
             pool, stock = self._rest(rest)
@@ -142,11 +147,24 @@ class Game:
             raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
         if door_card is None and seed is not None:
             door_card = self.door_card_of(seed, generator)
+        if self.rules.decks > 1:
+            state = self._with_copies(hands, seed, door_card)
+            state.generator = generator
+            return state
         masks = hand_masks(hands)
         pool, stock = self._rest(self.leftover(masks))
         state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
         state.generator = generator
         return state
+
+    def _with_copies(
+        self, hands: Sequence[Sequence[int]], seed: int | None, door_card: int | None
+    ) -> State:
+        """A game of several decks dealt ``hands`` (card numbers with their repeats)."""
+        held = [planes(hand) for hand in hands]
+        copies = [(twice, thrice) for _, twice, thrice in held]
+        hand = [once for once, _, _ in held]
+        return State(self, hand, seed=seed, door_card=door_card, copies=copies)
 
     def _rest(self, cards: int) -> tuple[int, int]:
         """Where the cards dealt to no seat lie: (face up, in the stock)."""

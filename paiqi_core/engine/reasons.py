@@ -67,6 +67,13 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
             return f"{NOT_LEGAL}: the joker is never played alone"
         if first is not None and not state.started:
             return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
+        copies = state.table_cards.count(card) if state.game.rules.decks > 1 else 0
+        if copies:  # another copy goes down where as many of each card back to the centre lie
+            return (
+                f"{NOT_LEGAL}: {card_text(card)} does not extend a row: a "
+                f"{('second', 'third')[copies - 1]} {card_text(card)} needs {copies + 1} of "
+                "each card between it and the centre"
+            )
         return f"{NOT_LEGAL}: {card_text(card)} does not extend a row"
     can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
     if by == BY_EXTRA:

@@ -29,7 +29,7 @@ from paiqi_core.actions import (
     ActionError,
     parse_action,
 )
-from paiqi_core.cards import alike, bits, card_text
+from paiqi_core.cards import alike, bits, card_text, with_copies
 from paiqi_core.core import layout as L
 from paiqi_core.core.plain import (
     ProgressOf,
@@ -82,12 +82,16 @@ class State(VectorView):
         played: Sequence[int] | None = None,
         pool: int = 0,
         stock: int = 0,
+        copies: Sequence[tuple[int, int]] | None = None,
+        table_copies: tuple[int, int] = (0, 0),
     ) -> None:
         """A game dealt ``hands`` (card masks by seat), or a position in the middle of one:
         ``table`` (a mask), ``turn``, ``opened`` (suits in opening order) and, by seat, the
         ``covered`` card masks, ``passes`` used and number of cards ``played`` so far;
         ``pool``, the cards dealt to no seat that lie face up, and ``stock``, those that
-        lie face down (``deck.leftover``)."""
+        lie face down (``deck.leftover``). With several decks, ``copies`` gives by seat the
+        cards held twice and three times (masks), and ``table_copies`` those on the table
+        twice and three times (``cards.planes``)."""
         self.players = n = game.players
         self.game = game
         self.seed = seed
@@ -103,9 +107,12 @@ class State(VectorView):
         played = list(played) if played is not None else [0] * n
         for s in range(n):
             st[L.HAND + s] = st[L.DEALT + s] = hands[s]
+            if copies is not None:
+                st[L.TWICE + s] = st[L.DEALT_TWICE + s] = copies[s][0]
+                st[L.THRICE + s] = st[L.DEALT_THRICE + s] = copies[s][1]
             st[L.COVERED + s] = covered[s]
             st[L.PLAYED + s] = played[s]
-            st[L.SIZE + s] = hands[s].bit_count() + covered[s].bit_count() + played[s]
+            st[L.SIZE + s] = kernel.held(st, s) + covered[s].bit_count() + played[s]
             st[L.PASSES + s] = passes[s] if passes is not None else 0
             st[L.LAST + s] = st[L.FINISH + s] = st[L.BURSTED + s] = -1
         st[L.DOOR] = -1 if door_card is None else door_card
@@ -116,16 +123,19 @@ class State(VectorView):
         st[L.STARTED] = int(table != 0)
         start = game.start(hands, door_card)
         st[L.FIRST] = -1 if start.first_card is None else start.first_card
-        for seat, card in start.placed:
-            st[L.HAND + seat] &= ~(1 << card)
-            table |= 1 << card
-            self.log.append((seat, PLACE + card))
+        st[L.TABLE], (st[L.TABLE_TWICE], st[L.TABLE_THRICE]) = table, table_copies
+        for seat, card in start.placed:  # every copy the seat holds (the opening names one)
+            while st[L.HAND + seat] >> card & 1:
+                kernel._take(st, seat, card)
+                kernel._lay(st, card)
+                self.log.append((seat, PLACE + card))
+        table = st[L.TABLE]
         st[L.LOGLEN] = len(self.log)
         if table:
             for i, suit in enumerate(opened):
                 st[L.OPENED + i] = suit
             st[L.NOPENED] = len(opened)
-            kernel.set_table(st, game.extensions, table)
+            kernel.set_table(st, game.vector, game.extensions, table)
         else:
             st[L.FRONTIER] = game.empty_frontier
         st[L.TURN] = start.seat if turn is None else turn
@@ -180,8 +190,27 @@ class State(VectorView):
 
     @property
     def dealt(self) -> tuple[int, ...]:
-        """The hands as dealt, card masks by seat."""
+        """The hands as dealt, card masks by seat (each card once: with several decks,
+        ``dealt_cards`` has the copies)."""
         return tuple(self.st[L.DEALT : L.DEALT + self.players])
+
+    def held(self, seat: int) -> list[int]:
+        """The cards ``seat`` holds, ascending, each as many times as it holds it (with
+        several decks a card may be held twice or three times; ``hands`` has the masks of
+        the cards held)."""
+        st = self.st
+        return with_copies(st[L.HAND + seat], st[L.TWICE + seat], st[L.THRICE + seat])
+
+    def dealt_cards(self, seat: int) -> list[int]:
+        """The cards ``seat`` was dealt, ascending, copies and all."""
+        st = self.st
+        return with_copies(st[L.DEALT + seat], st[L.DEALT_TWICE + seat], st[L.DEALT_THRICE + seat])
+
+    @property
+    def table_cards(self) -> list[int]:
+        """The cards on the table, ascending, each as many times as it lies there."""
+        st = self.st
+        return with_copies(st[L.TABLE], st[L.TABLE_TWICE], st[L.TABLE_THRICE])
 
     @property
     def last_play(self) -> list[int | None]:
@@ -299,7 +328,8 @@ class State(VectorView):
 
     def hand_counts(self) -> list[int]:
         """Cards held by seat."""
-        return [h.bit_count() for h in self.hands]
+        st = self.st
+        return [kernel.held(st, s) for s in range(self.players)]
 
     # -- moves ---------------------------------------------------------------------
     def apply(self, action: int | str, seat: int | None = None) -> None:
@@ -385,7 +415,7 @@ class State(VectorView):
             alike(st[L.HAND + seat]),
             st[L.TABLE],
             st[L.TURN],
-            tuple(map(int.bit_count, st[L.HAND : L.HAND + n])),
+            tuple(self.hand_counts()),
             tuple(map(int.bit_count, st[L.COVERED : L.COVERED + n])),
             tuple(st[L.PASSES : L.PASSES + n]),
             alike(st[L.COVERED + seat]),
@@ -409,6 +439,8 @@ class State(VectorView):
             st[L.STOCK].bit_count(),
             tuple(self._drawn[seat]),
             st[L.PHASE] == L.DREW,
+            (st[L.TWICE + seat], st[L.THRICE + seat]),
+            (st[L.TABLE_TWICE], st[L.TABLE_THRICE]),
         )
 
     # -- results -------------------------------------------------------------------

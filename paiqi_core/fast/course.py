@@ -15,6 +15,8 @@ from paiqi_core.core.layout import (
     BURST,
     COVER,
     DEALT,
+    DEALT_THRICE,
+    DEALT_TWICE,
     JOKER,
     LEAVE,
     LOGLEN,
@@ -98,7 +100,9 @@ def course(
     n = R[R_PLAYERS]
     covers = R[R_COURSE_COVERS] != 0
     for s in range(n):
-        work[C_HELD + s] = popcount(st[DEALT + s])
+        work[C_HELD + s] = (
+            popcount(st[DEALT + s]) + popcount(st[DEALT_TWICE + s]) + popcount(st[DEALT_THRICE + s])
+        )
         work[C_PEN + s] = 0
         work[C_OUT + s] = 0
         res[s, X_LEADS] = 0

@@ -9,7 +9,7 @@ from numba import njit
 
 from paiqi_core.core.bits import hot
 from paiqi_core.core.kernel import apply, deal, play_out
-from paiqi_core.core.layout import DRAWN, G_LOG_FULL, GEN, KEY, LOGLEN, OVER, STATE
+from paiqi_core.core.layout import DECK_ROOM, DRAWN, G_LOG_FULL, GEN, KEY, LOGLEN, OVER, STATE
 from paiqi_core.core.scoring import WORK, score
 from paiqi_core.fast.course import COURSE_WORK, course
 from paiqi_core.fast.heuristic import heuristic
@@ -60,7 +60,7 @@ def play_deals(
     marked ``G_LOG_FULL`` and its course is not read. ``generator`` is how the streams
     draw (``layout.GEN``)."""
     st = np.zeros(STATE, np.int64)
-    deck = np.empty(64, np.int64)
+    deck = np.empty(DECK_ROOM, np.int64)
     jx = np.empty(16, np.int64)
     jy = np.empty(16, np.int64)
     work = np.zeros(WORK, np.int64)

@@ -40,8 +40,20 @@ RULE_NEEDS = (
     ("turn.pass_takes", ("none",), "turn.stuck", "pass"),
     ("turn.draw", ("none",), "turn.stuck", "pass"),
     ("turn.draw", ("none",), "deck.leftover", "stock"),
+    # several decks: the copies of a suit lie stacked (the k-th copy of a card needs k
+    # copies of every card back to the centre), with every card dealt
+    ("deck.decks", (1,), "turn.stuck", "pass"),
+    ("deck.decks", (1,), "deck.jokers", 0),
+    ("deck.decks", (1,), "deck.leftover", "dealt"),
+    ("deck.decks", (1,), "layout.ends", "open"),
+    ("deck.decks", (1,), "layout.ace_king", "none"),
 )
 Locator = Callable[..., Location]
+
+
+def _yaml(value: Any) -> str:
+    """A value as a profile writes it: ``null`` for None."""
+    return "null" if value is None else str(value)
 
 
 def _display(path: Path) -> str:
@@ -476,8 +488,8 @@ def _semantic_errors(
                 Problem(
                     where((section, key)),
                     (section, key),
-                    f"{data[section][key]} needs {needs}: {value} (this profile has "
-                    f"{data[s2][k2]})",
+                    f"{_yaml(data[section][key])} needs {needs}: {_yaml(value)} (this "
+                    f"profile has {_yaml(data[s2][k2])})",
                 )
             )
     nearness = ("default", "parent", "profile", "set")  # later: closer to the user
@@ -572,7 +584,7 @@ def _pack_errors(
             ("deck", "ranks"),
         )
         return problems
-    pack = Pack(ranks, centre, int(data["deck"]["jokers"]))
+    pack = Pack(ranks, centre, int(data["deck"]["jokers"]), int(data["deck"]["decks"]))
     players = data["players"]
     if isinstance(players, int) and pack.size < players:
         problem(
@@ -626,6 +638,15 @@ def _pack_errors(
                 "deck.leftover stock (face down) or face_up",
                 ("deck", "leftover"),
             )
+    if pack.decks > 1 and layout["sides"] == "both_first":
+        problem(
+            ("layout", "sides"),
+            "layout.sides both_first lets a row grow past the centre's neighbours once both "
+            "are down in that row, and with several decks (deck.decks: "
+            f"{pack.decks}) the copies of a suit lie in rows of their own that the engine "
+            "keeps stacked: take layout.sides either, high_first or low_first, or deck.decks 1",
+            ("deck", "decks"),
+        )
     line = [r for r in line_of(ace) if ranks >> r & 1]
     if layout["ends"] == "cut" and centre in (line[0], line[-1]):
         problem(

@@ -243,7 +243,7 @@ def game_rows(
         for seat, action in state.log:
             if action >= JOKER:
                 jokers[seat] += 1
-    course = trace(state.log, state.dealt, state.game.rules.stuck.covers)
+    course = trace(state.log, state.hand_sizes, state.game.rules.stuck.covers)
     events = events_text(state, outcomes, result, course)
     share = 1 / len(winners)  # of a win, shared by tied winners
     total = (None,) * len(agents) if result.total is None else result.total

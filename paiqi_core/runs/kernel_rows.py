@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from paiqi_core.actions import record_action
-from paiqi_core.cards import bits, card_text
+from paiqi_core.cards import card_text, with_copies
 from paiqi_core.core import layout as L
 from paiqi_core.fast.columns import hash_codes, hash_kinds, number, read_results
 from paiqi_core.fast.outcomes import outcomes
@@ -321,6 +321,9 @@ def log_of(st: np.ndarray, log: np.ndarray) -> list[tuple[int, int]] | None:
     return [(s, a) for s, a in log[:length].tolist()]
 
 
+_DEALT = (L.DEALT, L.DEALT_TWICE, L.DEALT_THRICE)  # a hand as dealt, copies and all
+
+
 def record(
     compiled: CompiledGame,
     st: np.ndarray,
@@ -341,7 +344,10 @@ def record(
         "seed": seed,
         **({"generator": generator} if seed is not None else {}),
         "players": n,
-        "hands": [[card_text(c) for c in bits(int(h))] for h in st[L.DEALT : L.DEALT + n]],
+        "hands": [
+            [card_text(c) for c in with_copies(*(int(st[at + s]) for at in _DEALT))]
+            for s in range(n)
+        ],
         "door_card": None if door < 0 else card_text(door),
         "actions": [record_action(s, a) for s, a in log],
         "result": result.as_record(),

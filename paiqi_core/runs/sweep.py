@@ -305,13 +305,15 @@ def sweep_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
 
 
 def _decks_differ(store: Any, run_id: str, spec: Any) -> bool | None:
-    """Whether the points deal from different decks (a joker added), so that their deals
-    are not the same hands (None when the stored rules cannot be read here)."""
+    """Whether the points deal from different packs (a joker or a deck added, other
+    ranks), so that their deals are not the same hands (None when the stored rules cannot
+    be read here)."""
     from paiqi_core.runs.store import StoreError
 
     try:
         stored = store.rules(run_id)
     except (StoreError, ProfileError):
         return None
-    decks = {int(stored[p].get("deck.jokers")) for p in spec.profiles if p in stored}
+    keys = ("deck.jokers", "deck.decks", "deck.ranks")
+    decks = {tuple(stored[p].get(k) for k in keys) for p in spec.profiles if p in stored}
     return len(decks) > 1

@@ -37,9 +37,9 @@ class Trace(NamedTuple):
 
 
 def trace(log: Sequence[tuple[int, int]], dealt: Sequence[int], covers: bool) -> Trace:
-    """The course of a game from its ``log`` ((seat, action) in order), the hands as
-    ``dealt`` (card masks by seat) and whether standings count ``covers`` (covered points)
-    rather than cards held."""
+    """The course of a game from its ``log`` ((seat, action) in order), the number of cards
+    ``dealt`` by seat and whether standings count ``covers`` (covered points) rather than
+    cards held."""
     return _Course(dealt, covers).run(log)
 
 
@@ -49,7 +49,7 @@ class _Course:
     def __init__(self, dealt: Sequence[int], covers: bool) -> None:
         n = self.n = len(dealt)
         self.covers = covers
-        self.held = [h.bit_count() for h in dealt]
+        self.held = list(dealt)
         self.pen = [0] * n
         self.standing = self.pen if covers else self.held
         self.out = [False] * n

@@ -64,6 +64,13 @@ def _card_set(cards: Iterable[str]) -> list[str]:
     return [card_text(c) for c in sorted(set(parse_cards(list(cards))))]
 
 
+def _card_list(cards: Iterable[str], decks: int) -> list[str]:
+    """Cards as written, in card order; with several decks a card may be written again."""
+    if decks == 1:
+        return _card_set(cards)
+    return [card_text(c) for c in sorted(parse_cards(list(cards)))]
+
+
 def _seat_list(seats: Seats, items: Iterable[Any]) -> list[str]:
     return [seats.name(seats.index(x)) for x in items]
 
@@ -77,14 +84,15 @@ def _check_state(
     since: int = 0,
 ) -> None:
     """Compare a state with expectations; ``events`` are those logged from ``since`` on."""
+    decks = state.game.rules.decks
     for key, want in expect.items():
         if key == "hands":
             for seat, cards in want.items():
                 s = seats.index(seat)
                 _compare(
                     f"hands.{seats.name(s)}",
-                    _card_set(cards),
-                    [card_text(c) for c in bits(state.hands[s])],
+                    _card_list(cards, decks),
+                    [card_text(c) for c in state.held(s)],
                     failures,
                     where,
                 )
@@ -115,7 +123,10 @@ def _check_state(
             _compare(key, list(want), state.hand_counts(), failures, where)
         elif key == "covered_counts":
             _compare(key, list(want), [c.bit_count() for c in state.covered], failures, where)
-        elif key in ("table", "pool", "stock"):
+        elif key == "table":
+            down = [card_text(c) for c in state.table_cards]
+            _compare(key, _card_list(want, decks), down, failures, where)
+        elif key in ("pool", "stock"):
             mask = {"table": state.table, "pool": state.pool, "stock": state.stock}[key]
             _compare(key, _card_set(want), [card_text(c) for c in bits(mask)], failures, where)
         elif key == "turn":

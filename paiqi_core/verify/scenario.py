@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from paiqi_core.cards import (
     mask_of,
     parse_card,
     parse_cards,
+    planes,
     suit_of,
 )
 from paiqi_core.engine import Game, State
@@ -56,13 +58,19 @@ def _seat_cards(seats: Seats, mapping: Mapping[Any, Sequence[str]] | None) -> di
     return out
 
 
-def _no_duplicates(groups: Sequence[Sequence[int]]) -> None:
-    seen: set[int] = set()
+def _no_duplicates(groups: Sequence[Sequence[int]], decks: int = 1) -> None:
+    """Check that no card is placed more often than the pack has it (once a deck)."""
+    seen: Counter[int] = Counter()
     for group in groups:
         for c in group:
-            if c in seen and c != JOKER:  # the jokers are alike: _in_the_pack counts them
-                raise SetupError(f"{card_text(c)} is placed twice")
-            seen.add(c)
+            seen[c] += 1
+            if seen[c] > decks and c != JOKER:  # the jokers are alike: _in_the_pack counts them
+                if decks == 1:
+                    raise SetupError(f"{card_text(c)} is placed twice")
+                raise SetupError(
+                    f"{card_text(c)} is placed {seen[c]} times, and the pack has {decks} "
+                    f"(deck.decks: {decks})"
+                )
 
 
 def _in_the_pack(game: Game, groups: Sequence[Sequence[int]]) -> int:
@@ -124,16 +132,12 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         raise SetupError(
             "'stock:' lays cards face down to draw, which only deck.leftover: stock does"
         )
-    _no_duplicates([table, pool, stock, *hands.values(), *covered.values()])
-    jokers = _in_the_pack(game, [table, pool, stock, *hands.values(), *covered.values()])
-    used = (
-        set(table)
-        | set(pool)
-        | set(stock)
-        | {c for h in hands.values() for c in h}
-        | {c for h in covered.values() for c in h}
-    )
-    rest = [c for c in game.deck if c not in used and not is_joker(c)]
+    groups = [table, pool, stock, *hands.values(), *covered.values()]
+    _no_duplicates(groups, game.rules.decks)
+    jokers = _in_the_pack(game, groups)
+    unused = Counter(c for c in game.deck if not is_joker(c))  # each card once a deck
+    unused.subtract(c for group in groups for c in group)
+    rest = [c for c in sorted(unused.elements())]
     rest += [JOKER] * (game.rules.jokers - jokers)  # the jokers not placed
     full: list[list[int]] = [list(hands.get(s, [])) for s in range(n)]
     sizes = [game.dealt // n + (1 if s < game.dealt % n else 0) for s in range(n)]
@@ -171,10 +175,19 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         passes[seats.index(seat)] = int(count)
     # the alike jokers numbered over the hands, then the covered cards
     masks = hand_masks([*full, *(covered.get(s, []) for s in range(n))])
+    copies = table_copies = None
+    if game.rules.decks > 1:  # a card held (or down) twice or three times
+        held = [planes(hand) for hand in full]
+        masks[:n] = [once for once, _, _ in held]
+        copies = [(twice, thrice) for _, twice, thrice in held]
+        _, *down = planes(table)
+        table_copies = (down[0], down[1])
     state = State(
         game,
         masks[:n],
         table=mask_of(table),
+        copies=copies,
+        table_copies=table_copies or (0, 0),
         turn=turn,
         door_card=door,
         opened=opened,
