@@ -67,10 +67,59 @@ def test_gymnasium_check_env_passes_with_a_stock(
     assert drew > 0
 
 
+# several decks: each card up to two or three times (the observation counts copies)
+DECK_VARIANTS: list[tuple[str, dict[str, object]]] = [
+    ("pagat", {"deck.decks": 2, "players": 8}),
+    ("pagat", {"deck.decks": 3, "players": 12}),
+    ("shichinarabe", {"deck.decks": 2, "players": 6}),  # sevens out, bursts
+]
+
+
+@pytest.mark.parametrize(("profile", "overrides"), DECK_VARIANTS)
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_gymnasium_check_env_passes_with_several_decks(
+    profile: str, overrides: dict[str, object], opponents: str
+) -> None:
+    """Several decks, in the kernel (random opponents) and in Python: Gymnasium's checker,
+    then whole games whose observations lie in the space, with the learner's copies of each
+    card and every seat's count of cards (copies counted) as the engine has them."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = gymnasium.make(
+            "paiqi/Sevens-v0", profile=profile, overrides=overrides, opponents=opponents, seat=1
+        )
+        check_env(env.unwrapped, skip_render_check=True)
+    assert [str(w.message) for w in caught] == []
+    env = env.unwrapped
+    n = env.game.players
+    high = env.observation_space["observation"].high
+    assert high[:52].tolist() == [overrides["deck.decks"]] * 52  # copies of a card held
+    twice = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        pick = random.Random(seed)
+        done = False
+        while not done:
+            state = env.paiqi_state
+            assert env.observation_space.contains(obs)
+            held = state.held(1)
+            assert obs["observation"][:52].tolist() == [held.count(c) for c in range(52)]
+            at = env.layout.at["hand_counts"]
+            assert obs["observation"][at : at + n].tolist() == [
+                len(state.held((1 + k) % n)) for k in range(n)
+            ]
+            twice += int((obs["observation"][:52] > 1).sum())
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            obs, _, terminated, truncated, _ = env.step(pick.choice(legal))
+            done = terminated or truncated
+        assert terminated
+    assert twice > 0  # the learner held copies
+
+
 @pytest.mark.parametrize(
     ("profile", "overrides", "seat"),
     [("doujue", None, 0), ("platform", None, 2), ("shichinarabe", None, 1), ("pagat", None, 3),
-     (*STOCK_VARIANTS[0], 1)],
+     (*STOCK_VARIANTS[0], 1), (*DECK_VARIANTS[0], 5)],
 )  # fmt: skip
 def test_the_learner_plays_the_game_paiqi_simulates(
     profile: str, overrides: dict[str, object] | None, seat: int

@@ -40,7 +40,18 @@ JOKER_VARIANTS = [
     ("pagat", "turn.pass_takes:chosen"),
     # a stock: the seat's draw, then a chance node over the stock's cards
     *((pid, options_string(o)) for pid, o in STOCK_VARIANTS),
+    # several decks: the deal draws among copies (a card left twice is twice as likely)
+    ("pagat", "deck.decks:2;players:8"),
+    ("pagat", "deck.decks:3;players:12"),
+    ("shichinarabe", "deck.decks:2;players:6"),  # every 7 out; a burst lays its copies
+    ("pagat", "deck.decks:2;players:5;turn.pass_takes:chosen"),
 ]
+
+
+def players_of(options: str) -> int:
+    """The players an options string sets (four, as the profiles here have, otherwise)."""
+    pairs = dict(o.split(":", 1) for o in options.split(";") if o)
+    return int(pairs.get("players", 4))
 
 
 def deal(state: object, rng: random.Random) -> None:
@@ -60,9 +71,7 @@ def test_random_sim_test_with_serialization_for_every_builtin_profile(profile: s
 @pytest.mark.parametrize(("profile", "options"), JOKER_VARIANTS)
 def test_random_sim_test_with_the_joker_and_other_table_sizes(profile: str, options: str) -> None:
     game = pyspiel.load_game("paiqi", {"profile": profile, "options": options})
-    assert game.num_players() == (
-        3 if "players:3" in options else 5 if "players:5" in options else 4
-    )
+    assert game.num_players() == players_of(options)
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
 
 
@@ -86,6 +95,10 @@ def test_paiqis_deal_and_moves_give_the_engines_game(profile: str, options: str)
         twin = engine.new_state(seed)
         # the same hands; which of the alike jokers a hand holds is no one's knowledge
         assert list(map(alike, state.paiqi_state.hands)) == list(map(alike, twin.hands))
+        for s in range(engine.players):  # each card as often as dealt (several decks)
+            assert [min(c, 52) for c in state.paiqi_state.held(s)] == [
+                min(c, 52) for c in twin.held(s)
+            ]
         assert state.paiqi_state.door_card == twin.door_card
         rng = random.Random(seed)
         while not twin.over:
@@ -190,7 +203,9 @@ def play_some(game: object, seed: int, moves: int) -> object:
 @pytest.mark.parametrize(
     ("profile", "options"),
     [("doujue", ""), ("platform", ""), ("shichinarabe", ""), ("pagat", ""), JOKER_VARIANTS[2],
-     ("pagat", options_string(STOCK_VARIANTS[0][1]))],
+     ("pagat", options_string(STOCK_VARIANTS[0][1])),
+     # several decks: the sample deals copies, and its history deals them in order
+     ("pagat", "deck.decks:2;players:5"), ("shichinarabe", "deck.decks:2;players:6")],
 )  # fmt: skip
 def test_resample_from_infostate_agrees_with_the_seat_and_varies_the_rest(
     profile: str, options: str

@@ -56,6 +56,13 @@ JOKER_VARIANTS = [
     ("pagat", {"turn.pass_takes": "chosen"}),
     # a stock: a stuck player draws (action 211, the card from the deal's stream)
     *STOCK_VARIANTS,
+    # several decks: each card up to two or three times (the observation counts copies);
+    # with sevens out every copy of each 7 is placed, a burst lays every copy it holds, and
+    # a card handed on may join its copy
+    ("pagat", {"deck.decks": 2, "players": 8}),
+    ("pagat", {"deck.decks": 3, "players": 12}),
+    ("shichinarabe", {"deck.decks": 2, "players": 6}),
+    ("pagat", {"deck.decks": 2, "players": 5, "turn.pass_takes": "chosen"}),
 ]
 
 
@@ -92,7 +99,8 @@ def test_the_mask_is_the_engines_legal_actions_and_rewards_its_result(
 ) -> None:
     """Random games in the environment and, beside it, in the engine itself: at every turn
     the mask holds exactly the engine's legal actions (numbered as documented), each seat's
-    observation shows its own hand, and the rewards are the objective of the engine's
+    observation shows its own hand (how many of each card: several decks deal copies) and
+    every seat's count of cards, and the rewards are the objective of the engine's
     result."""
     env = paiqi_env(profile, overrides)
     game = env.game
@@ -114,6 +122,11 @@ def test_the_mask_is_the_engines_legal_actions_and_rewards_its_result(
             assert masked(obs) == sorted(documented_index(a) for a in legal)
             hand = np.flatnonzero(obs["observation"][:53]).tolist()
             assert hand == list(bits(one_joker(state.hands[seat])))  # entry 52: any joker
+            held = state.held(seat)
+            assert obs["observation"][:52].tolist() == [held.count(c) for c in range(52)]
+            at, n = env.layout.at["hand_counts"], game.players
+            counts = [len(state.held((seat + k) % n)) for k in range(n)]  # relative seats
+            assert obs["observation"][at : at + n].tolist() == counts
             action = legal[rng.randrange(len(legal))]
             jokers_played += action >= JOKER
             env.step(documented_index(action))
@@ -248,10 +261,17 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     assert (env.observe(agent)["observation"] == before).all()
 
 
-def test_an_observation_shows_nothing_of_the_hidden_cards() -> None:
+@pytest.mark.parametrize(
+    ("profile", "overrides"),
+    [("doujue-passes", {"deck.jokers": 1}), ("pagat", {"deck.decks": 2, "players": 5})],
+)
+def test_an_observation_shows_nothing_of_the_hidden_cards(
+    profile: str, overrides: dict[str, int]
+) -> None:
     """Deals the hidden cards anew (paiqi's belief sampler keeps everything a seat saw) and
-    checks that the seat's observation tensor does not change."""
-    env = paiqi_env("doujue-passes", {"deck.jokers": 1})
+    checks that the seat's observation tensor does not change (with several decks, the
+    copies other seats hold are dealt anew too)."""
+    env = paiqi_env(profile, overrides)
     for seed in range(4):
         env.reset(seed=seed)
         rng = random.Random(seed)
@@ -262,7 +282,7 @@ def test_an_observation_shows_nothing_of_the_hidden_cards() -> None:
         for seat, agent in enumerate(env.possible_agents):
             mine = env.observe(agent)["observation"]
             other = Belief(env.game, state.observation(seat)).sample(rng)
-            twin = paiqi_env("doujue-passes", {"deck.jokers": 1})
+            twin = paiqi_env(profile, overrides)
             twin.reset(options={"state": other})
             assert (twin.observe(agent)["observation"] == mine).all()
 

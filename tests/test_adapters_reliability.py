@@ -28,6 +28,11 @@ from paiqi_core.adapters.pettingzoo import paiqi_env  # noqa: E402
 
 ENGINES = ("fast", "python")
 CARDS = 53  # one entry per card number, the joker last (docs/adapters.md)
+# several decks: each card up to two or three times, counted in the hand rows of the state
+DECK_VARIANTS: list[tuple[str, dict[str, object]]] = [
+    ("pagat", {"deck.decks": 2, "players": 8}),
+    ("pagat", {"deck.decks": 3, "players": 12}),
+]
 
 
 def roundtrip(env: Any) -> Any:
@@ -120,14 +125,14 @@ def test_state_follows_the_game_move_by_move(engine: str) -> None:
 
 @pytest.mark.parametrize(
     ("profile", "overrides"),
-    [*((pid, None) for pid in sorted(builtin_profiles())), *STOCK_VARIANTS],
+    [*((pid, None) for pid in sorted(builtin_profiles())), *STOCK_VARIANTS, *DECK_VARIANTS],
 )
 def test_pettingzoos_state_space_test_passes_for_every_builtin_profile(
     profile: str, overrides: dict[str, object] | None
 ) -> None:
     """PettingZoo's check of ``state_space``, and states in it through random games
     (PettingZoo's ``test_state`` draws actions without the mask, which paiqi refuses); and
-    with a stock to draw from."""
+    with a stock to draw from, and with several decks."""
     env = paiqi_env(profile, overrides)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -171,7 +176,8 @@ def trace(env: Any, pick: random.Random, resets: int = 2) -> list[Any]:
 @pytest.mark.parametrize("make_copy", COPIES, ids=["deepcopy", "pickle"])
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
-    ("profile", "overrides"), [("shichinarabe", {"deck.jokers": 1}), STOCK_VARIANTS[2]]
+    ("profile", "overrides"),
+    [("shichinarabe", {"deck.jokers": 1}), STOCK_VARIANTS[2], DECK_VARIANTS[0]],
 )
 def test_a_copied_environment_goes_on_with_the_same_game(
     engine: str, make_copy: Callable[[Any], Any], profile: str, overrides: dict[str, object]

@@ -7,7 +7,8 @@ every seat's observation (with and without its own cards) at every turn, the res
 the rebuilt ``State`` are the Python engine's, from paiqi's deals, from dealt hands and from
 positions in the middle of a game. The PettingZoo, Gymnasium and OpenSpiel adapters give
 the same observations, masks, rewards and results under both engines; a profile with a
-plugin hook, or no numba, falls back to the Python engine.
+plugin hook, or no numba, falls back to the Python engine. Several decks (``deck.decks``)
+too: hands and the table hold copies, which the observations count.
 """
 
 from __future__ import annotations
@@ -62,6 +63,14 @@ VARIANTS: list[tuple[str, tuple[str, ...]]] = [
     # a stock to draw from: the draw (211) takes its card from the deal's stream, or the
     # stream of the state given (from dealt hands: the state vector's)
     *((pid, overrides_list(o)) for pid, o in STOCK_VARIANTS),
+    # several decks: each card up to two or three times, in hands and on the table; with
+    # sevens out every copy of each 7 is placed, a burst lays every copy it holds, and a
+    # card handed on may join its copy
+    ("pagat", ("deck.decks=2", "players=8")),
+    ("pagat", ("deck.decks=3", "players=12")),
+    ("shichinarabe", ("deck.decks=2", "players=6")),
+    ("shichinarabe", ("deck.decks=3", "players=9", "turn.pass_limit=1")),
+    ("pagat", ("deck.decks=2", "players=5", "turn.pass_takes=chosen")),
 ]
 GAMES = 40
 
@@ -77,6 +86,9 @@ def same_position(a: Any, b: Any, players: int) -> None:
         obs_a, mask_a = a.view(seat, seat == a.turn)
         obs_b, mask_b = b.view(seat, seat == b.turn)
         assert (obs_a == obs_b).all() and (mask_a == mask_b).all()
+    if a.game.rules.decks > 1:  # the copies held, and every hand's row of the global state
+        assert (a.global_state() == b.global_state()).all()
+        assert a.state.hand_counts() == b.state.hand_counts()
 
 
 def play_both(a: Any, b: Any, rng: random.Random, players: int) -> int:
@@ -92,7 +104,9 @@ def play_both(a: Any, b: Any, rng: random.Random, players: int) -> int:
         b.step(index)
     assert a.result() == b.result()
     assert a.state.log == b.state.log and a.state.hands == b.state.hands
+    assert [a.state.held(s) for s in range(players)] == [b.state.held(s) for s in range(players)]
     assert a.state.result() == b.result()
+    assert (a.global_state() == b.global_state()).all()
     return jokers
 
 
@@ -111,7 +125,8 @@ def test_kernel_steps_play_the_engines_games(profile: str, overrides: tuple[str,
     # from dealt hands (OpenSpiel's deal), and from a position in the middle of a game
     for seed in range(GAMES, GAMES + 10):
         dealt = game.new_state(seed)
-        hands = [[c for c in range(53) if h >> c & 1] for h in dealt.dealt]
+        # (each card as often as dealt; one joker number stands for any)
+        hands = [[c for c in dealt.dealt_cards(s) if c < 53] for s in range(n)]
         a = kernel.from_hands(hands, dealt.door_card)
         b = python.from_hands(hands, dealt.door_card)
         jokers += play_both(a, b, random.Random(seed), n)
@@ -176,6 +191,8 @@ ENV_VARIANTS = [
     ("pagat", {"players": 5, "deck.leftover": "face_up"}),
     ("pagat", {"turn.pass_takes": "chosen"}),
     *STOCK_VARIANTS,
+    ("pagat", {"deck.decks": 2, "players": 8}),
+    ("pagat", {"deck.decks": 3, "players": 12}),
 ]
 
 
@@ -265,7 +282,11 @@ def test_gymnasium_with_search_opponents_plays_in_python() -> None:
     [("doujue", ""), ("shichinarabe", "deck.jokers:1"),
      # (a stock where a player need not play: long games, slow information states here;
      # its draws are compared above and in OpenSpiel's own test)
-     *((pid, options_string(o)) for pid, o in STOCK_VARIANTS if "turn.must_play" not in o)],
+     *((pid, options_string(o)) for pid, o in STOCK_VARIANTS if "turn.must_play" not in o),
+     # several decks: the deal's chance nodes draw copies; a smaller table keeps the
+     # information-state tensors (a row per possible move) small enough to compare often
+     ("pagat", "deck.decks:2;players:5"),
+     ("shichinarabe", "deck.decks:2;players:6")],
 )  # fmt: skip
 def test_openspiel_gives_the_same_under_both_engines(profile: str, options: str) -> None:
     pyspiel = need("pyspiel")

@@ -18,6 +18,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paiqi_core import Game, State, card_text, parse_card
 from paiqi_core.actions import BURST, PLACE
@@ -203,11 +205,12 @@ def check_game(profile: str, options: dict[str, Any], line: list[int], seed: int
 
 
 @pytest.mark.parametrize(("profile", "options", "line"), TABLES)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
 def test_games_of_several_decks_follow_the_rows_of_each_deck(
-    profile: str, options: dict[str, Any], line: list[int]
+    profile: str, options: dict[str, Any], line: list[int], seed: int
 ) -> None:
-    for seed in range(40):
-        check_game(profile, options, line, seed)
+    check_game(profile, options, line, seed)
 
 
 def test_sevens_out_lays_every_copy_of_every_centre_card() -> None:
@@ -266,6 +269,10 @@ def test_a_position_with_copies_plays_on_the_second_row() -> None:
     ("sets", "named"),
     [
         ({"turn.stuck": "cover"}, "deck.decks: 2 needs turn.stuck: pass (this profile has cover)"),
+        (
+            {"turn.pass_limit": 3, "turn.out_of_passes": "cover"},
+            "deck.decks: 2 needs turn.out_of_passes: burst (this profile has cover)",
+        ),
         ({"deck.jokers": 1}, "needs deck.jokers: 0 (this profile has 1)"),
         ({"deck.leftover": "face_up"}, "needs deck.leftover: dealt (this profile has face_up)"),
         ({"layout.ends": "cut"}, "needs layout.ends: open (this profile has cut)"),

@@ -27,9 +27,12 @@ seat in turn order (``k = 0`` is the observing seat itself).
 =================  ==========  ================================================================
 section            size        content
 =================  ==========  ================================================================
-``hand``           53          own cards (one entry per card number; 52: any joker)
+``hand``           53          own cards: entry ``c`` is how many copies of card ``c`` the seat
+                               holds (0 or 1 with one deck; up to ``deck.decks``); 52: any joker
 ``table``          53          places filled on the table (laid-out burst hands and the place
-                               the joker holds included); entry 52: the joker lies on the table
+                               the joker holds included): entry ``c`` is how many copies of
+                               ``c`` lie there (0 or 1 with one deck); entry 52: the joker lies
+                               on the table
 ``joker_place``    53          the places jokers hold on the table (one each), if any
 ``laid``           53          cards laid face up by players who burst; entry 52: a joker was
                                removed with a burst hand
@@ -44,7 +47,7 @@ section            size        content
 ``finished``       n           1 for a seat that emptied its hand
 ``burst``          n           1 for a seat that burst
 ``left``           n           1 for a seat that left holding only the joker
-``hand_counts``    n           cards held, by relative seat (a count)
+``hand_counts``    n           cards held, by relative seat (a count, every copy counted)
 ``covered_counts`` n           cards covered, by relative seat (a count)
 ``passes``         n           passes used, by relative seat (a count)
 ``stock``          1           cards left in the stock, face down (``deck.leftover: stock``;
@@ -52,7 +55,11 @@ section            size        content
                                a stock)
 =================  ==========  ================================================================
 
-An observation has ``388 + 8n`` entries.
+An observation has ``388 + 8n`` entries, whatever the profile. With several decks
+(``deck.decks``: each card up to three times) the ``hand`` and ``table`` entries of the 52
+cards count copies, so they lie in ``0..decks``; every other card section stays 0 or 1
+(``laid`` marks each card a burst laid, however many copies: the ``table`` counts them).
+With one deck a count is 0 or 1, as it always was.
 
 The global state (PettingZoo's ``state()``, ``float32``, one dimension) is the whole table,
 as a centralised critic may see it: ``observation_size + 2 * n * 53`` entries
@@ -65,18 +72,20 @@ section            size        content
                                ``hand`` and ``covered`` sections are zeros, ``seat`` marks seat
                                0, and the per-seat sections are by seat number (relative to
                                seat 0)
-``hands``          n x 53      every seat's hand, by seat number (one row per seat)
+``hands``          n x 53      every seat's hand, by seat number (one row per seat; copies
+                               counted as in ``hand``)
 ``covered``        n x 53      every seat's covered cards, by seat number
 =================  ==========  ================================================================
 
 The information-state tensor (OpenSpiel) adds what a seat remembers: ``dealt`` (53, its hand
-as dealt) and ``history`` (``rows x (n + 11 + 53 + 53)``): one row per move or automatic
-event in order, each a relative seat (one-hot), a kind (play, cover, pass, joker, place,
-swap, cut, burst, leave, give, draw) and two card fields: the card played, covered (own
-covers only; another seat's cover shows no card), placed, swapped, handed on (to the giver
-and the taker only) or drawn (own draws only: another seat's draw shows no card), or the
-whole hand a burst laid face up; and the place the joker took. Rows after the last move are
-zeros.
+as dealt, copies counted as in ``hand``) and ``history`` (``rows x (n + 11 + 53 + 53)``): one
+row per move or automatic event in order, each a relative seat (one-hot), a kind (play,
+cover, pass, joker, place, swap, cut, burst, leave, give, draw) and two card fields: the card
+played, covered (own covers only; another seat's cover shows no card), placed, swapped,
+handed on (to the giver and the taker only) or drawn (own draws only: another seat's draw
+shows no card), or the whole hand a burst laid face up; and the place the joker took. Rows
+after the last move are zeros. (A move moves one copy of one card: its row shows that card
+once, whatever the decks.)
 """
 
 from __future__ import annotations
@@ -105,6 +114,7 @@ from paiqi_core.actions import (
 )
 from paiqi_core.cards import CARDS, SUITS, bits, card_text, one_joker
 from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.core import layout as L
 from paiqi_core.engine import IllegalAction, Observation, State
 
 CARD_SLOTS = 53  # one entry per card number, the joker last
@@ -201,6 +211,16 @@ def unpack(masks: Sequence[int]) -> np.ndarray:
     return _BYTE_BITS[np.frombuffer(raw, np.uint8)].reshape(len(masks), 56)[:, :CARD_SLOTS]
 
 
+def unpack_copies(masks: Sequence[int], twice: Sequence[int], thrice: Sequence[int]) -> np.ndarray:
+    """Hands of several decks as rows of 53 counts: row ``i`` counts the copies of each card
+    in the planes ``masks[i]`` (held at least once; entry 52: any joker), ``twice[i]`` and
+    ``thrice[i]`` (held at least twice, three times), as ``unpack`` with one deck."""
+    rows = unpack(masks)
+    if any(twice):
+        rows = rows + unpack(twice) + unpack(thrice)
+    return rows
+
+
 # -- layouts -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Section:
@@ -248,15 +268,21 @@ def legal_mask(legal: Sequence[int]) -> np.ndarray:
     return np.frombuffer(bytearray(raw[:NUM_ACTIONS]), np.int8)
 
 
+DEALT_PLANES = (L.DEALT, L.DEALT_TWICE, L.DEALT_THRICE)  # a hand as dealt, copies and all
+
+
 class Layout:
     """The sections of the observation tensor of a game of ``players`` seats, and of the
-    information-state tensor when ``history`` (rows of moves and events) is given.
+    information-state tensor when ``history`` (rows of moves and events) is given; ``decks``
+    (``deck.decks``) bounds the counts of copies in the ``hand`` and ``table`` sections.
 
     The zero-or-one sections come first and are written with one conversion of a bit
-    string; the counts follow."""
+    string (with several decks, the copies beyond the first are added after); the counts
+    follow."""
 
-    def __init__(self, players: int, history: int = 0) -> None:
+    def __init__(self, players: int, history: int = 0, decks: int = 1) -> None:
         n = self.players = players
+        self.decks = decks
         shapes: list[tuple[str, tuple[int, ...]]] = [
             (name, (CARD_SLOTS,)) for name in CARD_SECTIONS
         ]
@@ -290,12 +316,15 @@ class Layout:
     def bounds(
         self, hand: int, covers: int, passes: float, stock: int = 1
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Lowest and highest value of every entry of the observation: indicators 0..1,
-        hand and cover counts up to ``hand`` and ``covers``, pass counts up to ``passes``
-        (may be infinite), the stock's count up to ``stock``."""
+        """Lowest and highest value of every entry of the observation: indicators 0..1, the
+        copies of each card in the hand and on the table up to ``decks``, hand and cover
+        counts up to ``hand`` and ``covers``, pass counts up to ``passes`` (may be
+        infinite), the stock's count up to ``stock``."""
         low = np.zeros(self.observation_size, np.float32)
         high = np.ones(self.observation_size, np.float32)
         n = self.players
+        for name in ("hand", "table"):
+            high[self.at[name] : self.at[name] + 52] = self.decks
         high[self.at["hand_counts"] : self.at["hand_counts"] + n] = hand
         high[self.at["covered_counts"] : self.at["covered_counts"] + n] = covers
         high[self.at["passes"] : self.at["passes"] + n] = passes
@@ -304,16 +333,19 @@ class Layout:
 
     def state_bounds(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Lowest and highest value of every entry of the global state, from those of the
-        observation (``bounds``): 0..1 for the cards of every seat after them."""
-        cards = 2 * self.players * CARD_SLOTS
+        observation (``bounds``): the copies of each card in every seat's hand up to
+        ``decks``, 0..1 for the covered cards."""
+        n = self.players
+        hands = np.ones((n, CARD_SLOTS), np.float32)
+        hands[:, :52] = self.decks
         return (
-            np.concatenate([low, np.zeros(cards, np.float32)]),
-            np.concatenate([high, np.ones(cards, np.float32)]),
+            np.concatenate([low, np.zeros(2 * n * CARD_SLOTS, np.float32)]),
+            np.concatenate([high, hands.ravel(), np.ones(n * CARD_SLOTS, np.float32)]),
         )
 
-    def __reduce__(self) -> tuple[type[Layout], tuple[int, int]]:
+    def __reduce__(self) -> tuple[type[Layout], tuple[int, int, int]]:
         """Made again from its size (its packer of counts is not picklable)."""
-        return (Layout, (self.players, self.history_rows))
+        return (Layout, (self.players, self.history_rows, self.decks))
 
     def __deepcopy__(self, memo: dict[int, object]) -> Layout:
         """Shared: a layout never changes."""
@@ -322,7 +354,9 @@ class Layout:
     # -- writing ------------------------------------------------------------------------------
     def observation(self, state: State, seat: int, private: bool = True) -> np.ndarray:
         """A new observation tensor of ``seat`` (without its own cards unless ``private``)."""
-        return np.frombuffer(bytearray(self._raw(state, seat, private)), np.float32)
+        out = np.frombuffer(bytearray(self._raw(state, seat, private)), np.float32)
+        self._copies(out, state, seat, private)
+        return out
 
     def write_observation(
         self, out: np.ndarray, state: State, seat: int, private: bool = True
@@ -330,6 +364,19 @@ class Layout:
         """Fill the first ``observation_size`` entries of ``out`` with what ``seat`` sees of
         ``state``: only public facts and the seat's own cards (left out unless ``private``)."""
         out[: self.observation_size] = np.frombuffer(self._raw(state, seat, private), np.float32)
+        self._copies(out, state, seat, private)
+
+    def _copies(self, out: np.ndarray, state: State, seat: int, private: bool) -> None:
+        """Add the copies beyond the first (several decks) to the ``hand`` (if ``private``)
+        and ``table`` sections of the observation in ``out``, which count them."""
+        st = state.st
+        if not st[L.TABLE_TWICE] and not (private and st[L.TWICE + seat]):
+            return  # one copy of each card at most (always so with one deck)
+        table, hand = self.at["table"], self.at["hand"]
+        planes = [(table, st[L.TABLE_TWICE]), (table, st[L.TABLE_THRICE])]
+        if private:
+            planes += [(hand, st[L.TWICE + seat]), (hand, st[L.THRICE + seat])]
+        np.add.at(out, [at + c for at, plane in planes for c in bits(plane)], 1)
 
     def _raw(self, state: State, seat: int, private: bool) -> bytes:
         """The observation as the bytes of its float32 entries: the zero-or-one sections as
@@ -360,7 +407,7 @@ class Layout:
             cards |= 1 << (265 + state.door_card)
         cards |= state.pool << 318
         flags = cards | tail << 371
-        held = [h.bit_count() for h in state.hands]
+        held = state.hand_counts()  # every copy counted
         covered = [c.bit_count() for c in state.covered]
         passes = state.passes
         counts = self._pack(
@@ -382,7 +429,12 @@ class Layout:
         if not private:
             obs = public_only(obs)
         o = self.at["dealt"]
-        out[o : o + CARD_SLOTS] = unpack([state.dealt[seat] if private else 0])[0]
+        if private:
+            st = state.st
+            dealt = [[st[at + seat]] for at in DEALT_PLANES]
+            out[o : o + CARD_SLOTS] = unpack_copies(*dealt)[0]
+        else:
+            out[o : o + CARD_SLOTS] = 0
         start = self.at["history"]
         out[start:] = 0
         rows = history_rows(obs)
@@ -406,7 +458,10 @@ class Layout:
 
 def public_only(obs: Observation) -> Observation:
     """``obs`` without the seat's own cards (what every seat knows of it)."""
-    return obs._replace(hand_mask=0, covered_mask=0, cover_order=(), handed=(), drawn=(), legal=())
+    return obs._replace(
+        hand_mask=0, hand_copies=(0, 0), covered_mask=0, cover_order=(), handed=(), drawn=(),
+        legal=(),
+    )  # fmt: skip
 
 
 def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
@@ -453,6 +508,11 @@ def _cards(mask: int) -> str:
     return " ".join([_CARD_TEXT[c] for c in bits(mask)]) or "-"
 
 
+def _card_list(cards: Sequence[int]) -> str:
+    """Cards given as numbers with their repeats (several decks): ``H7 H7 H8``."""
+    return " ".join([_CARD_TEXT[c] for c in cards]) or "-"
+
+
 def observation_text(obs: Observation) -> str:
     """What ``obs`` shows, in one line per part (no history)."""
     laid = 0
@@ -461,8 +521,8 @@ def observation_text(obs: Observation) -> str:
     to_move = f"seat {obs.turn} to move" + (", the card just drawn fits" if obs.drew else "")
     lines = [
         f"seat {obs.seat}; " + ("game over" if obs.terminal else to_move),
-        "hand: " + _cards(obs.hand_mask),
-        "table: " + _cards(obs.table_mask & ~obs.jokers_at),
+        "hand: " + _card_list(obs.hand),  # (a card held twice, twice)
+        "table: " + _card_list([c for c in obs.table if not obs.jokers_at >> c & 1]),
     ]
     if obs.jokers_at:
         lines.append("joker at: " + _cards(obs.jokers_at))
@@ -504,11 +564,13 @@ def _move_texts() -> dict[int, str]:
 _MOVE_TEXT = _move_texts()
 
 
-def information_state_text(obs: Observation, dealt: int) -> str:
-    """What seat ``obs.seat`` knows: its hand as dealt, the door card, and every move and
-    event in order (its own covers and draws with their cards, the cards it handed on or
-    took, bursts with the hands laid)."""
-    head = f"seat {obs.seat}; dealt: {_cards(dealt)}"
+def information_state_text(obs: Observation, dealt: int | Sequence[int]) -> str:
+    """What seat ``obs.seat`` knows: its hand as dealt (a card mask, or the cards with their
+    repeats: ``State.dealt_cards``), the door card, and every move and event in order (its
+    own covers and draws with their cards, the cards it handed on or took, bursts with the
+    hands laid)."""
+    shown = _cards(dealt) if isinstance(dealt, int) else _card_list(dealt)
+    head = f"seat {obs.seat}; dealt: {shown}"
     if obs.door_card is not None:
         head += f"; door card: {card_text(obs.door_card)}"
     laid = iter(obs.laid)
@@ -529,10 +591,10 @@ def information_state_text(obs: Observation, dealt: int) -> str:
 def state_text(state: State) -> str:
     """Every hand and the table: the whole state, for debugging (it shows hidden cards)."""
     lines = [repr(state)]
-    for seat, hand in enumerate(state.hands):
+    for seat in range(state.players):
         covered = state.covered[seat]
         extra = f" | covered {_cards(covered)}" if covered else ""
-        lines.append(f"seat {seat}: {_cards(hand)}{extra}")
+        lines.append(f"seat {seat}: {_card_list(state.held(seat))}{extra}")
     if state.stock:
         lines.append("stock: " + _cards(state.stock))
     lines.append("moves: " + " ".join(f"{s}:{action_text(a)}" for s, a in state.log))

@@ -94,7 +94,7 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
         self.illegal = illegal
         self.render_mode = render_mode
         self.objective = rules.facts.objective
-        self.layout = Layout(n)
+        self.layout = Layout(n, decks=rules.decks)  # with several decks, counts of copies
         lim = limits(rules)
         self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
         self.lowest = utility_bounds(rules)[0] if illegal == "lose" else 0.0

@@ -473,13 +473,12 @@ class PaiqiState(pyspiel.State):
             return new
         world = play.belief(player_id).sample(rng)
         n = play.game.players
-        hands = [list(bits(world.dealt[s])) for s in range(n)]
+        hands = [world.dealt_cards(s) for s in range(n)]  # (with several decks, copies too)
         order = [alike_card(hands[i % n][i // n]) for i in range(play.game.dealt)]
-        held = 0
-        for hand in world.dealt:
-            held |= hand
         # the cards dealt to no seat (face up, or the stock as dealt) come last
-        order += [c for c in sorted(set(play.game.deck)) if c < 52 and not held >> c & 1]
+        rest = Counter(c for c in play.game.deck if c < 52)
+        rest.subtract(c for hand in hands for c in hand)
+        order += sorted(rest.elements())
         new._play.forward = True
         for card in order:
             new.apply_action(card)
@@ -510,7 +509,7 @@ class PaiqiObserver:
 
     def __init__(self, game: PaiqiGame, *, perfect_recall: bool, private: bool) -> None:
         rows = game.limits.log if perfect_recall else 0
-        self.layout = Layout(game.players, history=rows or 0)
+        self.layout = Layout(game.players, history=rows or 0, decks=game.paiqi.rules.decks)
         self.perfect_recall = perfect_recall
         self.private = private
         self.tensor = np.zeros(self.layout.size, np.float32)
@@ -533,9 +532,9 @@ class PaiqiObserver:
         if game_state is None:
             return f"seat {player}; cards dealt: {len(state._play.drawn)}"
         obs = game_state.observation(player)
-        dealt = game_state.dealt[player]
+        dealt = game_state.dealt_cards(player)  # (with several decks, copies too)
         if not self.private:
-            obs, dealt = public_only(obs), 0
+            obs, dealt = public_only(obs), []
         if self.perfect_recall:
             return information_state_text(obs, dealt)
         return observation_text(obs)

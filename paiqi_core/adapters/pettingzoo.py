@@ -45,7 +45,8 @@ from pettingzoo import AECEnv
 from paiqi_core.adapters.bounds import limits, stock_cards
 from paiqi_core.adapters.encoding import NUM_ACTIONS, Layout
 from paiqi_core.adapters.steps import Stepper, Steps, deepcopy_sharing_game
-from paiqi_core.cards import CARDS, RANKS, SUITS, card_text, parse_card
+from paiqi_core.cards import RANKS, SUITS, card_text, parse_card
+from paiqi_core.core import layout as L
 from paiqi_core.engine import Game, State
 from paiqi_core.games import game_for
 from paiqi_core.rules import Rules
@@ -143,30 +144,36 @@ class DealStream:
 
 
 def table_text(state: State, show_hands: bool = True) -> str:
-    """The table as text: each suit's row along its line, the joker's place as ``*``, each
-    seat's count of cards, covers and passes (and its hand, with ``show_hands``)."""
+    """The table as text: each suit's row along its line, the joker's place as ``*`` (with
+    several decks, a row per copy: ``Sx2`` shows the spades down twice), each seat's count
+    of cards (every copy), covers and passes (and its hand, with ``show_hands``)."""
     game = state.game
     order = game.rules.topology.order
     lines = [f"{game.id}: " + ("game over" if state.over else f"seat {state.turn} to move")]
     laid = 0
     for hand in state.laid:
         laid |= hand
+    st = state.st
+    copies = (state.table, st[L.TABLE_TWICE], st[L.TABLE_THRICE])[: game.rules.decks]
     for suit in range(4):
-        cells = []
-        for rank in order:
-            card = 13 * suit + rank
-            if not state.table >> card & 1:
-                cells.append(".")
-            elif state.jokers_at >> card & 1:
-                cells.append("*")
-            else:
-                cells.append(RANKS[rank].lower() if laid >> card & 1 else RANKS[rank])
-        lines.append(f"{SUITS[suit]}  " + " ".join(f"{c:>2}" for c in cells))
+        for k, table in enumerate(copies):
+            cells = []
+            for rank in order:
+                card = 13 * suit + rank
+                if not table >> card & 1:
+                    cells.append(".")
+                elif state.jokers_at >> card & 1:
+                    cells.append("*")
+                else:
+                    cells.append(RANKS[rank].lower() if laid >> card & 1 else RANKS[rank])
+            label = f"{SUITS[suit]}  " if k == 0 else f"{SUITS[suit]}x{k + 1}"
+            lines.append(label + " ".join(f"{c:>2}" for c in cells))
     if state.door_card is not None:
         lines.append(f"door card {card_text(state.door_card)}")
     if state.stock:
         lines.append(f"stock: {state.stock.bit_count()} cards")
-    for seat, hand in enumerate(state.hands):
+    for seat in range(state.players):
+        held = state.held(seat)  # a card held twice, twice
         status = (
             " finished" if seat in state.finished
             else " burst" if seat in state.bursts
@@ -174,11 +181,11 @@ def table_text(state: State, show_hands: bool = True) -> str:
             else ""
         )  # fmt: skip
         line = (
-            f"seat {seat}: {hand.bit_count():2} cards, {state.covered[seat].bit_count()} covered,"
+            f"seat {seat}: {len(held):2} cards, {state.covered[seat].bit_count()} covered,"
             f" {state.passes[seat]} passes{status}"
         )
-        if show_hands and hand:
-            line += "  " + " ".join(card_text(c) for c in range(CARDS) if hand >> c & 1)
+        if show_hands and held:
+            line += "  " + " ".join(map(card_text, held))
         lines.append(line)
     if state.over:
         result = state.result()
@@ -235,7 +242,7 @@ class PaiqiEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.objective = rules.facts.objective
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self.layout = Layout(n)
+        self.layout = Layout(n, decks=rules.decks)  # with several decks, counts of copies
         lim = limits(rules)
         self.max_turns = max_turns or lim.turns or UNBOUNDED_TURNS
         low, high = self.layout.bounds(

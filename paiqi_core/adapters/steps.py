@@ -19,8 +19,9 @@ a seed, from given hands, or from a ``State``. A game is a ``Steps``:
 - ``observation(seat)``, ``write_observation(out, seat)``: the observation tensor;
 - ``view(seat, moving)``: new arrays of a seat's observation and mask, and
   ``step_view(index)``: a step, then the view of the seat to move next (one compiled call);
-- ``hidden()``, ``global_state()``: every seat's hand and covered cards, and the whole
-  table as one array (PettingZoo's ``state()``; laid out in ``encoding``);
+- ``hidden()``, ``copies()``, ``global_state()``: every seat's hand and covered cards (and,
+  with several decks, the cards each holds twice and three times), and the whole table as
+  one array (PettingZoo's ``state()``; laid out in ``encoding``);
 - ``result()``: the scored game, once it is over;
 - ``state``: the game as a Python ``State``, for everything else (text, beliefs, records,
   information states).
@@ -42,6 +43,7 @@ import numpy as np
 
 from paiqi_core.actions import DRAW, DRAW_CARD, GIVE
 from paiqi_core.adapters.encoding import (
+    CARD_SLOTS,
     NUM_ACTIONS,
     Layout,
     dense_legal,
@@ -49,8 +51,9 @@ from paiqi_core.adapters.encoding import (
     index_text,
     legal_mask,
     unpack,
+    unpack_copies,
 )
-from paiqi_core.cards import alike_card, card_text, hand_masks
+from paiqi_core.cards import alike_card, card_text, hand_masks, planes
 from paiqi_core.engine import IllegalAction, State
 from paiqi_core.streams import Stream, WordStream, below, key_of, signed
 
@@ -131,17 +134,27 @@ class Steps:
         raise NotImplementedError
 
     def hidden(self) -> tuple[list[int], list[int]]:
-        """Every seat's hand and its covered cards, as card masks by seat."""
+        """Every seat's hand and its covered cards, as card masks by seat (each card once:
+        ``copies`` has the copies beyond the first)."""
+        raise NotImplementedError
+
+    def copies(self) -> tuple[list[int], list[int]]:
+        """With several decks, the cards each seat holds at least twice and three times, as
+        card masks by seat (zeros with one deck)."""
         raise NotImplementedError
 
     def global_state(self) -> np.ndarray:
         """A new array of the whole table (``encoding`` lays it out): what seat 0 sees without
-        its own cards, then every seat's hand and covered cards."""
+        its own cards, then every seat's hand (copies counted) and covered cards."""
         layout = self.layout
+        n = layout.players
         out = np.empty(layout.state_size, np.float32)
         self.write_observation(out, 0, False)
         hands, covered = self.hidden()
-        out[layout.observation_size :] = unpack([*hands, *covered]).ravel()
+        at = layout.observation_size
+        twice, thrice = self.copies()
+        out[at : at + n * CARD_SLOTS] = unpack_copies(hands, twice, thrice).ravel()
+        out[at + n * CARD_SLOTS :] = unpack(covered).ravel()
         return out
 
     def result(self) -> Result:
@@ -237,6 +250,13 @@ class EngineSteps(Steps):
         """Every seat's hand and covered cards (see ``Steps.hidden``)."""
         return list(self._state.hands), list(self._state.covered)
 
+    def copies(self) -> tuple[list[int], list[int]]:
+        """The cards held twice and three times (see ``Steps.copies``)."""
+        from paiqi_core.core import layout as L
+
+        st, n = self._state.st, self.game.players
+        return list(st[L.TWICE : L.TWICE + n]), list(st[L.THRICE : L.THRICE + n])
+
     def result(self) -> Result:
         """The scored game."""
         return self._state.result()
@@ -291,7 +311,7 @@ class Stepper:
 
         self.game = game
         self.engine = engine
-        self.layout = Layout(game.players)
+        self.layout = Layout(game.players, decks=game.rules.decks)
         if engine not in (None, *fast.ENGINES):
             raise ValueError(f"unknown engine '{engine}' (known: {', '.join(fast.ENGINES)})")
         if engine == "fast":
@@ -321,7 +341,7 @@ class Stepper:
             self.size = self.layout.observation_size
             # arrays of the deals ``deal_of_seed`` makes (no game goes on from them)
             self._deal_scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-            self.deck = np.empty(64, np.int64)
+            self.deck = np.empty(L.DECK_ROOM, np.int64)
             self.legal_at = L.B_LEGAL
             self.loglen_at = L.B_STATE + L.LOGLEN
             self.stock_at = L.B_STATE + L.STOCK
@@ -466,9 +486,17 @@ class KernelSteps(Steps):
     def _begin(self, hands: list[list[int]], door_card: int | None) -> None:
         from paiqi_core.core import layout as L
 
-        masks = hand_masks(hands)
-        for seat, mask in enumerate(masks):
-            self.box[L.HAND + seat] = mask
+        if self.game.rules.decks > 1:  # a card may be dealt up to ``decks`` times
+            held = [planes(hand) for hand in hands]
+            masks = [once for once, _, _ in held]
+            for seat, (once, twice, thrice) in enumerate(held):
+                self.box[L.HAND + seat] = once
+                self.box[L.TWICE + seat] = twice
+                self.box[L.THRICE + seat] = thrice
+        else:
+            masks = hand_masks(hands)
+            for seat, mask in enumerate(masks):
+                self.box[L.HAND + seat] = mask
         rest = self.stepper.game.leftover(masks)  # the cards dealt to no seat
         if self.game.rules.leftover == "stock":
             self.box[L.STOCK] = rest
@@ -604,6 +632,18 @@ class KernelSteps(Steps):
         box = self.box
         return box[st + L.HAND : st + L.HAND + n].tolist(), box[
             st + L.COVERED : st + L.COVERED + n
+        ].tolist()
+
+    def copies(self) -> tuple[list[int], list[int]]:
+        """The cards held twice and three times, from the kernel's state (see
+        ``Steps.copies``)."""
+        from paiqi_core.core import layout as L
+
+        n = self.game.players
+        st = self.stepper.state_at
+        box = self.box
+        return box[st + L.TWICE : st + L.TWICE + n].tolist(), box[
+            st + L.THRICE : st + L.THRICE + n
         ].tolist()
 
     def result(self) -> Result:

@@ -12,9 +12,10 @@ actions played where it plays several; -1 for an index that is not legal (nothin
 The legal actions are those of ``State.legal_actions`` (plays, then a cover or the pass
 where the rules allow one, then joker moves; or the draw from the stock, alone), and
 ``observe`` writes the observation tensor ``encoding.Layout`` writes from a ``State``: the
-same numbers, from the kernel's state. The draw (index 211) takes a card from the game's
-random stream; ``draw_card`` draws a card that chance chose outside (OpenSpiel's chance
-node).
+same numbers, from the kernel's state (with several decks, the copies of each card in the
+hand and on the table, and hand counts of every copy). The draw (index 211) takes a card
+from the game's random stream; ``draw_card`` draws a card that chance chose outside
+(OpenSpiel's chance node).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import hot, lowest, popcount, step
-from paiqi_core.core.kernel import RANDOM, apply, choose, deal, one_joker, options, start
+from paiqi_core.core.kernel import RANDOM, apply, choose, deal, held, one_joker, options, start
 from paiqi_core.core.layout import (
     ACTION_INDICES,
     B_COUNT,
@@ -64,7 +65,11 @@ from paiqi_core.core.layout import (
     STATE,
     STOCK,
     TABLE,
+    TABLE_THRICE,
+    TABLE_TWICE,
+    THRICE,
     TURN,
+    TWICE,
 )
 
 # the shared action space (paiqi_core.adapters.encoding)
@@ -74,8 +79,9 @@ JOKER_BASE = 106
 GIVE_BASE = 158
 DRAW_ACTION = 211
 NUM_ACTIONS = 212  # the mask's size (the box holds ACTION_INDICES legal actions at most)
-# the observation tensor (paiqi_core.adapters.encoding.Layout): card sections of 53 entries,
-# the suits opened (4 x 4), then per-seat sections of n entries each
+# the observation tensor (paiqi_core.adapters.encoding.Layout): card sections of 53 entries
+# (the hand's and the table's count the copies of each card, with several decks), the suits
+# opened (4 x 4), then per-seat sections of n entries each
 O_HAND = 0
 O_TABLE = 53
 O_JOKER_PLACE = 106
@@ -241,6 +247,14 @@ def _cards(out: np.ndarray, at: int, cards: int) -> None:
         cards &= cards - 1
 
 
+@step
+def _more(out: np.ndarray, at: int, cards: int) -> None:
+    """One more copy of each card of ``cards`` (a plane of several decks)."""
+    while cards:
+        out[at + lowest(cards)] += 1
+        cards &= cards - 1
+
+
 @hot
 def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
     """Write what ``seat`` sees into the first entries of ``out`` (float32), as
@@ -251,8 +265,12 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
         out[i] = 0
     if private:
         _cards(out, O_HAND, one_joker(st[HAND + seat]))
+        _more(out, O_HAND, st[TWICE + seat])
+        _more(out, O_HAND, st[THRICE + seat])
         _cards(out, O_COVERED, one_joker(st[COVERED + seat]))
     _cards(out, O_TABLE, st[TABLE])
+    _more(out, O_TABLE, st[TABLE_TWICE])
+    _more(out, O_TABLE, st[TABLE_THRICE])
     for k in range(MAX_JOKERS):
         at = st[JOKER_AT + k]
         if at >= 0:
@@ -275,7 +293,7 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
             out[O_SEATS + 3 * n + rel] = 1
         if st[LEFT + s]:
             out[O_SEATS + 4 * n + rel] = 1
-        out[O_SEATS + 5 * n + rel] = popcount(st[HAND + s])
+        out[O_SEATS + 5 * n + rel] = held(st, s)  # every copy counted
         out[O_SEATS + 6 * n + rel] = popcount(st[COVERED + s])
         out[O_SEATS + 7 * n + rel] = st[PASSES + s]
     out[O_SEATS + 8 * n] = popcount(st[STOCK])

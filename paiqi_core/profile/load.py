@@ -43,6 +43,7 @@ RULE_NEEDS = (
     # several decks: the copies of a suit lie stacked (the k-th copy of a card needs k
     # copies of every card back to the centre), with every card dealt
     ("deck.decks", (1,), "turn.stuck", "pass"),
+    ("deck.decks", (1,), "turn.out_of_passes", "burst"),
     ("deck.decks", (1,), "deck.jokers", 0),
     ("deck.decks", (1,), "deck.leftover", "dealt"),
     ("deck.decks", (1,), "layout.ends", "open"),
