@@ -21,10 +21,14 @@ INTERRUPTED = 130  # 128 + SIGINT, as shells report a process stopped by Ctrl-C
 
 def ignore_interrupts() -> None:
     """From here on the process exits with the status it has: a Ctrl-C changes nothing."""
-    try:  # noqa: SIM105 (see the module's docstring)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: signals never arrive there
-        pass
+    for _ in range(2):
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread: signals never arrive there
+            return
+        except OSError:  # a Ctrl-C that came while it was being ignored: ignore it, and set again
+            continue
+        return
 
 
 def interrupted(message: str = "interrupted") -> int:
