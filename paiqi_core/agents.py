@@ -97,6 +97,7 @@ class TableRules:
     jokers: int = 0  # jokers in the deck
     centre: int = SEVEN  # the rank every row starts from
     ranks: int = SUIT_MASK  # the pack's ranks: a suit's cards that are anywhere at all
+    decks: int = 1  # decks shuffled together: each card that many times (deck.decks)
 
     @classmethod
     def of(cls, game: Game | None) -> TableRules:
@@ -115,6 +116,7 @@ class TableRules:
             jokers=rules.jokers,
             centre=rules.topology.centre,
             ranks=rules.topology.ranks,
+            decks=rules.decks,
         )
 
 
@@ -194,6 +196,12 @@ class HeuristicAgent:
       opponent may hold the joker and its own hand is down to ``joker_release_hand`` cards,
       it stops holding cards back to block: the joker is laid in place of a card someone
       holds, and that player takes it, which late in a game strands it in a short hand.
+
+    - Several decks (``deck.decks``): a suit's copies lie in stacked rows, the k-th copies
+      beside k-th copies. A card is weighed as above in the row its copy goes to, with the
+      cards of this hand and the unseen cards whose copy would go to that row; and once it
+      is down, the next copy of it may follow at once in the next row: worth ``run_weight``
+      if this hand holds it, a block lost if it is unseen. Hand sizes count every copy.
 
     Ties are broken with ``rng``. Without ``game`` the agent assumes a plain table: ace low,
     open ends, covers when stuck.
@@ -308,7 +316,56 @@ class HeuristicAgent:
     def _play_score(
         self, obs: Observation, suits: list[_Suit], action: int, pressure: float
     ) -> float:
-        """What a play (or joker play) is worth, in own cards brought closer."""
+        """What a play (or joker play) is worth, in own cards brought closer. With several
+        decks a card is weighed in the row its copy goes to (``_row_of_copy``), and for
+        the next copy of it that its play lets down at once: one of this hand's
+        (``run_weight``), or an unseen one (a block lost)."""
+        extra = 0.0
+        if self.rules.decks > 1 and action < JOKER:
+            suits, extra = self._row_of_copy(obs, suits, action, pressure)
+        return self._row_score(obs, suits, action, pressure) + extra
+
+    def _row_of_copy(
+        self, obs: Observation, suits: list[_Suit], card: int, pressure: float
+    ) -> tuple[list[_Suit], float]:
+        """With several decks: ``suits`` with ``card``'s suit seen in the row its copy goes
+        to, and what the play is worth for the next copy of the card.
+
+        A suit's copies lie stacked (``core.kernel._row_frontier``): the row of the k-th
+        copies holds the ranks down at least k times. A copy of a card down k-1 times goes to
+        the k-th row; in that row this hand holds the ranks whose k-th copy would be its
+        own (down j times, held k-j times or more), and the unseen ranks are the others not
+        yet down k times. Once the card is down, its next copy may go down at once where
+        the next row reaches its rank: a card of this hand's brought closer, or an unseen
+        card released."""
+        decks = self.rules.decks
+        suit, rank = divmod(card, 13)
+        shift = 13 * suit
+        table = [(m >> shift) & SUIT_MASK for m in (obs.table_mask, *obs.table_copies)]
+        hand = [(m >> shift) & SUIT_MASK for m in (obs.hand_mask, *obs.hand_copies)]
+        down = [SUIT_MASK, *table[:decks], 0]  # down[k + 1]: the ranks down k+1 times or more
+        exactly = [down[j] & ~down[j + 1] for j in range(decks + 1)]  # down j times
+        mine = [0] * decks
+        for k in range(decks):
+            for j in range(k + 1):
+                mine[k] |= exactly[j] & hand[k - j]
+        dead = suits[suit].dead
+        unseen = [self.rules.ranks & ~(down[k + 1] | mine[k] | dead) for k in range(decks)]
+        k = sum(down[j + 1] >> rank & 1 for j in range(decks))  # the row its copy goes to
+        out = list(suits)
+        out[suit] = _Suit(suit, down[k + 1], mine[k], dead, unseen[k])
+        extra = 0.0
+        if k + 1 < decks and self._ext[down[k + 2]] >> rank & 1:  # the next copy may follow
+            if mine[k + 1] >> rank & 1:
+                extra = self.run_weight
+            elif unseen[k + 1] >> rank & 1:
+                extra = -(self.block_weight * pressure)
+        return out, extra
+
+    def _row_score(
+        self, obs: Observation, suits: list[_Suit], action: int, pressure: float
+    ) -> float:
+        """What a play (or joker play) is worth in its suit's row as ``suits`` see it."""
         if action >= JOKER:
             at, card = joker_parts(action)
             placed = 1 << (at % 13) | 1 << (card % 13)

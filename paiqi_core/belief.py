@@ -21,6 +21,12 @@ the rules of plugin hooks); a placement the replay refuses is skipped. So a samp
 contradicts the observation (``state.observation(seat) == observation``), and samples are
 close to uniform over the deals that agree with it.
 
+With several decks (``deck.decks``) the unseen cards are a multiset: each card of the pack
+``decks`` times, less every copy the seat holds and every copy on the table; a hand of a
+sample may hold a card two or three times. What fits at a pass is what fits any row of the
+suit (the rows lie stacked, as the engine keeps them), the first seat holding a copy of the
+opening card moves first, and a burst lays every copy of its hand (read from the table).
+
 Replaying costs most of a sample, so once one sample has been replayed, later ones are made
 from it by putting the unseen cards in their new places, wherever that gives the very state a
 replay would (built-in rules, the joker not among the unseen cards; a test holds the two to
@@ -30,6 +36,7 @@ the same states): some five times quicker.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -49,8 +56,9 @@ from paiqi_core.actions import (
     SWAP,
     kind,
 )
-from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker
+from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker, planes
 from paiqi_core.cards import JOKER as JOKER_CARD
+from paiqi_core.core import layout as L
 from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
@@ -79,6 +87,23 @@ class Place:
     seat: int
     cover: int
     size: int
+
+
+def _fitting(ext: Sequence[int], table: Sequence[int]) -> int:
+    """The cards that may be laid on ``table``, given as its planes (the cards down at least
+    once, twice, three times: one plane per deck in play). With several decks a suit's
+    rows lie stacked, as the engine keeps them: the next copy of a card down k times goes
+    beside the (k+1)-th copies of its neighbours, so it fits where its rank extends the
+    (k+1)-th plane and k copies of it lie."""
+    out = 0
+    for suit in range(4):
+        shift = 13 * suit
+        below = SUIT_MASK
+        for plane in table:
+            row = (plane >> shift) & SUIT_MASK
+            out |= (ext[row] & below) << shift
+            below = row
+    return out
 
 
 def _joker_spans(
@@ -141,11 +166,36 @@ class Belief:
             return kind(action) in voluntary[used]
 
         table, started = 0, False
-        self._opener: tuple[int, int] | None = None  # (card, seat) of a first card yet unplayed
+        # several decks (deck.decks): the table's cards down twice and three times, and what
+        # fits is what fits any row of a suit (the engine keeps the rows stacked)
+        decks = rules.decks
+        twice = thrice = 0
+
+        def lay(card: int) -> None:
+            """One copy of ``card`` goes to the table (with one deck: the card)."""
+            nonlocal table, twice, thrice
+            bit = 1 << card
+            if decks > 1 and table & bit:
+                if twice & bit:
+                    thrice |= bit
+                else:
+                    twice |= bit
+            else:
+                table |= bit
+
+        def fitting() -> int:
+            """The cards that may be laid on the table as it is now."""
+            if not started and first_card is not None:
+                return 1 << first_card
+            return _fitting(ext, (table, twice, thrice)[:decks])
+
+        # (card, seat) of a first card yet unplayed (with several decks: or played)
+        self._opener: tuple[int, int] | None = None
         passes = [0] * n
         self._void = [0] * n  # cards each seat is proven not to hold (now, and when covering)
         self._covers: list[list[int]] = [[] for _ in range(n)]  # per cover: cards it is not
         self._out = [0] * n  # cards seen leaving each hand: part of what it was dealt
+        self._laid: list[list[int]] = [[] for _ in range(n)]  # the same, each copy (decks)
         # with a single joker: a seat seen taking it (held or covered since), and its covers
         # made before it took the joker
         self._joker_with: int | None = None
@@ -157,6 +207,8 @@ class Belief:
         held_joker = _joker_spans(obs.history, obs.laid)
         beyond = rules.topology.beyond
         laid = iter(obs.laid)
+        self._bursts = self._burst_copies() if decks > 1 else []
+        bursts = iter(self._bursts)
         # where a player may stop instead of playing an extra card after one that ended its
         # line, a pass right after such a card is that stop: no pass, and proof of nothing
         ends = game.vector[R_ENDS] if rules.extra_after_end == "may" else 0
@@ -177,9 +229,7 @@ class Belief:
         for index, (seat, action) in enumerate(history):
             if action == DRAW:
                 self._draws += 1
-                playable = sum(ext[(table >> 13 * s) & SUIT_MASK] << 13 * s for s in range(4))
-                if not started and first_card is not None:
-                    playable = 1 << first_card
+                playable = fitting()
                 self._stuck[index] = playable & SUITED
                 self._void[seat] |= playable & SUITED  # it drew: it was stuck
                 after = history[index + 1] if index + 1 < len(history) else None
@@ -220,12 +270,7 @@ class Belief:
                 ended_by = seat if ends_line else -1
             if action in (HIDDEN_COVER, PASS):
                 if not by_choice(action, passes[seat]):
-                    if not started and first_card is not None:
-                        playable = 1 << first_card
-                    else:
-                        playable = sum(
-                            ext[(table >> 13 * s) & SUIT_MASK] << 13 * s for s in range(4)
-                        )
+                    playable = fitting()
                     self._void[seat] |= playable & SUITED
                     self._stuck[index] = playable & SUITED
                     if any(a <= index < b for a, b in held_joker.get(seat, ())):
@@ -240,8 +285,10 @@ class Belief:
                 else:
                     self._covers[seat].append(self._void[seat] | (EVERY_CARD & ~coverable))
             elif action < COVER:  # a play (of the hand, or of a card lying face up)
-                table |= 1 << action
+                lay(action)
                 self._out[seat] |= 1 << action & ~obs.leftover_mask
+                if not obs.leftover_mask >> action & 1:
+                    self._laid[seat].append(action)
                 started = True
             elif action >= JOKER:  # the joker at X, and the card beyond X
                 at, card = divmod(action - JOKER, 64)
@@ -252,8 +299,9 @@ class Belief:
             elif action >= EVENT:
                 event = kind(action)
                 if event == "place":
-                    table |= 1 << (action - PLACE)
+                    lay(action - PLACE)
                     self._out[seat] |= 1 << (action - PLACE)
+                    self._laid[seat].append(action - PLACE)
                 elif event == "swap":  # X laid from this hand; the joker taken into it
                     self._out[seat] |= 1 << (action - SWAP)
                     self._under.pop(action - SWAP, None)
@@ -261,6 +309,10 @@ class Belief:
                     self._covers_before_swap = len(self._covers[seat])
                 elif event == "burst":
                     hand = next(laid)
+                    if decks > 1:  # each copy the burst laid
+                        for card in next(bursts):
+                            lay(card)
+                            self._laid[seat].append(card)
                     table |= hand & SUITED
                     self._out[seat] |= hand & SUITED
                     if hand & JOKERS:
@@ -269,6 +321,10 @@ class Belief:
                     self._joker_with = None
         if not started and first_card is not None:
             self._opener = (first_card, mover)  # who moves first holds the opening card
+        elif decks > 1 and first_card is not None:
+            # with copies the first seat dealt one moved first: the seats before it were
+            # dealt none, and laid none since (an opening card played may have a copy)
+            self._opener = (first_card, mover)
         # an opening that gives the first move to the holder of a card the table may not
         # show (sevens_out): only the first mover (a burst on that first turn included) can
         # hold it, or have covered it since
@@ -279,6 +335,38 @@ class Belief:
             self._leader = (int(dealt), leader)
             if leader == 0 and rules.leftover == "stock":
                 self._leader = None  # nobody may have been dealt it: it lay in the stock
+
+    def _burst_copies(self) -> list[list[int]]:
+        """With several decks: the cards each burst laid face up, each copy, in burst order.
+        What a burst laid is public, but the observation gives each burst's cards as a mask
+        (``laid``): the copies are the table's less every card played or placed; where
+        two bursts laid the same card and the copies beyond one each are more than one
+        burst could have laid, which burst laid which copy is not read (UnreadHistory)."""
+        obs = self.observation
+        extra = Counter(obs.table)
+        for _, action in obs.history:
+            if action < COVER:
+                extra[action] -= 1
+            elif PLACE <= action < PLACE + 52:
+                extra[action - PLACE] -= 1
+        out = []
+        for hand in obs.laid:
+            cards = list(bits(hand & SUITED))
+            for c in cards:
+                extra[c] -= 1
+            out.append(cards)
+        for c, more in extra.items():
+            if more < 0:
+                raise InconsistentObservation(f"fewer copies of card {c} down than were laid")
+            if more:
+                by = [cards for cards in out if c in cards]
+                if len(by) != 1:
+                    raise UnreadHistory(
+                        "the belief sampler cannot yet tell which burst laid the copies of a "
+                        "card that several bursts laid (several decks)"
+                    )
+                by[0].extend([c] * more)
+        return [sorted(cards) for cards in out]
 
     def _find_places(self) -> None:
         game, obs, me = self.game, self.observation, self.seat
@@ -291,6 +379,29 @@ class Belief:
         }
         seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask | obs.pool_mask
         suited = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
+        # several decks: the unseen cards are a multiset, the pack's cards (each ``decks``
+        # times) less every copy this seat holds and every copy on the table; another
+        # seat's hand may hold a card this seat holds or sees down (its other copies), and
+        # which copy an opening card's holder or a card handed on is, nobody knows
+        copies = game.rules.decks > 1
+        if copies:
+            shown = Counter([*obs.hand, *obs.table])
+            suited = []
+            for c in game.deck:
+                if shown[c]:
+                    shown[c] -= 1
+                else:
+                    suited.append(c)
+
+        def barred(constraint: tuple[int, int] | None, t: int) -> int:
+            """The card of ``constraint`` (the card, the seat that moved first for holding
+            it) as a mask where seat ``t`` cannot hold it: another seat (with copies: an
+            earlier seat, since the first seat holding a copy moves first); else 0."""
+            if constraint is None or (copies and self._gives):
+                return 0  # (a copy handed on may have gone anywhere: the replay checks)
+            card, seat = constraint
+            return 1 << card if (t < seat if copies else t != seat) else 0
+
         # a single joker is followed to the seat that took it; alike jokers are not
         with_joker = self._joker_with if game.rules.jokers == 1 else None
         places: list[Place] = []
@@ -302,14 +413,13 @@ class Belief:
                 places.append(Place(t, -1, obs.hand_counts[t]))
                 mask = EVERY_CARD & ~self._void[t]
                 for constraint in (self._opener, self._leader):
-                    if constraint is not None and constraint[1] != t:
-                        mask &= ~(1 << constraint[0])
+                    mask &= ~barred(constraint, t)
                 for x in under:
                     mask &= ~(1 << x)  # it was in no hand when the joker took its place
                 if with_joker is not None and with_joker != t:
                     mask &= ~JOKER_BIT  # another seat took it
                 for card, taker in self._gave.items():
-                    if taker != t:
+                    if taker != t and not copies:
                         mask &= ~(1 << card)  # handed by this seat to another
                 allowed.append(mask)
             for k, cannot in enumerate(self._covers[t]):
@@ -448,13 +558,23 @@ class Belief:
             for t in range(n)
         ]
         unseen: list[int] = []
-        if self._gives or self._draws:
-            dealt = self._walked_back(hands, covers, unseen)
+        deal: list[list[int]] | None
+        if game.rules.decks > 1:  # (no covers, jokers, stock or bursts: only hands)
+            held = self._held(placement)
+            held[me] = list(obs.hand)
+            if self._gives:
+                deal = self._walked_back_copies(held, unseen)
+            else:
+                deal = self._dealt_copies(held)
         else:
-            dealt = self._dealt(hands, covered)
-        if dealt is None:
+            if self._gives or self._draws:
+                dealt = self._walked_back(hands, covers, unseen)
+            else:
+                dealt = self._dealt(hands, covered)
+            deal = None if dealt is None else [list(bits(d)) for d in dealt]
+        if deal is None:
             return None
-        state = game.new_state(hands=[list(bits(d)) for d in dealt], door_card=obs.door_card)
+        state = game.new_state(hands=deal, door_card=obs.door_card)
         own = iter(obs.cover_order)
         moved = iter(unseen)
         taken = [0] * n
@@ -572,6 +692,93 @@ class Belief:
         unseen.extend(reversed(chosen))
         return back
 
+    def _held(self, placement: list[int]) -> list[list[int]]:
+        """The unseen cards of ``placement`` in each hand, each copy (several decks)."""
+        hands: list[list[int]] = [[] for _ in range(self.game.players)]
+        for i, p in enumerate(placement):
+            place = self.places[p]
+            if place.seat != STOCK and place.cover < 0:
+                hands[place.seat].append(self.hidden[i])
+        return hands
+
+    def _dealt_copies(self, hands: list[list[int]]) -> list[list[int]] | None:
+        """With several decks: the hands dealt, by seat, each copy of a card, where each
+        seat now holds ``hands``: what it holds and every card it was seen to lay. None
+        where the counts do not add up."""
+        dealt = []
+        for t, size in enumerate(self.observation.dealt_counts):
+            cards = sorted([*hands[t], *self._laid[t]])
+            if len(cards) != size:
+                return None
+            dealt.append(cards)
+        return dealt
+
+    def _walked_back_copies(
+        self, hands: list[list[int]], unseen: list[int]
+    ) -> list[list[int]] | None:
+        """``_walked_back`` with several decks (hands, plays and cards handed on only): the
+        hands dealt, each copy of a card, found by walking the history back from the hands
+        ``hands`` (each card laid goes back to its hand; each card handed on unseen is
+        picked from what the taker held then, as ``_walked_back`` picks it). A hand is a
+        multiset: a card it holds twice proves, at a pass, what one copy proves. Fills
+        ``unseen`` with the card of each give, in order; None where the walk finds no card
+        to give back, a seat passed holding a card that fitted, or the counts do not add
+        up."""
+        obs = self.observation
+        back = [Counter(hand) for hand in hands]
+
+        def mask(t: int) -> int:
+            return sum(1 << c for c, k in back[t].items() if k)
+
+        remembered = self._remembered
+        rng = self._walks
+        chosen: list[int] = []
+        history = obs.history
+        stuck = self._stuck
+        bursts = list(self._bursts)
+        for index in range(len(history) - 1, -1, -1):
+            seat, action = history[index]
+            fitted = stuck.get(index)
+            if fitted is not None and mask(seat) & fitted:
+                return None  # it passed while holding a card that fitted
+            if action < JOKER_CARD:
+                back[seat][action] += 1
+            elif PLACE <= action < PLACE + 52:
+                back[seat][action - PLACE] += 1
+            elif action == BURST:
+                back[seat].update(bursts.pop())
+            elif action == HIDDEN_GIVE:
+                _, _, known, taker = remembered[index]
+                assert taker is not None
+                if known is not None:
+                    card = known
+                else:
+                    held = mask(taker)
+                    forced = held & stuck.get(index - 1, 0)
+                    if forced:  # it held nothing that fitted at its pass: this came after
+                        cards = list(bits(forced))
+                        if len(cards) > 1:
+                            return None
+                    else:  # best, a card the giver could hold at its passes before
+                        fitted = 0
+                        for j, fits in stuck.items():
+                            if j < index and history[j][0] == seat:
+                                fitted |= fits
+                        cards = list(bits(held & ~fitted)) or list(bits(held))
+                    if not cards:
+                        return None
+                    card = cards[int(rng.random() * len(cards))]
+                if not back[taker][card]:
+                    return None
+                back[taker][card] -= 1
+                back[seat][card] += 1
+                chosen.append(card)
+        dealt = [sorted(hand.elements()) for hand in back]
+        if [len(d) for d in dealt] != list(obs.dealt_counts):
+            return None
+        unseen.extend(reversed(chosen))
+        return dealt
+
     def _drawn_back(self, held: int, index: int, rng: random.Random) -> int | None:
         """The card the draw at ``index`` of the history took, picked from ``held``, what
         the drawer held just after it (walking back): the card played at once, where it
@@ -640,6 +847,8 @@ class Belief:
         assert template is not None
         n = self.game.players
         me = self.seat
+        if self.game.rules.decks > 1:
+            return self._rebuilt_copies(placement, template)
         hands, covers = self._split(placement)
         state = template.clone()
         order = state._cover_order
@@ -660,6 +869,27 @@ class Belief:
             if COVER <= action < PASS and seat != me:
                 log[index] = (seat, COVER + order[seat][taken[seat]])
                 taken[seat] += 1
+        stuck = self.game.may_burst and not state.over and not state.legal_actions()
+        return None if stuck and state.turn != me else state
+
+    def _rebuilt_copies(self, placement: list[int], template: State) -> State | None:
+        """``_rebuilt`` with several decks: each other seat's hand, and its hand as dealt,
+        put in as planes (the cards held once or more, twice or more, three times)."""
+        me = self.seat
+        held = self._held(placement)
+        held[me] = list(self.observation.hand)
+        dealt = self._dealt_copies(held)
+        if dealt is None:
+            return None
+        for constraint in (self._opener, self._leader):  # the seat that moved first for
+            if constraint is not None and constraint[0] not in dealt[constraint[1]]:
+                return None  # holding a copy of a card holds one (the masks bar the others)
+        state = template.clone()
+        st = state.st
+        for t in range(self.game.players):
+            if t != me:
+                st[L.HAND + t], st[L.TWICE + t], st[L.THRICE + t] = planes(held[t])
+                st[L.DEALT + t], st[L.DEALT_TWICE + t], st[L.DEALT_THRICE + t] = planes(dealt[t])
         stuck = self.game.may_burst and not state.over and not state.legal_actions()
         return None if stuck and state.turn != me else state
 

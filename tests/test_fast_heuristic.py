@@ -60,6 +60,11 @@ CASES = [
     # a pass takes a card: the previous player hands on the card it would cover
     ("pagat", ("turn.pass_takes=chosen",)),
     ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
+    # several decks: a card weighed in the row its copy goes to, hand sizes counting copies
+    ("pagat", ("deck.decks=2", "players=8")),
+    ("pagat", ("deck.decks=3", "players=5")),
+    ("pagat", ("deck.decks=2", "players=4", "turn.pass_takes=chosen")),
+    ("pagat", ("deck.decks=2", "players=6", "turn.pass_limit=1", "opening.method=sevens_out")),
 ]
 
 

@@ -12,7 +12,9 @@ What the player reads besides the state comes from the rules vector: the stuck r
 pass limit, the deck's jokers and two scoring facts kept for it, the bust threshold and
 the closure bonus by opening order (``layout.R_H_BUST``, ``R_H_CLOSURE``). Profiles whose
 covered melds are exempt (the platform's rule) keep Python playouts:
-``plan.heuristic_why_not`` says so.
+``plan.heuristic_why_not`` says so. With several decks (``R_DECKS``) a card is weighed in
+the row its copy goes to, from the table's and the hand's copy planes, as
+``HeuristicAgent._row_of_copy`` weighs it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
-from paiqi_core.core.kernel import options
+from paiqi_core.core.kernel import held, options
 from paiqi_core.core.layout import (
     BY_DRAW,
     BY_GIVE,
@@ -44,6 +46,7 @@ from paiqi_core.core.layout import (
     PHASE,
     R_CENTRE,
     R_COURSE_COVERS,
+    R_DECKS,
     R_H_BUST,
     R_H_CLOSURE,
     R_JOKERS,
@@ -52,7 +55,11 @@ from paiqi_core.core.layout import (
     R_ROW,
     SUITED,
     TABLE,
+    TABLE_THRICE,
+    TABLE_TWICE,
+    THRICE,
     TURN,
+    TWICE,
 )
 from paiqi_core.core.rng import below
 from paiqi_core.weights import (
@@ -138,6 +145,33 @@ def play_score(
     h = _row(st[HAND + seat], suit)
     d = _row(st[COVERED + seat], suit)
     u = R[R_ROW] & ~(t | h | d)
+    extra = 0.0
+    decks = R[R_DECKS]
+    if decks > 1 and at < 0:  # the row its copy goes to: ``HeuristicAgent._row_of_copy``
+        t1 = _row(st[TABLE_TWICE], suit)
+        t2 = _row(st[TABLE_THRICE], suit) if decks > 2 else 0
+        h1 = _row(st[TWICE + seat], suit)
+        h2 = _row(st[THRICE + seat], suit)
+        e0 = FULL_ROW & ~t  # down no time, once, twice
+        e1 = t & ~t1
+        e2 = t1 & ~t2
+        p0 = e0 & h  # the ranks whose first, second, third copy would be this hand's
+        p1 = (e0 & h1) | (e1 & h)
+        p2 = (e0 & h2) | (e1 & h1) | (e2 & h)
+        k = ((t >> rank) & 1) + ((t1 >> rank) & 1) + ((t2 >> rank) & 1)
+        if k == 0:
+            row, ours, row_next, ours_next = t, p0, t1, p1
+        elif k == 1:
+            row, ours, row_next, ours_next = t1, p1, t2, p2
+        else:
+            row, ours, row_next, ours_next = t2, p2, 0, 0
+        if k + 1 < decks and (ext[row_next] >> rank) & 1:  # the next copy may follow
+            if (ours_next >> rank) & 1:
+                extra = RUN_WEIGHT
+            elif ((R[R_ROW] & ~(row_next | ours_next | d)) >> rank) & 1:
+                extra = -(BLOCK_WEIGHT * pressure)
+        t, h = row, ours
+        u = R[R_ROW] & ~(t | h | d)
     base = t | (placed & ~mine)
     behind = reach(ext, base, d) & ~reach(ext, base, d | mine) & ~mine
     own = popcount(behind & h)
@@ -160,12 +194,12 @@ def play_score(
                     break
         score += HIGH_CARD_FIRST * (rank + 1)
     if at >= 0:
-        left = popcount(st[HAND + seat]) - 2
+        left = held(st, seat) - 2  # (every copy counted, as ``obs.hand_counts`` counts them)
         if left <= JOKER_ENDGAME:
             score += RUN_WEIGHT + JOKER_KEEP
         else:
             score += RUN_WEIGHT - (0.0 if own else JOKER_KEEP)
-    return score
+    return score + extra
 
 
 @step
@@ -237,7 +271,6 @@ def choices(
     cards of equally best plays; the joker moves among them, by index into ``jx``/``jy``,
     which are filled; the equally cheap covers, as cards)."""
     seat = st[TURN]
-    hand = st[HAND + seat]
     # the compiled player plays no plugin hook, so nothing reads the log (given ``jx``)
     can, njokers, covers, may_pass, by = options(st, R, beyond, jx, jx, jy)
     nplays = popcount(can)
@@ -253,7 +286,7 @@ def choices(
         return (lowest(can) if nplays else JOKER + 64 * jx[0] + jy[0]), 1, 0, 0, 0
     out = _out_of_passes(st, R, seat)
     pressure = 1.0
-    if popcount(hand) <= JOKER_RELEASE_HAND and _may_hold_joker(st, R, seat):
+    if held(st, seat) <= JOKER_RELEASE_HAND and _may_hold_joker(st, R, seat):
         pressure = 0.0
     elif out:
         pressure = 2.0

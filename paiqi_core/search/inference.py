@@ -20,12 +20,13 @@ engine (``fast.inference``) where it plays the rules, else in Python.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from paiqi_core.actions import EVENT, JOKER
 from paiqi_core.belief import Belief
-from paiqi_core.cards import bits
+from paiqi_core.cards import planes, with_copies
 from paiqi_core.engine import Game, State
 
 POOL = 8  # deals drawn for each one given
@@ -67,6 +68,7 @@ class Weigher:
         self.belief = belief
         self.compiled = compiled_player(belief.game)
         self.start: np.ndarray | None = None  # the game as dealt, but for the hands
+        self._out: list[Counter[int]] | None = None  # several decks: copies put out by seat
 
     def _start(self, deal: State) -> np.ndarray:
         """The kernel state of ``deal``'s game as dealt. Every sample agrees with the
@@ -76,15 +78,43 @@ class Weigher:
         from paiqi_core.core import layout as L
         from paiqi_core.fast.finish import encode
 
+        game = self.belief.game
         if self.start is None:
-            hands = [list(bits(d)) for d in deal.dealt]
-            game = self.belief.game
+            hands = [deal.dealt_cards(s) for s in range(game.players)]
             self.start = encode(game.new_state(hands=hands, door_card=deal.door_card))
         start = self.start.copy()
+        if game.rules.decks > 1:
+            return self._start_copies(deal, start)
         for seat, dealt in enumerate(deal.dealt):
             out = start[L.DEALT + seat] & ~start[L.HAND + seat]  # put out before play
             start[L.HAND + seat] = dealt & ~out
             start[L.DEALT + seat] = dealt
+        return start
+
+    def _start_copies(self, deal: State, start: np.ndarray) -> np.ndarray:
+        """``_start`` with several decks: each hand and hand as dealt put in as planes (the
+        cards held once or more, twice or more, three times), less the copies put out."""
+        from paiqi_core.core import layout as L
+
+        def cards(st: np.ndarray, once: int, twice: int, thrice: int, seat: int) -> list[int]:
+            return with_copies(int(st[once + seat]), int(st[twice + seat]), int(st[thrice + seat]))
+
+        if self._out is None:  # the copies each seat put out before play, as the start has it
+            self._out = []
+            for seat in range(deal.players):
+                put = Counter(cards(start, L.DEALT, L.DEALT_TWICE, L.DEALT_THRICE, seat))
+                put.subtract(cards(start, L.HAND, L.TWICE, L.THRICE, seat))
+                self._out.append(put)
+        for seat in range(deal.players):
+            dealt = deal.dealt_cards(seat)
+            held = Counter(dealt)
+            held.subtract(self._out[seat])
+            once, twice, thrice = planes(held.elements())
+            start[L.HAND + seat], start[L.TWICE + seat] = once, twice
+            start[L.THRICE + seat] = thrice
+            once, twice, thrice = planes(dealt)
+            start[L.DEALT + seat], start[L.DEALT_TWICE + seat] = once, twice
+            start[L.DEALT_THRICE + seat] = thrice
         return start
 
     def disagreements(self, deals: list[State]) -> list[tuple[int, int]]:
@@ -117,7 +147,8 @@ class Weigher:
 
         game, me = self.belief.game, self.belief.seat
         player = HeuristicAgent(random.Random(0), game=game)  # choices() draws nothing
-        state = game.new_state(hands=[list(bits(d)) for d in deal.dealt], door_card=deal.door_card)
+        hands = [deal.dealt_cards(s) for s in range(game.players)]  # (each copy)
+        state = game.new_state(hands=hands, door_card=deal.door_card)
         choices = other = 0
         for seat, action in deal.log:
             if EVENT <= action < JOKER:

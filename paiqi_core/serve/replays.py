@@ -24,7 +24,14 @@ from paiqi_core.engine import Game, State
 from paiqi_core.profile import Location, Problem, ProfileError
 from paiqi_core.serve.profiles import problem_json, safe_name
 from paiqi_core.serve.settlement import settlement
-from paiqi_core.serve.view import ended_by_stall, history_entry, rules_summary, seat_view, sort_hand
+from paiqi_core.serve.view import (
+    ended_by_stall,
+    history_entry,
+    rules_summary,
+    seat_view,
+    sort_cards,
+    sort_hand,
+)
 
 MAX_GAMES = 500  # records listed from one file
 MAX_STEPS = 2000  # actions replayed from one record
@@ -142,7 +149,10 @@ def _step(
     seat = state.turn
     first = state.first_card if not state.started else None
     view = seat_view(rules, state.observation(seat), names, first, stalled=ended_by_stall(state))
-    view["hands"] = [[card_text(c) for c in sort_hand(rules, h)] for h in state.hands]
+    # every hand, each copy of a card held (several decks) listed
+    view["hands"] = [
+        [card_text(c) for c in sort_cards(rules, state.held(s))] for s in range(state.players)
+    ]
     view["covered_cards"] = [[card_text(c) for c in sort_hand(rules, m)] for m in state.covered]
     view["history"] = [_full(h, state, i) for i, h in enumerate(view["history"])]
     for seat in view["seats"]:  # the seats' last moves, their covered cards shown too

@@ -3,11 +3,15 @@
 A live game is drawn from one seat's ``Observation`` only (``seat_view``): the player's own
 hand, the table and the public counts, never another hand. A replay draws a record, whose
 hands are all known (``replay_view`` adds them).
+
+With several decks (``deck.decks``) a hand lists each copy of a card it holds, and each suit
+is drawn as one row per deck, as the engine keeps them: the k-th copy of a card lies in the
+k-th row, beside the other k-th copies (see ``core.kernel._row_frontier``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paiqi_core.actions import (
@@ -45,6 +49,9 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "name": rules.name,
         "players": rules.players,
         "jokers": rules.jokers,
+        # deck.decks: the decks shuffled together (each card that many times), and with them
+        # the rows of each suit drawn
+        "decks": rules.decks,
         "order": [RANKS[r] for r in topology.line],  # the pack's ranks along a row
         "centre": RANKS[topology.centre],
         "ace": "high" if topology.order[-1] == 0 else "low",
@@ -67,22 +74,39 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
     }
 
 
-def _open_places(rules: Rules, table: int, first_card: int | None) -> int:
-    """The places where a card may be laid now (public: read from the table alone)."""
+def _planes(obs: Observation, decks: int) -> list[int]:
+    """The table as its planes: the cards down at least once, twice, three times (one per
+    deck in play)."""
+    return [obs.table_mask, *obs.table_copies][:decks]
+
+
+def _open_places(rules: Rules, planes: Sequence[int], first_card: int | None) -> int:
+    """The places where a card may be laid now (public: read from the table alone). With
+    several decks the rows of a suit lie stacked: the next copy of a card down k times
+    goes beside the (k+1)-th copies of its neighbours, where k copies of it lie."""
     if first_card is not None:
         return 1 << first_card
     ext = rules.topology.extensions
     out = 0
     for suit in range(4):
-        out |= ext[(table >> (13 * suit)) & SUIT_MASK] << (13 * suit)
+        shift = 13 * suit
+        below = SUIT_MASK
+        for plane in planes:
+            row = (plane >> shift) & SUIT_MASK
+            out |= (ext[row] & below) << shift
+            below = row
     return out
 
 
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
     """Each suit's row in the table's rank order: every place of the pack, what lies
-    there."""
-    table, places = obs.table_mask, obs.jokers_at
-    open_places = 0 if obs.terminal else _open_places(rules, table, first_card)
+    there; with several decks, one row of each suit per deck (``deck``: 1, 2, 3), the
+    k-th row holding the cards down at least k times, and every cell says how many copies
+    of its card are ``down``."""
+    decks = rules.decks
+    planes = _planes(obs, decks)
+    places = obs.jokers_at
+    open_places = 0 if obs.terminal else _open_places(rules, planes, first_card)
     laid_by: dict[int, int] = {}
     for seat, hand in zip(obs.bursts, obs.laid, strict=False):
         for c in bits(hand & SUITED):
@@ -90,41 +114,46 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
     extensions = rules.topology.extensions
     rows = []
     for suit in range(4):
-        row = (table >> (13 * suit)) & SUIT_MASK
-        cells = []
-        for r in rules.topology.line:
-            c = suit * 13 + r
-            cell: dict[str, Any] = {"card": card_text(c), "rank": RANKS[r]}
-            if places >> c & 1:
-                cell["state"] = "joker"
-            elif c in laid_by and table >> c & 1:
-                cell["state"] = "laid"
-                cell["by"] = laid_by[c]
-            elif table >> c & 1:
-                cell["state"] = "played"
-            elif open_places >> c & 1:
-                cell["state"] = "open"
+        for deck, table in enumerate(planes):
+            below = planes[deck - 1] if deck else 0  # the row's cards down one time fewer
+            row = (table >> (13 * suit)) & SUIT_MASK
+            cells = []
+            for r in rules.topology.line:
+                c = suit * 13 + r
+                down = sum(plane >> c & 1 for plane in planes)
+                cell: dict[str, Any] = {"card": card_text(c), "rank": RANKS[r], "down": down}
+                if places >> c & 1:
+                    cell["state"] = "joker"
+                elif c in laid_by and table >> c & 1:
+                    cell["state"] = "laid"
+                    cell["by"] = laid_by[c]
+                elif table >> c & 1:
+                    cell["state"] = "played"
+                elif open_places >> c & 1 and (not deck or below >> c & 1):
+                    cell["state"] = "open"
+                else:
+                    cell["state"] = "empty"
+                cells.append(cell)
+            if row == rules.topology.ranks:
+                status = "complete"
+            elif not row:
+                status = "unopened"
+            elif row >> rules.topology.centre & 1 and not extensions[row] and first_card is None:
+                status = "cut" if rules.topology.cut else "closed"
             else:
-                cell["state"] = "empty"
-            cells.append(cell)
-        if row == rules.topology.ranks:
-            status = "complete"
-        elif not row:
-            status = "unopened"
-        elif row >> rules.topology.centre & 1 and not extensions[row] and first_card is None:
-            status = "cut" if rules.topology.cut else "closed"
-        else:
-            status = "open"
-        rows.append(
-            {
-                "suit": SUITS[suit],
-                "name": SUIT_NAMES[suit],
-                "symbol": SUIT_SYMBOLS[suit],
-                "status": status,
-                "opened": obs.opened.index(suit) + 1 if suit in obs.opened else None,
-                "cells": cells,
-            }
-        )
+                status = "open"
+            opened = obs.opened.index(suit) + 1 if suit in obs.opened and not deck else None
+            rows.append(
+                {
+                    "suit": SUITS[suit],
+                    "name": SUIT_NAMES[suit],
+                    "symbol": SUIT_SYMBOLS[suit],
+                    "deck": deck + 1,
+                    "status": status,
+                    "opened": opened,
+                    "cells": cells,
+                }
+            )
     return rows
 
 
@@ -286,7 +315,8 @@ def seat_view(
         "pool": [card_text(c) for c in obs.pool],
         "rows": _rows(rules, obs, first_card),
         "seats": _seats(rules, obs, names, history),
-        "hand": [card_text(c) for c in sort_hand(rules, obs.hand_mask)],
+        # every copy of a card held (several decks): a card held twice is listed twice
+        "hand": [card_text(c) for c in sort_cards(rules, obs.hand)],
         "own_covered": [card_text(c) for c in obs.cover_order],
         "history": history,
         "legal": legal_moves(obs.legal),
@@ -389,6 +419,11 @@ def _closed(rules: Rules, table: int, suit: int) -> bool:
 
 def sort_hand(rules: Rules, mask: int) -> list[int]:
     """A hand's cards by suit, each suit in the table's rank order; the joker last."""
+    return sort_cards(rules, bits(mask))
+
+
+def sort_cards(rules: Rules, cards: Iterable[int]) -> list[int]:
+    """Cards (a card held twice given twice, with several decks) by suit, each suit in the
+    table's rank order, the copies of a card side by side; the joker last."""
     place = {r: i for i, r in enumerate(rules.topology.order)}
-    cards = list(bits(mask))
     return sorted(cards, key=lambda c: (is_joker(c), c // 13, place.get(c % 13, 0)))

@@ -290,11 +290,19 @@ function renderHand(v, L, myTurn, onlyCovers, handOn) {
   clear(hand);
   hand.classList.toggle("cover-mode", coverMode && !handOn);
   hand.classList.toggle("handing-on", handOn);
+  // several decks: every copy of a card held is a card of its own, side by side
+  const held = new Map();
+  for (const card of v.hand) held.set(card, (held.get(card) || 0) + 1);
+  const nth = new Map();
   for (const card of v.hand) {
-    let cls = "card" + (isRed(card) ? " red" : "") + (card === "JOKER" ? " joker-card" : "");
-    let hint = cardName(card);
-    if (received.has(card)) { cls += " received"; hint += ": just handed to you"; }
-    if (card === justDrawn) { cls += " just-drawn"; hint += ": just drawn from the stock"; }
+    const k = (nth.get(card) || 0) + 1;
+    nth.set(card, k);
+    const copies = held.get(card);
+    const last = k === copies; // a card handed on or drawn is ringed once, on its last copy
+    let cls = "card" + (isRed(card) ? " red" : "") + (card === "JOKER" ? " joker-card" : "") + (k > 1 ? " again" : "");
+    let hint = cardName(card) + (copies > 1 && card !== "JOKER" ? ` (you hold ${copies})` : "");
+    if (received.has(card) && last) { cls += " received"; hint += ": just handed to you"; }
+    if (card === justDrawn && last) { cls += " just-drawn"; hint += ": just drawn from the stock"; }
     if (handOn) {
       // every card the engine lets go may be handed on, face down, to the seat that passed
       if (L.gives.has(card)) { cls += " givable"; hint += `: hand it to ${v.seats[v.taker].name}`; }
@@ -308,7 +316,8 @@ function renderHand(v, L, myTurn, onlyCovers, handOn) {
       } else cls += " unplayable";
     }
     hand.append(el("button", {
-      type: "button", class: cls, "data-card": card, "aria-label": hint, title: hint,
+      type: "button", class: cls, "data-card": card, "data-copy": copies > 1 ? k : null,
+      "aria-label": hint, title: hint,
       onclick: () => onCard(card),
     }, face(card)));
   }

@@ -122,42 +122,58 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
   // a short pack or another centre is said, as it changes what every row holds
   const pack = rules.order && rules.order.length < 13 ? ` · ${rules.order.length * 4} cards (${rules.order[0]}–${rules.order[rules.order.length - 1]})` : "";
   const centre = rules.centre && rules.centre !== "7" ? ` · rows from the ${rules.centre}s` : "";
+  // several decks (deck.decks): each card that many times, each suit in a row per deck
+  const times = rules.decks === 2 ? "twice" : `${rules.decks} times`;
+  const decks = rules.decks > 1 ? ` · ${rules.decks} decks (${rules.order.length * 4 * rules.decks} cards): ` +
+    `each card ${times}, a row of each suit per deck` : "";
   info.push(`ace ${rules.ace}` + (rules.ace_king !== "none" ? ` · A–K ${rules.ace_king}` : "") +
-    (rules.cut ? " · ends cut (斬龍)" : "") + pack + centre);
+    (rules.cut ? " · ends cut (斬龍)" : "") + pack + centre + decks);
   if (view.door_card) info.push(el("span", {}, "door card ", mini(view.door_card)));
   if (view.first_card) info.push(el("span", {}, "opens with ", mini(view.first_card)));
   for (const at of view.jokers_at || []) info.push(el("span", {}, "joker stands at ", mini(at)));
   const infoLine = el("div", { class: "door" });
   info.forEach((x, i) => { if (i) infoLine.append(" · "); infoLine.append(x); });
   root.append(infoLine);
+  const several = rules.decks > 1;
   for (const row of view.rows) {
     const badge = STATUS_WORDS[row.status] || (row.opened ? `#${row.opened}` : "");
+    // with several decks a suit has a row per deck: the k-th copies of its cards lie in the k-th
+    const which = several ? ` ${row.deck} of ${rules.decks}` : "";
     const line = el("div", {
-      class: `row ${row.status}`, "data-suit": row.suit,
-      "aria-label": `${row.name} row${row.status !== "open" ? ", " + row.status : ""}`,
+      class: `row ${row.status}` + (several ? (row.deck > 1 ? " copies" : " suit-start") : ""), "data-suit": row.suit,
+      "data-deck": several ? row.deck : null,
+      "aria-label": `${row.name} row${which}${row.status !== "open" ? ", " + row.status : ""}`,
     });
-    line.append(el("div", { class: "row-label" + (isRed(row.suit) ? " red" : "") },
-      el("span", { text: row.symbol }),
-      badge ? el("span", { class: "badge", text: badge, title: row.opened ? `opened ${row.opened}` : "" }) : null));
+    line.append(el("div", {
+      class: "row-label" + (isRed(row.suit) ? " red" : ""),
+      title: several ? `${row.name}, row ${row.deck} of ${rules.decks}: the copies of a card go down in turn, row by row` : null,
+    },
+    el("span", {}, row.symbol, several ? el("sub", { class: "deck-mark", text: String(row.deck) }) : null),
+    badge ? el("span", { class: "badge", text: badge, title: row.opened ? `opened ${row.opened}` : "" }) : null));
     for (const cell of row.cells) {
       const red = isRed(cell.card) ? " red" : "";
+      // how many copies lie down, said where there are several decks (the rows show it)
+      const copies = several ? ` · ${cell.down} of ${rules.decks} down` : "";
       let node;
       if (cell.state === "played" || cell.state === "laid") {
         node = el("div", {
-          class: `cell ${cell.state}${red}`, "data-card": cell.card,
-          title: cell.state === "laid" ? `${cell.card}: laid face up by seat ${cell.by} (burst)` : cell.card,
+          class: `cell ${cell.state}${red}`, "data-card": cell.card, "data-deck": several ? row.deck : null,
+          title: cell.state === "laid" ? `${cell.card}: laid face up by seat ${cell.by} (burst)` : cell.card + copies,
         }, face(cell.card));
       } else if (cell.state === "joker") {
         node = el("div", { class: "cell joker", "data-card": cell.card, title: `the joker, in the place of ${cell.card}` }, "JKR");
       } else {
-        const target = targets.has(cell.card);
+        // with several decks a card goes to one row only: the row of its next copy
+        const target = targets.has(cell.card) && (!several || cell.down === row.deck - 1);
         node = el("div", {
           class: `cell ${cell.state}${target ? " target" : ""}`, "data-card": cell.card,
-          title: cell.state === "open" ? `${cell.card} may be laid here` : cell.card,
+          "data-deck": several ? row.deck : null,
+          title: (cell.state === "open" ? `${cell.card} may be laid here` : cell.card) + copies,
           onclick: target && onTarget ? () => onTarget(cell.card) : null,
         }, cell.rank);
       }
-      if (just && just.has(cell.card)) node.classList.add("just");
+      // the copy just laid is the top one: in the row of its last copy down
+      if (just && just.has(cell.card) && (!several || cell.down === row.deck)) node.classList.add("just");
       line.append(node);
     }
     line.append(el("div", { class: "row-end", title: ring ? `A–K ${rules.ace_king}` : "" }, ring));
