@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paiqi_core.core.bits import face_points, hot, popcount
+from paiqi_core.core.bits import face_points, hot, popcount, step
 from paiqi_core.core.layout import (
     BURST,
     COVER,
@@ -43,12 +43,12 @@ C_LEADER = C_BEST + 1  # the seat that took the lead last, -1: none yet
 COURSE_WORK = C_LEADER + 1
 
 
-@hot
+@step
 def _standing(work: np.ndarray, covers: bool, seat: int) -> int:
     return work[C_PEN + seat] if covers else work[C_HELD + seat]
 
 
-@hot
+@step
 def _behind(work: np.ndarray, res: np.ndarray, covers: bool, seat: int) -> None:
     """Note how far ``seat`` trails the best standing now."""
     if not work[C_OUT + seat]:
@@ -57,7 +57,7 @@ def _behind(work: np.ndarray, res: np.ndarray, covers: bool, seat: int) -> None:
             res[seat, X_DEFICIT] = gap
 
 
-@hot
+@step
 def _lead(work: np.ndarray, res: np.ndarray, seat: int) -> None:
     """``seat`` alone has the best standing: a new leader unless it already led."""
     if work[C_LEADER] != seat:
