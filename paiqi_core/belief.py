@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from paiqi_core.actions import (
@@ -62,6 +62,7 @@ from paiqi_core.core import layout as L
 from paiqi_core.core.layout import R_ENDS
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
+from paiqi_core.topology import stacked_fits
 
 JOKER_BIT = 1 << JOKER_CARD
 
@@ -89,21 +90,30 @@ class Place:
     size: int
 
 
-def _fitting(ext: Sequence[int], table: Sequence[int]) -> int:
-    """The cards that may be laid on ``table``, given as its planes (the cards down at least
-    once, twice, three times: one plane per deck in play). With several decks a suit's
-    rows lie stacked, as the engine keeps them: the next copy of a card down k times goes
-    beside the (k+1)-th copies of its neighbours, so it fits where its rank extends the
-    (k+1)-th plane and k copies of it lie."""
-    out = 0
-    for suit in range(4):
-        shift = 13 * suit
-        below = SUIT_MASK
-        for plane in table:
-            row = (plane >> shift) & SUIT_MASK
-            out |= (ext[row] & below) << shift
-            below = row
-    return out
+def _handed_card(
+    held: int,
+    index: int,
+    giver: int,
+    stuck: Mapping[int, int],
+    history: Sequence[tuple[int, int]],
+    rng: random.Random,
+) -> int | None:
+    """The card handed on unseen at ``history[index]`` by ``giver``, walking back from a
+    placement where the taker holds ``held`` (a mask) just after: a card that fitted at
+    the taker's pass just before is the one it took (None where two could be); else one
+    of the cards the giver could hold at its own passes before, at random."""
+    forced = held & stuck.get(index - 1, 0)
+    if forced:
+        if forced & (forced - 1):
+            return None
+        cards = [forced.bit_length() - 1]
+    else:
+        fitted = 0
+        for j, fits in stuck.items():
+            if j < index and history[j][0] == giver:
+                fitted |= fits
+        cards = list(bits(held & ~fitted)) or list(bits(held))
+    return cards[int(rng.random() * len(cards))] if cards else None
 
 
 def _joker_spans(
@@ -187,7 +197,7 @@ class Belief:
             """The cards that may be laid on the table as it is now."""
             if not started and first_card is not None:
                 return 1 << first_card
-            return _fitting(ext, (table, twice, thrice)[:decks])
+            return stacked_fits(ext, (table, twice, thrice)[:decks])
 
         # (card, seat) of a first card yet unplayed (with several decks: or played)
         self._opener: tuple[int, int] | None = None
@@ -649,26 +659,10 @@ class Belief:
             elif action == HIDDEN_GIVE:
                 _, _, known, taker = remembered[index]
                 assert taker is not None
-                if known is not None:
-                    card = known
-                else:
-                    # the taker passed just before, holding nothing that fitted: a card
-                    # that fits then is the one it took
-                    forced = back[taker] & stuck.get(index - 1, 0)
-                    if forced:
-                        held = list(bits(forced))
-                        if len(held) > 1:
-                            return None
-                    else:  # best, a card the giver could hold at its passes before
-                        fitted = 0
-                        for j, mask in stuck.items():
-                            if j < index and history[j][0] == seat:
-                                fitted |= mask
-                        held = list(bits(back[taker] & ~fitted)) or list(bits(back[taker]))
-                    if not held:
-                        return None
-                    card = held[int(rng.random() * len(held))]
-                if not back[taker] >> card & 1:
+                card = known
+                if card is None:
+                    card = _handed_card(back[taker], index, seat, stuck, history, rng)
+                if card is None or not back[taker] >> card & 1:
                     return None
                 back[taker] ^= 1 << card
                 back[seat] |= 1 << card
@@ -750,25 +744,10 @@ class Belief:
             elif action == HIDDEN_GIVE:
                 _, _, known, taker = remembered[index]
                 assert taker is not None
-                if known is not None:
-                    card = known
-                else:
-                    held = mask(taker)
-                    forced = held & stuck.get(index - 1, 0)
-                    if forced:  # it held nothing that fitted at its pass: this came after
-                        cards = list(bits(forced))
-                        if len(cards) > 1:
-                            return None
-                    else:  # best, a card the giver could hold at its passes before
-                        fitted = 0
-                        for j, fits in stuck.items():
-                            if j < index and history[j][0] == seat:
-                                fitted |= fits
-                        cards = list(bits(held & ~fitted)) or list(bits(held))
-                    if not cards:
-                        return None
-                    card = cards[int(rng.random() * len(cards))]
-                if not back[taker][card]:
+                card = known
+                if card is None:
+                    card = _handed_card(mask(taker), index, seat, stuck, history, rng)
+                if card is None or not back[taker][card]:
                     return None
                 back[taker][card] -= 1
                 back[seat][card] += 1

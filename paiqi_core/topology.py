@@ -22,6 +22,7 @@ is a change of this table alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -255,3 +256,20 @@ def _tunnel(mask: int, centre: int, *, high_complete: bool) -> int:
         if not mask >> r & 1:
             return 1 << r
     return 0
+
+
+def stacked_fits(ext: Sequence[int], planes: Sequence[int]) -> int:
+    """The cards that may be laid on a table given as its planes (the cards down at least
+    once, twice, three times: one plane per deck in play), under the rows' extensions
+    ``ext``: the next copy of a card down k times fits where its rank extends the
+    (k+1)-th plane's row and k copies of it lie, as the rule core keeps a suit's copies
+    (``core.kernel._row_frontier``). With one plane, the extensions of every row."""
+    out = 0
+    for suit in range(4):
+        shift = 13 * suit
+        below = ALL_RANKS
+        for plane in planes:
+            row = (plane >> shift) & ALL_RANKS
+            out |= (ext[row] & below) << shift
+            below = row
+    return out

@@ -11,39 +11,16 @@ block 0.5, a card released further along 0.25 of one released now."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
 from paiqi_core.agents import HeuristicAgent
 from paiqi_core.cards import parse_card
-from paiqi_core.engine import Game, State
 from paiqi_core.fast import heuristic as compiled
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import encode
 
-SETS = ["deck.decks=2", "players=4"]
-
-
-def _cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
-
-
-def position() -> State:
-    game = Game("pagat", SETS)
-    fixed = [_cards("H7 H6 H6 S7 S7 D7 D7"), _cards("H8 H9 H9"), _cards("H7 C7 C7 H8"), []]
-    rest = Counter({c: 2 for c in range(52)})
-    rest.subtract(c for hand in fixed for c in hand)
-    others = sorted(rest.elements())
-    hands, at = [], 0
-    for hand in fixed:
-        hands.append(sorted(hand + others[at : at + 26 - len(hand)]))
-        at += 26 - len(hand)
-    state = game.new_state(hands=hands)
-    for action in ("H7", "H8", "H7", "pass"):
-        state.apply(action)
-    return state
-
+from .decks_support import cards, position
 
 # (seat, card, score), by hand:
 # - seat 0, H6: its first copy goes to the hearts' first row (7 8 down), where it releases
@@ -79,7 +56,7 @@ def test_a_card_is_weighed_in_the_row_its_copy_goes_to(seat: int, card: str, sco
 
 def test_the_player_opens_the_suit_it_holds_most_of() -> None:
     state = position()
-    assert state.turn == 0 and sorted(state.legal_actions()) == sorted(_cards("S7 H6 D7"))
+    assert state.turn == 0 and sorted(state.legal_actions()) == sorted(cards("S7 H6 D7"))
     agent = HeuristicAgent(random.Random(0), game=state.game)
     assert agent.choices(state.observation(0)) == [parse_card("S7")]
 

@@ -26,32 +26,11 @@ from paiqi_core.serve.server import PaiqiServer
 from paiqi_core.serve.view import rules_summary, seat_view
 from paiqi_core.simulate import play_game
 
+from .decks_support import SETS, position
 from .serve_support import serving
 from .test_serve_api import Client
 
 NAMES = ["a", "b", "c", "d"]
-SETS = ["deck.decks=2", "players=4"]
-
-
-def _cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
-
-
-def position() -> State:
-    """The position of the module's docstring, after seat 3's pass (seat 0 to move)."""
-    game = Game("pagat", SETS)
-    fixed = [_cards("H7 H6 H6 S7 S7 D7 D7"), _cards("H8 H9 H9"), _cards("H7 C7 C7 H8"), []]
-    rest = Counter({c: 2 for c in range(52)})
-    rest.subtract(c for hand in fixed for c in hand)
-    others = sorted(rest.elements())
-    hands, at = [], 0
-    for hand in fixed:
-        hands.append(sorted(hand + others[at : at + 26 - len(hand)]))
-        at += 26 - len(hand)
-    state = game.new_state(hands=hands)
-    for action in ("H7", "H8", "H7", "pass"):
-        state.apply(action)
-    return state
 
 
 def view_of(state: State, seat: int = 0) -> dict[str, Any]:

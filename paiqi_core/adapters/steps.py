@@ -627,24 +627,19 @@ class KernelSteps(Steps):
         ``Steps.hidden``)."""
         from paiqi_core.core import layout as L
 
-        n = self.game.players
-        st = self.stepper.state_at
-        box = self.box
-        return box[st + L.HAND : st + L.HAND + n].tolist(), box[
-            st + L.COVERED : st + L.COVERED + n
-        ].tolist()
+        return self._seats(L.HAND), self._seats(L.COVERED)
 
     def copies(self) -> tuple[list[int], list[int]]:
         """The cards held twice and three times, from the kernel's state (see
         ``Steps.copies``)."""
         from paiqi_core.core import layout as L
 
-        n = self.game.players
-        st = self.stepper.state_at
-        box = self.box
-        return box[st + L.TWICE : st + L.TWICE + n].tolist(), box[
-            st + L.THRICE : st + L.THRICE + n
-        ].tolist()
+        return self._seats(L.TWICE), self._seats(L.THRICE)
+
+    def _seats(self, slot: int) -> list[int]:
+        """A per-seat slot of the kernel's state, by seat."""
+        at = self.stepper.state_at + slot
+        return self.box[at : at + self.game.players].tolist()
 
     def result(self) -> Result:
         """The scored game, from the kernel's end-of-game facts and the rules' scoring."""

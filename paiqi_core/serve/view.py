@@ -32,6 +32,7 @@ from paiqi_core.actions import (
 from paiqi_core.cards import RANKS, SUIT_MASK, SUITED, SUITS, bits, card_text, is_joker
 from paiqi_core.observation import Observation
 from paiqi_core.rules import Rules
+from paiqi_core.topology import stacked_fits
 
 if TYPE_CHECKING:
     from paiqi_core.engine import State
@@ -86,16 +87,7 @@ def _open_places(rules: Rules, planes: Sequence[int], first_card: int | None) ->
     goes beside the (k+1)-th copies of its neighbours, where k copies of it lie."""
     if first_card is not None:
         return 1 << first_card
-    ext = rules.topology.extensions
-    out = 0
-    for suit in range(4):
-        shift = 13 * suit
-        below = SUIT_MASK
-        for plane in planes:
-            row = (plane >> shift) & SUIT_MASK
-            out |= (ext[row] & below) << shift
-            below = row
-    return out
+    return stacked_fits(rules.topology.extensions, planes)
 
 
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
