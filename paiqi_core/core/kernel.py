@@ -384,18 +384,15 @@ def _burst(st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat
     st[LAID_BY + seat] = st[HAND + seat]
     if st[HAND + seat] & JOKER_BITS:
         st[LOST] |= 1 << seat
-    laid = st[HAND + seat] & SUITED
+    _lay_all(st, st[HAND + seat] & SUITED)
+    _lay_all(st, st[TWICE + seat])
+    _lay_all(st, st[THRICE + seat])
     st[HAND + seat] = 0
+    st[TWICE + seat] = 0
+    st[THRICE + seat] = 0
     st[BURSTED + seat] = st[NBURSTS]
     st[NBURSTS] += 1
-    if R[R_DECKS] > 1:
-        _lay_all(st, laid)
-        _lay_all(st, st[TWICE + seat])
-        _lay_all(st, st[THRICE + seat])
-        st[TWICE + seat] = 0
-        st[THRICE + seat] = 0
-        laid = st[TABLE]
-    set_table(st, R, ext, st[TABLE] | laid)
+    set_table(st, R, ext, st[TABLE])
 
 
 @step

@@ -122,6 +122,7 @@ class Game:
         ``door_card`` is given. A dealt
         state keeps the stream as ``state.rng``: the stream its simulated agents draw from."""
         n = self.players
+        rng = None
         if hands is None:
             if seed is None:
                 raise ValueError("give a seed or the hands")
@@ -132,28 +133,23 @@ class Game:
             dealt = self.dealt
             if self.rules.decks > 1:  # every card dealt (deck.decks takes deck.leftover dealt)
                 state = self._with_copies([deck[s:dealt:n] for s in range(n)], seed, door_card)
-                state.rng = rng
-                state.generator = generator
-                return state
-            bit = BITS.__getitem__
-            masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
-            rest = sum(map(bit, deck[dealt:]))
-            pool, stock = self._rest(rest)
-            state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
-            state.rng = rng
-            state.generator = generator
-            return state
-        if len(hands) != n:
-            raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
-        if door_card is None and seed is not None:
-            door_card = self.door_card_of(seed, generator)
-        if self.rules.decks > 1:
-            state = self._with_copies(hands, seed, door_card)
-            state.generator = generator
-            return state
-        masks = hand_masks(hands)
-        pool, stock = self._rest(self.leftover(masks))
-        state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
+            else:
+                bit = BITS.__getitem__
+                masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
+                pool, stock = self._rest(sum(map(bit, deck[dealt:])))
+                state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
+        else:
+            if len(hands) != n:
+                raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
+            if door_card is None and seed is not None:
+                door_card = self.door_card_of(seed, generator)
+            if self.rules.decks > 1:
+                state = self._with_copies(hands, seed, door_card)
+            else:
+                masks = hand_masks(hands)
+                pool, stock = self._rest(self.leftover(masks))
+                state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
+        state.rng = rng  # a dealt state keeps the deal's stream (its players draw from it)
         state.generator = generator
         return state
 
