@@ -554,11 +554,13 @@ def deal(
     size = R[R_DECK]
     n = R[R_PLAYERS]
     j = 0
+    pack = R[R_ROW] * ((1 << 39) | (1 << 26) | (1 << 13) | 1)  # the pack's ranks in each suit
     for _ in range(R[R_DECKS]):
-        for c in range(52):
-            if (R[R_ROW] >> (c % 13)) & 1:
-                deck[j] = c
-                j += 1
+        m = pack
+        while m:
+            deck[j] = lowest(m)
+            m &= m - 1
+            j += 1
     for c in range(j, size):
         deck[c] = JOKER_CARD + c - j
     for i in range(size - 1, 0, -1):
@@ -582,11 +584,18 @@ def deal(
     st[STOCK] = rest if R[R_LEFTOVER] == STOCK_LEFT else 0
     st[LEFTOVER] = st[POOL]
     s = 0
-    for j in range(dealt):
-        _give(st, s, deck[j])
-        s += 1
-        if s == n:
-            s = 0
+    if R[R_DECKS] == 1:  # (the common case, in short)
+        for j in range(dealt):
+            st[HAND + s] |= 1 << deck[j]
+            s += 1
+            if s == n:
+                s = 0
+    else:
+        for j in range(dealt):
+            _give(st, s, deck[j])
+            s += 1
+            if s == n:
+                s = 0
     door = -1
     if R[R_DOOR]:
         door = deck[below(st, size)]
@@ -632,11 +641,15 @@ def _play(
     # the row's centre card (or its first card: a joker may stand in for the centre)
     if card % 13 == R[R_CENTRE] or not (st[TABLE] >> (13 * suit)) & FULL_ROW:
         _open(st, suit)
-    if (st[HAND + seat] >> card) & 1:
-        _take(st, seat, card)
-    else:  # a card lying face up
-        st[POOL] ^= bit
-    _lay(st, card)
+    if R[R_DECKS] == 1 and not st[POOL]:  # (the common case, in short) its one copy, held
+        st[HAND + seat] ^= bit
+        st[TABLE] |= bit
+    else:
+        if (st[HAND + seat] >> card) & 1:
+            _take(st, seat, card)
+        else:  # a card lying face up
+            st[POOL] ^= bit
+        _lay(st, card)
     st[PLAYED + seat] += 1
     st[STARTED] = 1
     _row_changed(st, R, ext, log, seat, suit)
@@ -700,33 +713,38 @@ def apply(
 ) -> None:
     """Apply a legal action of the player to move, then the events it sets off."""
     seat = st[TURN]
-    if st[PHASE] == HAND_ON:
-        _hand_on(st, R, ext, beyond, log, seat, action)
-        return
-    if DRAW <= action < GIVE:
-        _draw(st, R, ext, beyond, log, seat, action)
-        return
-    # no extra card, or not the card just drawn: the turn ends, and it is no pass
-    stop = action == PASS and (st[PHASE] == EXTRA or st[PHASE] == DREW)
-    st[PHASE] = 0
-    _log(st, log, seat, action)
-    st[ACTIONS + seat] += 1
-    st[IDLE] = st[IDLE] + 1 if action == PASS and not stop else 0
-    if action == PASS:
-        if not stop:
-            st[PASSES + seat] += 1
-            if R[R_TAKE] and _ask_giver(st, R, seat):
-                return  # the previous player hands this seat a card, then the turn moves on
-    elif action >= JOKER:
-        _joker(st, R, ext, log, seat, action)
-    elif action >= COVER:
-        card = action - COVER
-        if card >= JOKER_CARD:  # a joker: the lowest held (they are alike)
-            card = lowest(st[HAND + seat] & JOKER_BITS)
-        _take(st, seat, card)
-        st[COVERED + seat] |= 1 << card
-    else:
+    stop = False  # no extra card, or not the card just drawn: the turn ends, and it is no pass
+    if st[PHASE]:  # a later step of the turn
+        if st[PHASE] == HAND_ON:
+            _hand_on(st, R, ext, beyond, log, seat, action)
+            return
+        stop = action == PASS
+        st[PHASE] = 0
+    if action < COVER:  # a card (the common case, tested first)
+        _log(st, log, seat, action)
+        st[ACTIONS + seat] += 1
+        st[IDLE] = 0
         _play(st, R, ext, log, seat, action)
+    else:
+        if DRAW <= action < GIVE:
+            _draw(st, R, ext, beyond, log, seat, action)
+            return
+        _log(st, log, seat, action)
+        st[ACTIONS + seat] += 1
+        st[IDLE] = st[IDLE] + 1 if action == PASS and not stop else 0
+        if action == PASS:
+            if not stop:
+                st[PASSES + seat] += 1
+                if R[R_TAKE] and _ask_giver(st, R, seat):
+                    return  # the previous player hands this seat a card, then the turn moves on
+        elif action >= JOKER:
+            _joker(st, R, ext, log, seat, action)
+        else:
+            card = action - COVER
+            if card >= JOKER_CARD:  # a joker: the lowest held (they are alike)
+                card = lowest(st[HAND + seat] & JOKER_BITS)
+            _take(st, seat, card)
+            st[COVERED + seat] |= 1 << card
     _check_out(st, log, seat)
     # (the rules' switches are tested here before the calls: free compiled, and fewer
     # calls in the plain copy)
@@ -853,16 +871,17 @@ def options(
     where passes run into covers, covers any card) or passes."""
     seat = st[TURN]
     hand = st[HAND + seat]
-    if st[PHASE] == HAND_ON:  # the card to hand to the player who passed: any it holds
+    phase = st[PHASE]
+    if phase == HAND_ON:  # the card to hand to the player who passed: any it holds
         return 0, 0, one_joker(hand), False, BY_GIVE
     can = plays(st, seat)
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BITS:
         njokers = joker_moves(st, beyond, hand, jx, jy)
-    if st[PHASE] == EXTRA:  # another card after one that ended its line; or stop, with MAY
-        return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA
-    if st[PHASE] == DREW:  # the card just drawn fits: play it, or stop
-        return can, njokers, 0, R[R_MUST_PLAY] == 0, BY_DRAW
+    if phase:  # a later step of the turn
+        if phase == EXTRA:  # another card after one that ended its line; or stop, with MAY
+            return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA
+        return can, njokers, 0, R[R_MUST_PLAY] == 0, BY_DRAW  # the card just drawn fits
     opening = st[STARTED] == 0 and st[FIRST] >= 0
     if R[R_STUCK] == PLUGIN:
         if (can or njokers) and (R[R_MUST_PLAY] or opening):
