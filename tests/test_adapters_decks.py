@@ -126,16 +126,17 @@ def test_the_observation_space_bounds_the_copies() -> None:
 
 def test_a_game_of_bicycle_with_two_decks_pays_per_pass_of_the_longer_game() -> None:
     """Fan Tan with chips and 104 cards: a seat passes at most once between two cards and
-    once before the first, 105 passes, and antes 1: it loses at most 106 chips, and the
-    winner collects from three seats at most 318."""
+    once before the first, 105 passes, antes 1 and pays a chip for each of the 26 cards it
+    was dealt that it still holds: it loses at most 132 chips, and the winner collects from
+    three seats at most 396."""
     from paiqi_core.adapters.bounds import limits, utility_bounds
 
     rules = game_for("bicycle", {"deck.decks": 2}).rules
     assert limits(rules).passes_per_seat == 105
-    assert utility_bounds(rules) == (-106.0, 318.0)
-    # three decks, twelve seats: 157 passes and the ante, eleven payers
+    assert utility_bounds(rules) == (-132.0, 396.0)
+    # three decks, twelve seats: 157 passes, the ante and 13 cards, eleven payers
     rules = game_for("bicycle", {"deck.decks": 3, "players": 12}).rules
-    assert utility_bounds(rules) == (-158.0, 11 * 158.0)
+    assert utility_bounds(rules) == (-171.0, 11 * 171.0)
 
 
 def test_openspiel_deals_copies_and_remembers_them() -> None:

@@ -164,8 +164,8 @@ def test_utility_bounds_and_length_follow_from_the_rules() -> None:
     assert japanese.max_game_length() == 52 + 4 * 3  # cards and three passes a seat
     bicycle = pyspiel.load_game("paiqi_bicycle")
     # a seat passes at most once between two cards and once before the first: 53 passes,
-    # 54 chips with the ante
-    assert (bicycle.min_utility(), bicycle.max_utility()) == (-54, 3 * 54)
+    # 54 chips with the ante, and a chip to the winner for each of 13 cards still held: 67
+    assert (bicycle.min_utility(), bicycle.max_utility()) == (-67, 3 * 67)
     # passes by choice without a limit: the stall rule (10 rounds) bounds the game, fewer
     # than 10 * 4 passes in a row before the first card and after each of the 52
     endless = pyspiel.load_game("paiqi", {"profile": "pagat", "options": "turn.must_play:false"})

@@ -213,16 +213,19 @@ def play_random(env: object, seed: int) -> tuple[dict[str, float], list[dict[str
 
 def test_bicycle_rewards_are_the_chips_counted_from_what_the_table_saw() -> None:
     """Fan Tan with chips: everyone antes 1, each pass costs 1, the first player out takes
-    the pot. The final observation shows the passes and who finished."""
+    the pot, and each other player pays the winner 1 for every card still held. The final
+    observation shows the passes, the cards held and who finished."""
     env = paiqi_env("bicycle")
     for seed in range(8):
         rewards, _ = play_random(env, seed)
         final = env.observe("player_0")
         at = env.layout.at
         passes = final["observation"][at["passes"] : at["passes"] + 4].tolist()
+        held = final["observation"][at["hand_counts"] : at["hand_counts"] + 4].tolist()
         finished = final["observation"][at["finished"] : at["finished"] + 4].tolist()
         assert finished.count(1) == 1  # the game ends at the first player out
-        paid = [1 + p for p in passes]
+        assert sum(held) > 0
+        paid = [1 + p + h for p, h in zip(passes, held, strict=True)]
         winner = finished.index(1)
         expected = [-x for x in paid]
         expected[winner] += sum(paid)

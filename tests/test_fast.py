@@ -431,8 +431,12 @@ def test_placement_first_out_and_chips_by_hand() -> None:
     outcomes[1] = outcomes[1]._replace(finish=0, played=13)
     result = kernel_result(Game("pagat"), outcomes)
     assert (result.rank, result.winners, result.total) == ((2, 1, 2, 2), (1,), None)
-    # bicycle chips: each pays an ante of 1 and 1 a pass (4, 1, 2, 3); seat 1 takes all 10
+    # bicycle chips: each pays an ante of 1, 1 a pass and 1 a card still held: 1 + 3 + 2,
+    # 1, 1 + 1 + 5 and 1 + 2 + 1 = 6, 1, 7, 4; seat 1 takes all 18
     result = kernel_result(Game("bicycle"), outcomes)
+    assert result.money == (-6, 17, -7, -4)
+    # without the card payment (scoring.card_cost 0): 4, 1, 2, 3 paid; seat 1 takes 10
+    result = kernel_result(game_for("bicycle", ["scoring.card_cost=0"]), outcomes)
     assert result.money == (-4, 9, -2, -3)
 
 

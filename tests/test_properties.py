@@ -716,6 +716,7 @@ class Model:
                 burst=self.bursts.index(s) if s in self.bursts else None,
                 dealt=len(self.dealt[s]) + self.dealt_jokers[s],
                 left=self.left.index(s) if s in self.left else None,
+                held=len(self.hands[s]) + self.jokers[s],
             )
             for s in range(self.rules.players)
         ]
@@ -901,6 +902,7 @@ class Facts:
     burst: int | None = None  # 0 for the first player to burst, ...
     dealt: int = 13  # cards dealt to this player
     left: int | None = None  # 0 for the first player to leave holding only jokers, ...
+    held: int = 0  # cards still in the hand at the end (jokers included)
 
     @property
     def all_covered(self) -> bool:
@@ -991,7 +993,9 @@ def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> di
     winners = winners or list(range(len(facts)))
     money = [Fraction(0)] * len(facts)
     if chips:
-        paid = [Fraction(p["ante"] + f.passes * p["pass_cost"]) for f in facts]
+        # antes, passes, and (Bicycle) a chip to the winner for each card still held
+        card_cost = p.get("card_cost", 0)
+        paid = [Fraction(p["ante"] + f.passes * p["pass_cost"] + f.held * card_cost) for f in facts]
         money = [-x for x in paid]
         for w in winners:
             money[w] += sum(paid) / len(winners)

@@ -771,11 +771,14 @@ def test_chips_settlement_says_what_each_player_paid() -> None:
         PlayerOutcome(played=5, passes=2, hand_left=8),
     ]
     s = settlement(rules, outcomes, rules.scoring.score(outcomes))
+    # each loser also pays the winner a chip for each of its 8 cards still held
     assert [p["why"] for p in s["payments"]] == [
-        "ante 1 + 3 passes × 1 = 4",
-        "ante 1 = 1",
-        "ante 1 + 2 passes × 1 = 3",
+        "ante 1 + 3 passes × 1 + 8 cards held × 1 = 12",
+        "ante 1 + 8 cards held × 1 = 9",
+        "ante 1 + 2 passes × 1 + 8 cards held × 1 = 11",
     ]
+    # the winner put in 1 + 1 and collects 12 + 9 + 11 + 2 = 34
+    assert [x["money"] for x in s["seats"]] == [32, -12, -9, -11]
 
 
 def test_paiqi_serve_command_starts_and_stops(tmp_path: Path) -> None:

@@ -161,6 +161,7 @@ R_TAKE = 64  # a pass takes a card from the previous player holding cards, who c
 R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says how)
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
+R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
 RULES = 72
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

@@ -55,6 +55,7 @@ from paiqi_core.core.layout import (
     R_BIG,
     R_BUST_ABOVE,
     R_BUST_MULT,
+    R_CARD_COST,
     R_CENTRE,
     R_CLEAN,
     R_CLEAN_EVENT,
@@ -554,11 +555,13 @@ def _first_out(st: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> Non
 
 @hot
 def _chips(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
+    """Antes and pass chips into the pot, and a payment for each card still held (a
+    winner holds none): all of it to the winners, shared (numerators over ``k``)."""
     _first_out(st, n, res, game)
     k = game[G_WINNERS]
     pot = 0
     for s in range(n):
-        paid = R[R_ANTE] + st[PASSES + s] * R[R_PASS_COST]
+        paid = R[R_ANTE] + st[PASSES + s] * R[R_PASS_COST] + held(st, s) * R[R_CARD_COST]
         pot += paid
         res[s, X_MONEY] = -paid * k
     for s in range(n):

@@ -98,3 +98,4 @@ def fill_scoring(R: list[int], f: Form) -> None:
     elif f.kind == "chips":
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])
+        R[L.R_CARD_COST] = int(f.get("card_cost", 0))

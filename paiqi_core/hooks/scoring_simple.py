@@ -36,33 +36,45 @@ def one_win(limits: Limits) -> Fraction:
 @register(
     "scoring",
     "chips",
-    params=("ante", "pass_cost"),
-    summary="each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot",
+    params=("ante", "pass_cost", "card_cost"),
+    summary=(
+        "each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot, "
+        "and each other player pays them {card_cost} for every card still held"
+    ),
 )
 def chips(p: Params) -> Scoring:
-    """Antes and pass chips into a pot that the first player out takes."""
+    """Antes and pass chips into a pot that the first player out takes, and a payment to
+    the winner for each card the others still hold."""
     ante, pass_cost = int(p["ante"]), int(p["pass_cost"])
+    card_cost = int(p.get("card_cost", 0))
 
-    compiled = form("chips", ante=ante, pass_cost=pass_cost)
+    compiled = form("chips", ante=ante, pass_cost=pass_cost, card_cost=card_cost)
     score = core_score(compiled, pack_of(p))
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
-        """No seat pays more than its ante and its most passes; the winner takes the
-        others' chips."""
+        """No seat pays more than its ante, its most passes and its fullest hand; the
+        winner takes the others' chips."""
         passes = limits.passes_per_seat
         if passes is None:
             raise ValueError("passes are unbounded, so are the chips they cost")
-        pays = Fraction(ante + passes * pass_cost)
+        pays = Fraction(ante + passes * pass_cost + limits.hand * card_cost)
         return -pays, (limits.players - 1) * pays
 
     def settle(
         outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
     ) -> list[SeatSettlement]:
-        """What each seat put in the pot: its ante and its passes' chips."""
+        """What each seat put in the pot: its ante and its passes' chips, and what it pays
+        for the cards it still holds."""
         out = []
         for o in outcomes:
-            words = [f"ante {ante}"] + ([f"+ {o.passes} passes × {pass_cost}"] if o.passes else [])
-            out.append(SeatSettlement(pays=(Fraction(ante + o.passes * pass_cost), tuple(words))))
+            cards = o.hand_left * card_cost
+            words = [f"ante {ante}"]
+            if o.passes:
+                words.append(f"+ {o.passes} passes × {pass_cost}")
+            if cards:
+                words.append(f"+ {o.hand_left} cards held × {card_cost}")
+            paid = Fraction(ante + o.passes * pass_cost + cards)
+            out.append(SeatSettlement(pays=(paid, tuple(words))))
         return out
 
     return Scoring(score, ScoringFacts(objective="money"), compiled, bounds, zero_sum, settle)
