@@ -25,6 +25,8 @@ from paiqi_core.cli.common import (
 )
 from paiqi_core.cli.profiles import cmd_explain, cmd_list, cmd_validate
 from paiqi_core.cli.replay import cmd_replay
+from paiqi_core.cli.rulebook import add_arguments as rulebook_arguments
+from paiqi_core.cli.rulebook import cmd_rulebook
 from paiqi_core.cli.runs import (
     cmd_bench,
     cmd_compare,
@@ -171,6 +173,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+    p = add(
+        "rulebook",
+        cmd_rulebook,
+        "a profile's rule book for players, in zh-TW, ja or en, with examples the engine proves",
+        json_=False,
+    )
+    rulebook_arguments(p)
     p = add(
         "verify", cmd_verify, "run the examples in Markdown files and scenario files", sets=False
     )

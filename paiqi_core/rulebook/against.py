@@ -1,0 +1,79 @@
+"""What one profile changes from another: each rule that differs, in words under both, and
+the worked examples where the two rule sets part ways (the same setup, two outcomes, each
+a ``paiqi`` block)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from paiqi_core.engine import Game
+from paiqi_core.profile import load_profile
+from paiqi_core.profile.explain import rules_in_effect
+from paiqi_core.profile.model import Profile
+from paiqi_core.rulebook import languages
+from paiqi_core.rulebook.book import _context, sentence
+from paiqi_core.rulebook.examples import Worked, worked_examples
+from paiqi_core.rules import rules_of
+
+
+def _said(profile: Profile, lang: str) -> dict[str, str]:
+    """Every rule in effect of ``profile`` -> its sentence in ``lang``."""
+    ctx = _context(profile, rules_of(profile), lang)
+    return {
+        e["rule"]: sentence(e["rule"], e["value"], e, ctx, lang)[0]
+        for e in rules_in_effect(profile)
+    }
+
+
+def _examples(profile: Profile, ident: Mapping[str, Any], lang: str) -> list[Worked]:
+    words = languages.get(lang).WORDS
+    return worked_examples(Game(profile), ident, words, str(profile.get("scoring.method")))
+
+
+def _setup(worked: Worked) -> Any:
+    return {k: v for k, v in worked.block.items() if k not in ("name", "profile", "set", "expect")}
+
+
+def differences(a: Profile, b: Profile, ids: Sequence[Mapping[str, Any]],
+                lang: str = "en") -> str:  # fmt: skip
+    """Markdown: the rules of ``a`` that differ from ``b``'s, and the examples whose outcome
+    differs (``ids`` name each profile in a block: ``profile`` and ``set``)."""
+    words = languages.get(lang).WORDS
+    out = [f"# {words['differences'].format(a=a.name, b=b.name)}", ""]
+    said_a, said_b = _said(a, lang), _said(b, lang)
+    rules = [r for r in said_a if said_a[r] != said_b.get(r)]
+    rules += [r for r in said_b if r not in said_a]
+    if not rules:
+        return "\n".join([*out, words["no_differences"], ""])
+    for rule in rules:
+        now = said_a.get(rule, words["not_in_effect"])
+        old = said_b.get(rule, words["not_in_effect"])
+        out.append(f"- `{rule}`: {now} ({words['rule_was'].format(b=b.id, old=old)})")
+    out.append("")
+    pairs = zip(_examples(a, ids[0], lang), _examples(b, ids[1], lang), strict=False)
+    parted = [
+        (x, y)
+        for x, y in pairs
+        if _setup(x) == _setup(y) and x.block["expect"] != y.block["expect"]
+    ]
+    if parted:
+        out += [f"## {words['parts_ways']}", "", words["examples_note"], ""]
+    for x, y in parted:
+        for worked, profile in ((x, a), (y, b)):
+            out += [f"**{profile.id}**: {worked.text}", "", worked.fenced(), ""]
+    return "\n".join(out)
+
+
+def against_text(ref: str, overrides: Sequence[str], parent: str, lang: str = "en",
+                 out: Path | None = None) -> str:  # fmt: skip
+    """The differences of profile ``ref`` (with ``overrides``) from profile ``parent``."""
+    from paiqi_core.rulebook import overrides_of, reference
+
+    languages.get(lang)
+    a, b = load_profile(ref, overrides), load_profile(parent)
+    ida: dict[str, Any] = {"profile": reference(ref, out)}
+    if a.overrides:
+        ida["set"] = overrides_of(a)
+    return differences(a, b, [ida, {"profile": reference(parent, out)}], lang)

@@ -1,0 +1,218 @@
+"""Worked examples of a rule book, played by the engine and written as ``paiqi`` blocks.
+
+Each example is a small setup (a position, a game near its end, a finished game's facts)
+that the engine plays; what it answers (the legal actions, the end, the totals and money)
+becomes both the sentence under the example and the block's ``expect``, so ``paiqi verify``
+on the book replays it. A setup the rules in effect cannot hold (a card of a short pack, a
+row the rules forbid) gives no example.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from paiqi_core.actions import ActionError, action_text
+from paiqi_core.cards import CardError, card_text, parse_cards, points, suit_of
+from paiqi_core.engine import Game
+from paiqi_core.profile import ProfileError
+from paiqi_core.rulebook.cards import card
+from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
+
+
+@dataclass
+class Worked:
+    """One worked example: its section, the sentence saying what happens, its block data."""
+
+    section: str
+    text: str
+    block: dict[str, Any]
+
+    def fenced(self) -> str:
+        """The example as a ``paiqi`` block."""
+        body = yaml.safe_dump(
+            self.block, allow_unicode=True, sort_keys=False, width=96, default_flow_style=None
+        )
+        return "```paiqi\n" + body + "```"
+
+
+def ranges(cards: Sequence[str]) -> list[str]:
+    """Cards as a block writes them, runs of one suit as ranges (``H2-HK``)."""
+    nums = sorted(parse_cards(list(cards)))
+    out: list[str] = []
+    run: list[int] = []
+    for c in [*nums, -1]:
+        if run and c >= 0 and suit_of(c) == suit_of(run[-1]) and c == run[-1] + 1:
+            run.append(c)
+            continue
+        if run:
+            first, last = card_text(run[0]), card_text(run[-1])
+            out.append(first if len(run) == 1 else f"{first}-{last}")
+        run = [c] if c >= 0 else []
+    return out
+
+
+def _shown(cards: Sequence[str]) -> str:
+    return " ".join(card(c) for c in ranges(cards)) or "—"
+
+
+def _said(action: str, words: Mapping[str, str]) -> str:
+    """An action in words: a card, pass, cover a card."""
+    if action == "pass":
+        return words["act_pass"]
+    if action.startswith("cover "):
+        return words["act_cover"].format(card=card(action.split()[1]))
+    return card(action)
+
+
+def _acts(actions: Sequence[int]) -> list[str]:
+    return [action_text(a) for a in sorted(actions)]
+
+
+REFUSED = (ProfileError, SetupError, CardError, ActionError, ValueError, ArithmeticError)
+
+# the positions: (section, words key, table, hand of the player to move)
+POSITIONS: tuple[tuple[str, str, list[str], list[str]], ...] = (
+    ("play", "ex_play", ["S6-S9", "H7"], ["S5", "S10", "H8", "D7", "CK"]),
+    ("play", "ex_play", ["S7", "D2-D7", "H7-HK"], ["DA", "D8", "HA", "C3"]),
+    ("play", "ex_play", ["S7", "HA-H7"], ["H8", "C3"]),
+    ("stuck", "ex_stuck", ["S5-S9", "H6-H8", "D7", "C7"], ["CK", "DQ", "CA"]),
+    ("jokers", "ex_joker", ["S6-S8", "H7"], ["JOKER", "S10", "HQ"]),
+)
+
+
+def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
+              setup: tuple[str, str, list[str], list[str]]) -> Worked | None:  # fmt: skip
+    section, key, table, hand = setup
+    if section == "jokers" and game.rules.jokers == 0:
+        return None
+    position = {"table": table, "hand": hand}
+    try:
+        state = build_state(game, Seats(None, game.players), position, dealt=False)
+        legal = _acts(state.legal_actions())
+    except REFUSED:
+        return None
+    if section == "stuck" and any(a[0] in "SHDC" for a in legal):
+        return None  # under these rules a card fits: no stuck player to show
+    text = words[key].format(
+        table=_shown(table),
+        hand=_shown(hand),
+        legal=words["and"].join(_said(a, words) for a in legal),
+    )
+    block = {**ident, "position": position, "expect": {"legal": legal}}
+    return Worked(section, text, block)
+
+
+def _ending(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
+    table = ["S7", "D7", "C7", "H2-HK"]
+    setup = {"table": table, "turn": 0, "hands": {0: ["HA"]}, "moves": ["0 HA"]}
+    try:
+        state = build_state(game, Seats(None, game.players), setup, dealt=True)
+        state.apply("HA", 0)
+    except REFUSED:
+        return None
+    expect: dict[str, Any] = {"terminal": state.over, "counts": state.hand_counts()}
+    text = words["ex_end"].format(
+        table=_shown(table), seat=0, hand=card("HA"), move=card("HA"),
+        over=words["over" if state.over else "not_over"],
+    )  # fmt: skip
+    if state.over:
+        expect["winners"] = list(state.result().winners)
+        seats = words["and"].join(words["seat"].format(n=s) for s in expect["winners"])
+        text += words["ex_winners"].format(winners=seats or words["none"])
+    return Worked("end", text, {**ident, "game": setup, "expect": expect})
+
+
+HEAVY = ["DK", "DQ", "DJ", "D10", "CK", "CQ", "CJ"]  # 82 points, no meld among them
+
+# a 尾張7 winner, a 中頭, a bust 大頭 and a small loser
+COVERED: list[dict[str, Any]] = [
+    {"last": "H7"},
+    {"covered": ["SK", "HQ"]},
+    {"covered": HEAVY},
+    {"covered": ["C2", "D3"]},
+]
+
+# facts of a finished game, by scoring: what each seat did
+FACTS: dict[str, list[dict[str, Any]]] = {
+    "covering": COVERED,
+    "platform": COVERED,
+    "first_out": [{}, {"out": 1}, {}, {}],
+    "chips": [{"passes": 2}, {"out": 1}, {"passes": 1}, {}],
+    "placement": [{"out": 2}, {"burst": 1}, {"out": 1}, {}],
+}  # fmt: skip
+
+
+def _settlement(game: Game, ident: Mapping[str, Any], method: str,
+                words: Mapping[str, str]) -> Worked | None:  # fmt: skip
+    facts = FACTS.get(method)
+    if facts is None:
+        return None
+    facts = (facts + [{}] * game.players)[: game.players]
+    try:
+        seats = Seats(None, game.players)
+        result = game.rules.scoring.score(outcomes_from_facts(game, seats, facts))
+    except REFUSED:
+        return None
+    expect: dict[str, Any] = {}
+    for key in ("total", "rank", "money", "winners"):
+        value = getattr(result, key)
+        if value is not None and (key != "winners" or not expect):
+            expect[key] = [_number(v) for v in value]
+    said = []
+    for seat, f in enumerate(facts):
+        said += _facts_said(seat, f, words)
+    key = "ex_settle" if "total" in expect and "money" in expect else "ex_settle_rank"
+    text = words[key].format(
+        facts=words["and"].join(said),
+        total=" / ".join(map(str, expect.get("total", []))),
+        money=" / ".join(map(str, expect.get("money", []))),
+        rank=" / ".join(map(str, expect.get("rank", expect.get("winners", [])))),
+    )
+    return Worked("scoring", text, {**ident, "settlement": facts, "expect": expect})
+
+
+def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str]) -> list[str]:
+    out = []
+    if "covered" in f:
+        pts = sum(points(c) for c in parse_cards(f["covered"]))
+        out.append(words["fact_covered"].format(seat=seat, cards=_shown(f["covered"]), points=pts))
+    if "last" in f:
+        out.append(words["fact_last"].format(seat=seat, card=card(f["last"])))
+    if f.get("out") == 1:
+        out.append(words["fact_out"].format(seat=seat))
+    if "passes" in f:
+        out.append(words["fact_passes"].format(seat=seat, n=f["passes"]))
+    if not f:
+        out.append(words["fact_clean"].format(seat=seat))
+    return out
+
+
+def _number(v: Any) -> Any:
+    """A total or an amount as YAML writes it: an integer where it is one."""
+    try:
+        return int(v) if v == int(v) else str(v)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
+                    method: str) -> list[Worked]:  # fmt: skip
+    """The book's examples under ``game``; ``ident`` names the rules in each block
+    (``profile`` and ``set``), ``method`` is the scoring's name."""
+    makers: list[Callable[[], Worked | None]] = [
+        *(lambda p=p: _position(game, ident, words, p) for p in POSITIONS),
+        lambda: _ending(game, ident, words),
+        lambda: _settlement(game, ident, method, words),
+    ]
+    out: list[Worked] = []
+    for make in makers:
+        worked = make()
+        if worked is not None:
+            name = f"{words['example']} {len(out) + 1}: {ident['profile']}"
+            worked.block = {"name": name, **worked.block}
+            out.append(worked)
+    return out

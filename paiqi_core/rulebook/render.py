@@ -1,0 +1,96 @@
+"""A rule book written out: Markdown (whose examples ``paiqi verify`` runs) or one
+self-contained HTML page that prints on A4."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from paiqi_core.rulebook import languages
+from paiqi_core.rulebook.book import Book
+from paiqi_core.rulebook.cards import card
+
+
+def markdown(book: Book) -> str:
+    """The book as Markdown, each worked example followed by its ``paiqi`` block."""
+    words = languages.get(book.lang).WORDS
+    out = [f"# {book.title}", "", *book.intro, ""]
+    if any(s.examples for s in book.sections):
+        out += [words["examples_note"], ""]
+    for section in book.sections:
+        out += [f"## {section.title}", ""]
+        for line in section.lines:
+            mark = f"**{words['house']}** " if line.house else ""
+            out.append(f"- {mark}{line.text}")
+        out.append("")
+        for worked in section.examples:
+            out += [f"*{words['example']}.* {worked.text}", "", worked.fenced(), ""]
+    if book.readings:
+        out += [f"## {words['readings']}", "", words["readings_intro"], ""]
+        out += [f"- **{key}**: {card(text)}" for key, text in book.readings]
+        out.append("")
+    out += [f"## {words['glossary']}", ""]
+    out += [f"- **{term}**: {meaning}" for term, meaning in book.glossary]
+    return "\n".join(out) + "\n"
+
+
+CSS = """
+body { font-family: "Noto Serif", "Noto Serif CJK TC", "Noto Serif CJK JP", Georgia, serif;
+  max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.45; color: #111; }
+h1 { font-size: 1.6em; border-bottom: 2px solid #333; padding-bottom: .2em; }
+h2 { font-size: 1.15em; margin-top: 1.4em; border-bottom: 1px solid #aaa; }
+ul { padding-left: 1.2em; } li { margin: .15em 0; }
+.house { font-weight: bold; color: #8a1c1c; }
+.example { border-left: 3px solid #888; background: #f5f5f0; padding: .4em .8em; margin: .6em 0; }
+.example pre { font-size: .8em; color: #444; white-space: pre-wrap; margin: .4em 0 0; }
+dl.glossary dt { font-weight: bold; float: left; clear: left; min-width: 7em; margin-right: 1em; }
+dl.glossary dd { margin: 0 0 .2em 8em; }
+@page { size: A4; margin: 16mm 15mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 9.5pt; line-height: 1.3; }
+  h1 { font-size: 15pt; } h2 { font-size: 11pt; break-after: avoid; }
+  .example { break-inside: avoid; background: none; }
+  .example pre { display: none; }
+  a { color: inherit; text-decoration: none; }
+}
+"""
+
+
+def _inline(text: str) -> str:
+    """Markdown's `code` and **bold** in one sentence, as HTML."""
+    text = html.escape(text)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+
+
+def html_page(book: Book) -> str:
+    """The book as one HTML page with its styles inside (screen and A4 print)."""
+    words = languages.get(book.lang).WORDS
+    lang = {"zh-TW": "zh-Hant-TW"}.get(book.lang, book.lang)
+    out = [
+        "<!DOCTYPE html>",
+        f'<html lang="{lang}"><head><meta charset="utf-8">',
+        f"<title>{html.escape(book.title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{html.escape(book.title)}</h1>",
+        *(f"<p>{_inline(p)}</p>" for p in book.intro),
+    ]
+    for section in book.sections:
+        out.append(f"<h2>{html.escape(section.title)}</h2><ul>")
+        for line in section.lines:
+            mark = f'<span class="house">{words["house"]}</span> ' if line.house else ""
+            out.append(f"<li>{mark}{_inline(line.text)}</li>")
+        out.append("</ul>")
+        for worked in section.examples:
+            out.append(
+                f'<div class="example"><em>{html.escape(words["example"])}.</em> '
+                f"{_inline(worked.text)}<pre>{html.escape(worked.fenced())}</pre></div>"
+            )
+    if book.readings:
+        out.append(f"<h2>{html.escape(words['readings'])}</h2>")
+        out.append(f"<p>{_inline(words['readings_intro'])}</p><ul>")
+        out += [f"<li><strong>{key}</strong>: {_inline(card(t))}</li>" for key, t in book.readings]
+        out.append("</ul>")
+    out.append(f'<h2>{html.escape(words["glossary"])}</h2><dl class="glossary">')
+    out += [f"<dt>{html.escape(t)}</dt><dd>{html.escape(m)}</dd>" for t, m in book.glossary]
+    out.append("</dl></body></html>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,176 @@
+"""``paiqi rulebook``: every rule in effect is in the book, every example in it verifies, in
+every language; the figures of a worked settlement are the ones worked out by hand."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from paiqi_core.cli import main
+from paiqi_core.profile import load_profile
+from paiqi_core.profile.explain import rules_in_effect
+from paiqi_core.resources import builtin_profiles
+from paiqi_core.rulebook import LANGS, book_of, rules_text, write_book
+from paiqi_core.rulebook.book import INERT, build
+from paiqi_core.rules import rules_of
+from paiqi_core.verify import verify_paths
+
+PROFILES = sorted(builtin_profiles())
+HOUSE = [p for p in PROFILES if len(load_profile(p).chain) > 1]
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_rule_in_effect_is_stated_or_does_nothing_here(profile: str, lang: str) -> None:
+    p = load_profile(profile)
+    book = build(p, lang)
+    in_effect = {e["rule"] for e in rules_in_effect(p)}
+    assert book.stated | set(book.inert) == in_effect
+    assert not book.stated & set(book.inert)
+    rules = rules_of(p)
+    for rule in book.inert:  # set aside only where the rule changes nothing
+        assert INERT[rule](p, rules)
+    for section in book.sections:
+        for line in section.lines:
+            assert "{" not in line.text, line.text  # every field filled
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_example_of_the_book_verifies(profile: str, lang: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{profile}.md"
+    path.write_text(write_book(profile, lang=lang, out=path), encoding="utf-8")
+    report = verify_paths([path])
+    assert report.errors == []
+    assert report.failed == 0
+    assert report.passed >= 3  # a play, a stuck player or an end, a settlement
+
+
+def test_only_the_rules_a_stuck_player_meets_appear() -> None:
+    # doujue covers: no passes to count, take or draw, and no card beyond the end
+    book = build(load_profile("doujue"), "en")
+    assert {"turn.pass_takes", "turn.draw", "turn.extra_after_end"} <= set(book.inert)
+    text = rules_text("doujue")
+    assert "pass" not in text.split("## Glossary")[0].lower()
+    # pagat passes without limit: running out of passes never happens
+    assert "turn.out_of_passes" in build(load_profile("pagat"), "en").inert
+
+
+def test_the_family_rules_read_as_the_sources_give_them() -> None:
+    doujue = rules_text("doujue")  # RULES.md: S7 opens, 55 busts, 尾張7 +20, 接龍 +5, 全脫手 +10
+    for fact in ("♠7", "exceed 55", "+20", "+5", "+10"):
+        assert fact in doujue
+    platform = rules_text("platform")  # a door card; no 7 covered; heads 50/100/150
+    for fact in ("door card", "A 7 may never be covered", "小頭 pays 50", "大頭 pays 150"):
+        assert fact in platform
+    assert "The ace is high" in rules_text("pagat")
+    assert "3 passes a game" in rules_text("shichinarabe")
+    zh = rules_text("doujue", "zh-TW")
+    for term in ("蓋牌", "爆點", "尾張七", "全脫手", "大頭", "中頭"):
+        assert term in zh
+    ja = rules_text("shichinarabe", "ja")
+    for term in ("パス", "バースト", "3 回"):
+        assert term in ja
+
+
+def test_the_worked_settlement_of_doujue_is_the_hand_calculation() -> None:
+    # seat 0 goes out with H7: 尾張7 20 + 全脫手 10 = 30, and collects x8 (尾張7 winner);
+    # seat 1 covers SK HQ = 25: 中頭 x2 -> 25*2*8 = 400; seat 2 covers 82 points > 55: bust
+    # and 大頭 -> 82*3*2*8 = 3936; seat 3 covers C2 D3 = 5 -> 5*8 = 40; 400+3936+40 = 4376
+    text = write_book("doujue")
+    assert "Totals 30 / -25 / -82 / -5; money 4376 / -400 / -3936 / -40." in text
+
+
+@pytest.mark.parametrize("profile", HOUSE)
+def test_a_house_profile_marks_what_it_changes(profile: str) -> None:
+    p = load_profile(profile)
+    book = build(p, "en")
+    marked = {r for s in book.sections for line in s.lines if line.house for r in line.rules}
+    own = {e["rule"] for e in rules_in_effect(p) if e["from"].startswith("this profile")} - set(
+        book.inert
+    )
+    assert marked == own
+    assert marked
+
+
+@pytest.mark.parametrize("profile", HOUSE)
+def test_against_its_parent_names_each_change_with_examples_that_verify(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parent = load_profile(profile).chain[1]
+    out = tmp_path / "changes.md"
+    assert main(["rulebook", profile, "--against", parent, "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    changed = [
+        e["rule"]
+        for e in rules_in_effect(load_profile(profile))
+        if e["from"].startswith("this profile")
+        and e["value"] != load_profile(parent).get(e["rule"])
+    ]
+    assert changed
+    for rule in changed:
+        assert f"`{rule}`" in text
+    report = verify_paths([out])
+    assert report.failed == 0 and not report.errors
+    assert report.passed >= 2  # one setup at least, under both rule sets
+
+
+def test_set_on_the_command_line_is_marked_and_carried_into_the_blocks(tmp_path: Path) -> None:
+    out = tmp_path / "stake.md"
+    assert main(["rulebook", "doujue", "--set", "scoring.stake=2", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "**[house]** Base stake: every payment is multiplied by 2." in text
+    assert "set: {scoring.stake: 2}" in text
+    assert "money 8752 / -800 / -7872 / -80." in text  # the hand calculation above, x2
+    assert verify_paths([out]).failed == 0
+
+
+def test_a_house_file_is_named_from_where_the_book_is_written(tmp_path: Path) -> None:
+    house = tmp_path / "rules" / "ours.yaml"
+    house.parent.mkdir()
+    house.write_text("id: ours\nextends: pagat\nlayout: {ace: low}\n", encoding="utf-8")
+    out = tmp_path / "books" / "ours.md"
+    out.parent.mkdir()
+    assert main(["rulebook", str(house), "--lang", "zh-TW", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "profile: ../rules/ours.yaml" in text
+    assert "**［自訂］** A 當最小" in text
+    report = verify_paths([out])
+    assert report.failed == 0 and not report.errors and report.passed >= 3
+
+
+def test_the_html_page_stands_alone_and_prints_on_a4() -> None:
+    page = write_book("platform", lang="ja", fmt="html")
+    assert page.startswith("<!DOCTYPE html>")
+    assert '<html lang="ja">' in page
+    assert "@page { size: A4" in page and "@media print" in page
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)  # nothing fetched
+    assert "小頭は 50 払います。" in page
+
+
+@pytest.mark.parametrize(
+    ("args", "located"),
+    [
+        (["doujue", "--lang", "fr"], "--lang: no rule book in 'fr'"),
+        (["doujue", "--format", "pdf"], "--format: 'pdf' is not one of md, html"),
+        (["nosuch.yaml"], "nosuch.yaml"),
+        (["doujue", "--set", "players=99"], "players"),
+    ],
+)
+def test_bad_input_is_one_located_line_and_exit_2(
+    args: list[str], located: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rulebook", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert located in err
+
+
+def test_rules_text_gives_the_rules_without_examples() -> None:
+    text = rules_text(load_profile("pagat"), "ja")
+    assert "```paiqi" not in text
+    assert text.startswith("# Fan Tan / Sevens (Pagat) のルール")
+    assert book_of("pagat", examples=False).sections[0].examples == []
