@@ -72,7 +72,8 @@ def _as_item(example: str) -> str:
 def paiqi(plugin: Path, table: Path, *args: str) -> tuple[int, str, str]:
     """Run the ``paiqi`` command in a fresh interpreter that finds the plugin by its entry
     point only (nothing imports it by name)."""
-    env = {**os.environ, "PYTHONPATH": str(plugin)}
+    paths = [str(plugin), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     done = subprocess.run(
         [sys.executable, "-m", "paiqi_core.cli", *args],
         cwd=table,
@@ -97,6 +98,18 @@ def test_every_command_finds_the_plugin_hooks(plugin: Path, table: Path) -> None
     )
     assert "Chips a player pays the winner for each card left in hand." in out
     assert "scoring.per_card = 3" in out
+
+
+def test_a_rule_book_states_a_plugin_rule_by_its_own_summary(
+    plugin: Path, table: Path, tmp_path: Path
+) -> None:
+    book = tmp_path / "two-out.md"
+    status, out, err = paiqi(plugin, table, "rulebook", "two-out.yaml", "--out", str(book))
+    assert (status, err) == (0, "")
+    text = book.read_text(encoding="utf-8")
+    assert "the game ends when a second player goes out" in text
+    status, out, _ = paiqi(plugin, table, "verify", str(book))
+    assert status == 0 and out.strip().endswith("0 failed")
 
 
 def test_the_documented_examples_pass_with_the_plugin(plugin: Path, table: Path) -> None:

@@ -312,7 +312,9 @@ def paiqi(*args: str, stdout: Any = subprocess.DEVNULL) -> subprocess.CompletedP
 
 @needs_dev_full
 @pytest.mark.parametrize(
-    "args", [["explain", "doujue"], ["list", "--json"], ["validate", "doujue"]], ids=" ".join
+    "args",
+    [["explain", "doujue"], ["list", "--json"], ["validate", "doujue"], ["rulebook", "pagat"]],
+    ids=" ".join,
 )
 def test_output_to_a_full_disk_is_one_line_and_exit_1(args: list[str]) -> None:
     with FULL.open("w") as full:

@@ -174,3 +174,41 @@ def test_rules_text_gives_the_rules_without_examples() -> None:
     assert "```paiqi" not in text
     assert text.startswith("# Fan Tan / Sevens (Pagat) のルール")
     assert book_of("pagat", examples=False).sections[0].examples == []
+
+
+def test_the_books_in_the_docs_are_the_ones_paiqi_writes_and_they_verify(tmp_path: Path) -> None:
+    from paiqi_core.rulebook.shelf import TRADITION, books, write_shelf
+
+    from .conftest import ROOT
+
+    shelf = ROOT / "docs" / "rulebooks"
+    assert {family for family, _ in books()} == set(TRADITION)  # one book a family at least
+    # written into a folder as deep as docs/rulebooks, the books name the same profiles
+    fresh = write_shelf(tmp_path / "docs" / "rulebooks")
+    stale = [p.name for p in fresh if p.read_text("utf-8") != (shelf / p.name).read_text("utf-8")]
+    assert not stale, f"run: paiqi rulebook --families docs/rulebooks ({stale})"
+    assert sorted(p.name for p in shelf.iterdir()) == sorted(p.name for p in fresh)
+    report = verify_paths([shelf])
+    assert report.failed == 0 and not report.errors
+    assert report.passed >= 6 * len(fresh[:-1])  # every book: 6 examples or more
+
+
+def test_families_writes_the_shelf_and_takes_no_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rulebook", "--families", str(tmp_path)]) == 0
+    assert (tmp_path / "shichinarabe.ja.md").is_file()
+    assert main(["rulebook", "doujue", "--families", str(tmp_path)]) == 2
+    assert main(["rulebook"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[1].startswith("rulebook: give a profile")
+
+
+def test_a_book_that_cannot_be_written_is_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "no-such-folder" / "book.md"
+    assert main(["rulebook", "doujue", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"cannot write {out}: No such file or directory\n"
+    assert not out.parent.exists()

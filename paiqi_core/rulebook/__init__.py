@@ -51,7 +51,7 @@ def book_of(ref: str, overrides: Sequence[str] | Mapping[str, Any] = (), lang: s
         ident: dict[str, Any] = {"profile": reference(ref, out)}
         if profile.overrides:
             ident["set"] = overrides_of(profile)
-        words = languages.get(lang).WORDS
+        words = languages.get(lang).words
         method = str(profile.get("scoring.method"))
         by_section = {s.key: s for s in book.sections}
         for worked in worked_examples(Game(profile), ident, words, method):

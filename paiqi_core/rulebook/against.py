@@ -28,7 +28,7 @@ def _said(profile: Profile, lang: str) -> dict[str, str]:
 
 
 def _examples(profile: Profile, ident: Mapping[str, Any], lang: str) -> list[Worked]:
-    words = languages.get(lang).WORDS
+    words = languages.get(lang).words
     return worked_examples(Game(profile), ident, words, str(profile.get("scoring.method")))
 
 
@@ -40,7 +40,7 @@ def differences(a: Profile, b: Profile, ids: Sequence[Mapping[str, Any]],
                 lang: str = "en") -> str:  # fmt: skip
     """Markdown: the rules of ``a`` that differ from ``b``'s, and the examples whose outcome
     differs (``ids`` name each profile in a block: ``profile`` and ``set``)."""
-    words = languages.get(lang).WORDS
+    words = languages.get(lang).words
     out = [f"# {words['differences'].format(a=a.name, b=b.name)}", ""]
     said_a, said_b = _said(a, lang), _said(b, lang)
     rules = [r for r in said_a if said_a[r] != said_b.get(r)]

@@ -140,7 +140,7 @@ def sentence(rule: str, value: Any, entry: Mapping[str, Any], ctx: Mapping[str, 
     """The sentence stating ``rule`` = ``value`` in ``lang``, and the fields it names (other
     rules it states too); a rule or value this book does not know (a plugin's) is stated
     by its own description."""
-    table = languages.get(lang).RULES
+    table = languages.get(lang).rules
     template = table.get(rule)
     if isinstance(template, Mapping):
         template = template.get(shown_value(value, "key"), template.get("*"))
@@ -152,7 +152,7 @@ def sentence(rule: str, value: Any, entry: Mapping[str, Any], ctx: Mapping[str, 
 
 def build(profile: Profile, lang: str = "en") -> Book:
     """The book of ``profile`` in ``lang`` (``languages.LANGS``), without examples."""
-    words = languages.get(lang).WORDS
+    words = languages.get(lang).words
     rules = rules_of(profile)
     ctx = _context(profile, rules, lang)
     sections = {key: Section(key, words[key]) for key in SECTIONS}
@@ -186,7 +186,7 @@ def build(profile: Profile, lang: str = "en") -> Book:
         note = "changed_note" if len(profile.chain) > 1 else "changed_set"
         intro.append(words[note].format(parent=profile.chain[-1]))
     book_readings = [
-        (r["key"], languages.get(lang).READINGS.get(r["key"], r["text"]))
+        (r["key"], languages.get(lang).readings.get(r["key"], r["text"]))
         for r in readings_of(profile)
     ]
     return Book(
@@ -196,6 +196,6 @@ def build(profile: Profile, lang: str = "en") -> Book:
         intro=intro,
         sections=[s for s in sections.values() if s.lines],
         readings=book_readings,
-        glossary=list(languages.get(lang).GLOSSARY),
+        glossary=list(languages.get(lang).glossary),
         inert=tuple(inert),
     )

@@ -154,7 +154,8 @@ def _settlement(game: Game, ident: Mapping[str, Any], method: str,
     facts = (facts + [{}] * game.players)[: game.players]
     try:
         seats = Seats(None, game.players)
-        result = game.rules.scoring.score(outcomes_from_facts(game, seats, facts))
+        outcomes = outcomes_from_facts(game, seats, facts)
+        result = game.rules.scoring.score(outcomes)
     except REFUSED:
         return None
     expect: dict[str, Any] = {}
@@ -172,7 +173,38 @@ def _settlement(game: Game, ident: Mapping[str, Any], method: str,
         money=" / ".join(map(str, expect.get("money", []))),
         rank=" / ".join(map(str, expect.get("rank", expect.get("winners", [])))),
     )
+    text += "".join(arithmetic(game, outcomes, result, words))
     return Worked("scoring", text, {**ident, "settlement": facts, "expect": expect})
+
+
+def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
+               words: Mapping[str, str]) -> list[str]:  # fmt: skip
+    """The settlement worked out, payer by payer, as the scoring spells it out
+    (``Scoring.settle``): each payer's factors, then the winner's multiplier."""
+    settle = getattr(game.rules.scoring, "settle", None)
+    if not callable(settle) or result.money is None:
+        return []
+    spelled = settle(outcomes, result, game.rules.topology.cut)
+    winners = list(result.winners)
+    times, why = spelled[winners[0]].multiplier if len(winners) == 1 else (1, "")
+    out = []
+    for seat, seat_settles in enumerate(spelled):
+        if seat in winners or seat_settles.pays is None:
+            continue
+        amount, factors = seat_settles.pays
+        said = " ".join(_localised(f, words) for f in factors)
+        line = f"{said} = {_number(amount)}"
+        if times != 1:
+            line += f" × {times} ({why}) = {_number(amount * times)}"
+        out.append(words["pays"].format(seat=seat, line=line))
+    return out
+
+
+def _localised(factor: str, words: Mapping[str, str]) -> str:
+    """A factor of a payment (``25 points``, ``× stake 1``) in the book's words."""
+    for english in ("covered points", "points", "stake"):  # the longest first
+        factor = factor.replace(english, words[english])
+    return factor
 
 
 def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str]) -> list[str]:

@@ -1,23 +1,46 @@
-"""The languages a rule book is written in, each a module of sentences and terms."""
+"""The languages a rule book is written in: one YAML file each in ``lang/`` (the book's
+words, a sentence a rule, the readings, a glossary), so a translator edits text, not code."""
 
 from __future__ import annotations
 
-from types import ModuleType
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
-from paiqi_core.rulebook import en, ja, zh_tw
+import yaml
 
-LANGS: dict[str, ModuleType] = {"en": en, "zh-TW": zh_tw, "ja": ja}
+FOLDER = Path(__file__).resolve().parent / "lang"
+LANGS = ("en", "zh-TW", "ja")  # the first is the default
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language's texts: ``words`` (headings, example sentences), ``rules`` (dotted key
+    -> a sentence, or value -> sentence), ``readings`` (key -> statement), ``glossary``."""
+
+    code: str
+    words: Mapping[str, str]
+    rules: Mapping[str, str | Mapping[str, str]]
+    readings: Mapping[str, str]
+    glossary: tuple[tuple[str, str], ...]
 
 
 class UnknownLanguage(ValueError):
     """A language no book is written in."""
 
 
-def get(lang: str) -> ModuleType:
-    """The module of ``lang``; UnknownLanguage names the languages there are."""
-    try:
-        return LANGS[lang]
-    except KeyError:
-        raise UnknownLanguage(
-            f"--lang: no rule book in {lang!r}; choose one of {', '.join(LANGS)}"
-        ) from None
+@cache
+def get(lang: str) -> Language:
+    """The texts of ``lang``; UnknownLanguage names the languages there are."""
+    if lang not in LANGS:
+        raise UnknownLanguage(f"--lang: no rule book in {lang!r}; choose one of {', '.join(LANGS)}")
+    with open(FOLDER / f"{lang}.yaml", encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    return Language(
+        code=lang,
+        words=data["words"],
+        rules=data["rules"],
+        readings=data.get("readings") or {},
+        glossary=tuple((str(t), str(m)) for t, m in data["glossary"]),
+    )

@@ -13,7 +13,7 @@ from paiqi_core.rulebook.cards import card
 
 def markdown(book: Book) -> str:
     """The book as Markdown, each worked example followed by its ``paiqi`` block."""
-    words = languages.get(book.lang).WORDS
+    words = languages.get(book.lang).words
     out = [f"# {book.title}", "", *book.intro, ""]
     if any(s.examples for s in book.sections):
         out += [words["examples_note"], ""]
@@ -24,7 +24,7 @@ def markdown(book: Book) -> str:
             out.append(f"- {mark}{line.text}")
         out.append("")
         for worked in section.examples:
-            out += [f"*{words['example']}.* {worked.text}", "", worked.fenced(), ""]
+            out += [f"{words['example_label']} {worked.text}", "", worked.fenced(), ""]
     if book.readings:
         out += [f"## {words['readings']}", "", words["readings_intro"], ""]
         out += [f"- **{key}**: {card(text)}" for key, text in book.readings]
@@ -57,15 +57,16 @@ dl.glossary dd { margin: 0 0 .2em 8em; }
 
 
 def _inline(text: str) -> str:
-    """Markdown's `code` and **bold** in one sentence, as HTML."""
+    """Markdown's `code`, **bold** and *emphasis* in one sentence, as HTML."""
     text = html.escape(text)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", text)
 
 
 def html_page(book: Book) -> str:
     """The book as one HTML page with its styles inside (screen and A4 print)."""
-    words = languages.get(book.lang).WORDS
+    words = languages.get(book.lang).words
     lang = {"zh-TW": "zh-Hant-TW"}.get(book.lang, book.lang)
     out = [
         "<!DOCTYPE html>",
@@ -82,7 +83,7 @@ def html_page(book: Book) -> str:
         out.append("</ul>")
         for worked in section.examples:
             out.append(
-                f'<div class="example"><em>{html.escape(words["example"])}.</em> '
+                f'<div class="example">{_inline(words["example_label"])} '
                 f"{_inline(worked.text)}<pre>{html.escape(worked.fenced())}</pre></div>"
             )
     if book.readings:
