@@ -80,7 +80,17 @@ def test_the_worked_settlement_of_doujue_is_the_hand_calculation() -> None:
     # seat 1 covers SK HQ = 25: 中頭 x2 -> 25*2*8 = 400; seat 2 covers 82 points > 55: bust
     # and 大頭 -> 82*3*2*8 = 3936; seat 3 covers C2 D3 = 5 -> 5*8 = 40; 400+3936+40 = 4376
     text = write_book("doujue")
-    assert "Totals 30 / -25 / -82 / -5; money 4376 / -400 / -3936 / -40." in text
+    assert "Totals 30 / -25 / -82 / -5. Money 4376 / -400 / -3936 / -40." in text
+    assert "Seat 2 pays 82 points × 3 (大頭) × 2 (爆點: 82 covered points > 55)" in text
+
+
+def test_the_worked_settlements_of_platform_and_bicycle_are_the_hand_calculation() -> None:
+    # platform, the same facts: 尾張七 15; losers by total -5, -25, -82 are 小頭 50, 中頭 100,
+    # 大頭 150, the last busting (82 > 50) x2 = 300; the 尾張七 winner collects x5 of each
+    text = write_book("platform")
+    assert "Totals 15 / -25 / -82 / -5. Money 2250 / -500 / -1500 / -250." in text
+    # bicycle: 4 antes + 3 passes = 7 chips in the pot; seat 1, out first, put in 1 of them
+    assert "Money -3 / 6 / -2 / -1." in write_book("bicycle")
 
 
 @pytest.mark.parametrize("profile", HOUSE)
@@ -123,7 +133,7 @@ def test_set_on_the_command_line_is_marked_and_carried_into_the_blocks(tmp_path:
     text = out.read_text(encoding="utf-8")
     assert "**[house]** Base stake: every payment is multiplied by 2." in text
     assert "set: {scoring.stake: 2}" in text
-    assert "money 8752 / -800 / -7872 / -80." in text  # the hand calculation above, x2
+    assert "Money 8752 / -800 / -7872 / -80." in text  # the hand calculation above, x2
     assert verify_paths([out]).failed == 0
 
 
@@ -212,3 +222,22 @@ def test_a_book_that_cannot_be_written_is_one_line_and_exit_1(
     err = capsys.readouterr().err
     assert err == f"cannot write {out}: No such file or directory\n"
     assert not out.parent.exists()
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("profile", ["doujue", "shichinarabe"])
+def test_jokers_get_their_section_and_a_joker_move_that_verifies(
+    profile: str, lang: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "jokers.md"
+    assert (
+        main(["rulebook", profile, "--set", "deck.jokers=1", "--lang", lang, "--out", str(out)])
+        == 0
+    )
+    book = book_of(profile, ["deck.jokers=1"], lang)
+    jokers = next(s for s in book.sections if s.key == "jokers")
+    assert [line.rules for line in jokers.lines] == [("deck.jokers",)]
+    # S6-S8 down and S10 in hand: the joker stands in for S9 and S10 follows it
+    assert "joker S9 S10" in jokers.examples[0].block["expect"]["legal"]
+    report = verify_paths([out])
+    assert report.failed == 0 and not report.errors

@@ -16,10 +16,11 @@ from typing import Any
 import yaml
 
 from paiqi_core.actions import ActionError, action_text
-from paiqi_core.cards import CardError, card_text, parse_cards, points, suit_of
+from paiqi_core.cards import SUITED, CardError, card_text, parse_cards, points, suit_of
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
 from paiqi_core.rulebook.cards import card
+from paiqi_core.slots import Start
 from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
 
 
@@ -40,8 +41,9 @@ class Worked:
 
 
 def ranges(cards: Sequence[str]) -> list[str]:
-    """Cards as a block writes them, runs of one suit as ranges (``H2-HK``)."""
-    nums = sorted(parse_cards(list(cards)))
+    """Cards (and ranges) as a block writes them, each once, runs of one suit as ranges
+    (``H2-HK``)."""
+    nums = sorted(set(parse_cards(list(cards))))
     out: list[str] = []
     run: list[int] = []
     for c in [*nums, -1]:
@@ -56,7 +58,13 @@ def ranges(cards: Sequence[str]) -> list[str]:
 
 
 def _shown(cards: Sequence[str]) -> str:
+    """Cards on the table in words: runs as ranges (♠6-♠9)."""
     return " ".join(card(c) for c in ranges(cards)) or "—"
+
+
+def _hand(cards: Sequence[str], words: Mapping[str, str]) -> str:
+    """A hand in words: each card, in card order."""
+    return " ".join(_one(card_text(c), words) for c in sorted(parse_cards(list(cards))))
 
 
 def _said(action: str, words: Mapping[str, str]) -> str:
@@ -64,8 +72,16 @@ def _said(action: str, words: Mapping[str, str]) -> str:
     if action == "pass":
         return words["act_pass"]
     if action.startswith("cover "):
-        return words["act_cover"].format(card=card(action.split()[1]))
+        return words["act_cover"].format(card=_one(action.split()[1], words))
+    if action.startswith("joker "):
+        _, at, beyond = action.split()
+        return words["act_joker"].format(at=card(at), card=card(beyond))
     return card(action)
+
+
+def _one(text: str, words: Mapping[str, str]) -> str:
+    """One card in words (a joker by its name in the book's language)."""
+    return words["joker"] if text == "JOKER" else card(text)
 
 
 def _acts(actions: Sequence[int]) -> list[str]:
@@ -84,11 +100,42 @@ POSITIONS: tuple[tuple[str, str, list[str], list[str]], ...] = (
 )
 
 
+def _start(game: Game) -> Start | None:
+    """How the rules start a game where seat 0 holds every card and the door card is SA
+    (None where the opening cannot answer that): the opening card, the cards put out."""
+    try:
+        deal = [SUITED] + [0] * (game.players - 1)
+        return game.rules.opening.start(deal, 0)
+    except Exception:  # a plugin opening that cannot answer this probe: no opening example
+        return None
+
+
+def _put_out(game: Game, table: list[str], hand: list[str]) -> tuple[list[str], list[str]]:
+    """A table and a hand as the rules can have them in play: the cards the opening puts
+    on the table before play (every 7, where the 7s go out at once) lie there."""
+    start = _start(game)
+    placed = [card_text(c) for _, c in start.placed] if start else []
+    if not placed:
+        return table, hand
+    return ranges([*table, *placed]), [c for c in hand if c not in placed]
+
+
+def _opening(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
+    """The first move of a game whose opening names its card, or lets any 7 open."""
+    start = _start(game)
+    if start is None or start.placed or game.rules.opening.uses_door_card:
+        return None
+    first = card_text(start.first_card) if start.first_card is not None else None
+    hand = [first, "C7" if first != "C7" else "D7", "S8"] if first else ["H7", "D7", "S8"]
+    return _position(game, ident, words, ("deal", "ex_open", [], hand))
+
+
 def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
               setup: tuple[str, str, list[str], list[str]]) -> Worked | None:  # fmt: skip
     section, key, table, hand = setup
     if section == "jokers" and game.rules.jokers == 0:
         return None
+    table, hand = _put_out(game, table, hand) if table else (table, hand)
     position = {"table": table, "hand": hand}
     try:
         state = build_state(game, Seats(None, game.players), position, dealt=False)
@@ -99,7 +146,7 @@ def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
         return None  # under these rules a card fits: no stuck player to show
     text = words[key].format(
         table=_shown(table),
-        hand=_shown(hand),
+        hand=_hand(hand, words),
         legal=words["and"].join(_said(a, words) for a in legal),
     )
     block = {**ident, "position": position, "expect": {"legal": legal}}
@@ -164,15 +211,21 @@ def _settlement(game: Game, ident: Mapping[str, Any], method: str,
         if value is not None and (key != "winners" or not expect):
             expect[key] = [_number(v) for v in value]
     said = []
+    held = "fact_clean" if method in ("covering", "platform") else "fact_held"
     for seat, f in enumerate(facts):
-        said += _facts_said(seat, f, words)
-    key = "ex_settle" if "total" in expect and "money" in expect else "ex_settle_rank"
-    text = words[key].format(
-        facts=words["and"].join(said),
-        total=" / ".join(map(str, expect.get("total", []))),
-        money=" / ".join(map(str, expect.get("money", []))),
-        rank=" / ".join(map(str, expect.get("rank", expect.get("winners", [])))),
-    )
+        said += _facts_said(seat, f, words, held)
+    text = words["ex_settle"].format(facts=words["and"].join(said))
+    money = "money" in expect and any(expect["money"])
+    shown = {
+        "ex_total": "total" in expect and money,
+        "ex_points": "total" in expect and not money,
+        "ex_rank": "rank" in expect and not money,
+        "ex_money": money,
+    }
+    for part, show in shown.items():
+        if show:
+            field = {"ex_total": "total", "ex_points": "total"}.get(part, part[3:])
+            text += words[part].format(value=" / ".join(map(str, expect[field])))
     text += "".join(arithmetic(game, outcomes, result, words))
     return Worked("scoring", text, {**ident, "settlement": facts, "expect": expect})
 
@@ -202,24 +255,28 @@ def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
 
 def _localised(factor: str, words: Mapping[str, str]) -> str:
     """A factor of a payment (``25 points``, ``× stake 1``) in the book's words."""
-    for english in ("covered points", "points", "stake"):  # the longest first
+    for english in ("covered points", "points", "stake", "passes", "ante"):  # longest first
         factor = factor.replace(english, words[english])
     return factor
 
 
-def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str]) -> list[str]:
+def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str],
+                held: str) -> list[str]:  # fmt: skip
+    """What a seat did, in words; ``held``: the words for a seat with no other fact."""
     out = []
     if "covered" in f:
         pts = sum(points(c) for c in parse_cards(f["covered"]))
         out.append(words["fact_covered"].format(seat=seat, cards=_shown(f["covered"]), points=pts))
     if "last" in f:
         out.append(words["fact_last"].format(seat=seat, card=card(f["last"])))
-    if f.get("out") == 1:
-        out.append(words["fact_out"].format(seat=seat))
+    if "out" in f:
+        out.append(words["fact_out"].format(seat=seat, n=f["out"]))
+    if "burst" in f:
+        out.append(words["fact_burst"].format(seat=seat))
     if "passes" in f:
         out.append(words["fact_passes"].format(seat=seat, n=f["passes"]))
-    if not f:
-        out.append(words["fact_clean"].format(seat=seat))
+    if not f or set(f) == {"passes"}:
+        out.append(words[held].format(seat=seat))
     return out
 
 
@@ -236,6 +293,7 @@ def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, st
     """The book's examples under ``game``; ``ident`` names the rules in each block
     (``profile`` and ``set``), ``method`` is the scoring's name."""
     makers: list[Callable[[], Worked | None]] = [
+        lambda: _opening(game, ident, words),
         *(lambda p=p: _position(game, ident, words, p) for p in POSITIONS),
         lambda: _ending(game, ident, words),
         lambda: _settlement(game, ident, method, words),
