@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 from paiqi_core.rulebook import languages
 from paiqi_core.rulebook.book import Book
@@ -34,26 +35,7 @@ def markdown(book: Book) -> str:
     return "\n".join(out) + "\n"
 
 
-CSS = """
-body { font-family: "Noto Serif", "Noto Serif CJK TC", "Noto Serif CJK JP", Georgia, serif;
-  max-width: 46em; margin: 2em auto; padding: 0 1em; line-height: 1.45; color: #111; }
-h1 { font-size: 1.6em; border-bottom: 2px solid #333; padding-bottom: .2em; }
-h2 { font-size: 1.15em; margin-top: 1.4em; border-bottom: 1px solid #aaa; }
-ul { padding-left: 1.2em; } li { margin: .15em 0; }
-.house { font-weight: bold; color: #8a1c1c; }
-.example { border-left: 3px solid #888; background: #f5f5f0; padding: .4em .8em; margin: .6em 0; }
-.example pre { font-size: .8em; color: #444; white-space: pre-wrap; margin: .4em 0 0; }
-dl.glossary dt { font-weight: bold; float: left; clear: left; min-width: 7em; margin-right: 1em; }
-dl.glossary dd { margin: 0 0 .2em 8em; }
-@page { size: A4; margin: 16mm 15mm; }
-@media print {
-  body { max-width: none; margin: 0; padding: 0; font-size: 9.5pt; line-height: 1.3; }
-  h1 { font-size: 15pt; } h2 { font-size: 11pt; break-after: avoid; }
-  .example { break-inside: avoid; background: none; }
-  .example pre { display: none; }
-  a { color: inherit; text-decoration: none; }
-}
-"""
+CSS = (Path(__file__).resolve().parent / "book.css").read_text(encoding="utf-8")  # inlined
 
 
 def _inline(text: str) -> str:

@@ -20,6 +20,12 @@ of the tables that play it and in English. Every example in them is a `paiqi` bl
 `paiqi verify docs/rulebooks` replays each on the engine. Write them again after a change
 to the rules or to the books with `paiqi rulebook --families docs/rulebooks`.
 
+`--format html` gives one page that prints on two A4 pages (the blocks left out, the
+sentences under the examples kept). The first printed page of two of them:
+
+![鬥雀, printed](../rulebook-doujue-zh-TW.png)
+![七並べ, printed](../rulebook-shichinarabe-ja.png)
+
 """
 
 
