@@ -241,3 +241,23 @@ def test_jokers_get_their_section_and_a_joker_move_that_verifies(
     assert "joker S9 S10" in jokers.examples[0].block["expect"]["legal"]
     report = verify_paths([out])
     assert report.failed == 0 and not report.errors
+
+
+def test_passes_that_run_out_end_in_a_burst_or_a_cover_as_the_profile_says() -> None:
+    # 七並べ: three passes, then a player who cannot play bursts (RULES.md); the house
+    # doujue-passes covers instead (its out_of_passes: cover)
+    def stuck_game(profile: str) -> dict[str, object]:
+        book = book_of(profile)
+        stuck = next(s for s in book.sections if s.key == "stuck")
+        games = [w.block for w in stuck.examples if "game" in w.block]
+        assert len(games) == 1
+        return games[0]
+
+    burst = stuck_game("shichinarabe")
+    assert burst["expect"] == {"pass_counts": [3, 0, 0, 0], "bursts": [0]}
+    cover = stuck_game("doujue-passes")
+    assert cover["expect"] == {
+        "pass_counts": [3, 0, 0, 0],
+        "bursts": [],
+        "legal": ["cover DQ", "cover CK"],
+    }

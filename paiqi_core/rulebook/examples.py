@@ -79,6 +79,11 @@ def _said(action: str, words: Mapping[str, str]) -> str:
     return card(action)
 
 
+def _all_said(actions: Sequence[str], words: Mapping[str, str]) -> str:
+    """Actions in words, one after another."""
+    return words["and"].join(_said(a, words) for a in actions)
+
+
 def _one(text: str, words: Mapping[str, str]) -> str:
     """One card in words (a joker by its name in the book's language)."""
     return words["joker"] if text == "JOKER" else card(text)
@@ -147,10 +152,53 @@ def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
     text = words[key].format(
         table=_shown(table),
         hand=_hand(hand, words),
-        legal=words["and"].join(_said(a, words) for a in legal),
+        legal=_all_said(legal, words),
     )
     block = {**ident, "position": position, "expect": {"legal": legal}}
     return Worked(section, text, block)
+
+
+# a stuck seat 0 (CK and DQ fit nowhere) passes while the others play hearts, until its
+# passes run out: the table, each seat's hand, and the hearts of each round
+_STUCK_TABLE = ["SA-SK", "C2-C10", "D2-D10", "H7"]
+_STUCK_HANDS = {
+    0: ["CK", "DQ"],
+    1: ["H8", "H10", "HQ", "HA", "CJ", "DK"],
+    2: ["H6", "H5", "H4", "H3", "H2", "CA", "DJ"],
+    3: ["H9", "HJ", "HK", "CQ", "DA"],
+}
+_ROUNDS = (("H8", "H6", "H9"), ("H10", "H5", "HJ"), ("HQ", "H4", "HK"))
+
+
+def _out_of_passes(game: Game, ident: Mapping[str, Any],
+                   words: Mapping[str, str]) -> Worked | None:  # fmt: skip
+    """A player who cannot play uses up the pass limit, then does what the rules say
+    (bursts, or covers)."""
+    limit = game.rules.stuck.pass_limit
+    if game.players != 4 or limit is None or not 1 <= limit <= len(_ROUNDS):
+        return None
+    moves = []
+    for hearts in _ROUNDS[:limit]:
+        moves += ["0 pass", *(f"{seat} {c}" for seat, c in enumerate(hearts, start=1))]
+    setup = {"table": _STUCK_TABLE, "turn": 0, "hands": _STUCK_HANDS, "moves": moves}
+    try:
+        state = build_state(game, Seats(None, 4), setup, dealt=True)
+        for move in moves:
+            seat, action = move.split()
+            state.apply(action, int(seat))
+    except REFUSED:
+        return None
+    expect: dict[str, Any] = {"pass_counts": list(state.passes), "bursts": list(state.bursts)}
+    hand = _hand(_STUCK_HANDS[0], words)
+    if state.bursts[:1] == [0]:
+        then = words["ex_burst"].format(hand=hand)
+    elif not state.over and state.turn == 0:
+        expect["legal"] = _acts(state.legal_actions())
+        then = words["ex_then"].format(legal=_all_said(expect["legal"], words))
+    else:
+        return None
+    text = words["ex_passes"].format(hand=hand, n=limit) + then
+    return Worked("stuck", text, {**ident, "game": setup, "expect": expect})
 
 
 def _ending(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
@@ -295,6 +343,7 @@ def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, st
     makers: list[Callable[[], Worked | None]] = [
         lambda: _opening(game, ident, words),
         *(lambda p=p: _position(game, ident, words, p) for p in POSITIONS),
+        lambda: _out_of_passes(game, ident, words),
         lambda: _ending(game, ident, words),
         lambda: _settlement(game, ident, method, words),
     ]
