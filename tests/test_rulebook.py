@@ -261,3 +261,16 @@ def test_passes_that_run_out_end_in_a_burst_or_a_cover_as_the_profile_says() -> 
         "bursts": [],
         "legal": ["cover DQ", "cover CK"],
     }
+
+
+def test_against_any_profile_words_each_change_once_and_leaves_out_what_does_nothing() -> None:
+    from paiqi_core.rulebook.against import against_text
+
+    text = against_text("doujue", [], "pagat")
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    # the opening card is said by the opening's sentence: one line for both rules
+    assert sum("`opening.card`" in line for line in lines) == 1
+    assert "- `opening.method`, `opening.card`: The holder of ♠7" in text
+    # pagat's passes never run out (no limit): nothing to compare there
+    assert "turn.out_of_passes" not in text
+    assert "(pagat: The ace is high" in text

@@ -10,21 +10,16 @@ from typing import Any
 
 from paiqi_core.engine import Game
 from paiqi_core.profile import load_profile
-from paiqi_core.profile.explain import rules_in_effect
 from paiqi_core.profile.model import Profile
 from paiqi_core.rulebook import languages
-from paiqi_core.rulebook.book import _context, sentence
+from paiqi_core.rulebook.book import build
 from paiqi_core.rulebook.examples import Worked, worked_examples
-from paiqi_core.rules import rules_of
 
 
 def _said(profile: Profile, lang: str) -> dict[str, str]:
-    """Every rule in effect of ``profile`` -> its sentence in ``lang``."""
-    ctx = _context(profile, rules_of(profile), lang)
-    return {
-        e["rule"]: sentence(e["rule"], e["value"], e, ctx, lang)[0]
-        for e in rules_in_effect(profile)
-    }
+    """Every rule the book of ``profile`` states -> the sentence stating it in ``lang``."""
+    book = build(profile, lang)
+    return {rule: line.text for s in book.sections for line in s.lines for rule in line.rules}
 
 
 def _examples(profile: Profile, ident: Mapping[str, Any], lang: str) -> list[Worked]:
@@ -47,10 +42,19 @@ def differences(a: Profile, b: Profile, ids: Sequence[Mapping[str, Any]],
     rules += [r for r in said_b if r not in said_a]
     if not rules:
         return "\n".join([*out, words["no_differences"], ""])
+    # one line a sentence of a (or of b, for what a leaves out), with what b says instead
+    lines: dict[str, tuple[list[str], dict[str, None]]] = {}
     for rule in rules:
-        now = said_a.get(rule, words["not_in_effect"])
-        old = said_b.get(rule, words["not_in_effect"])
-        out.append(f"- `{rule}`: {now} ({words['rule_was'].format(b=b.id, old=old)})")
+        absent = words["not_in_effect"]
+        now, old = said_a.get(rule, absent), said_b.get(rule, absent)
+        named, olds = lines.setdefault(now if rule in said_a else old, ([], {}))
+        named.append(f"`{rule}`")
+        olds[old] = None
+    for key, (named, olds) in lines.items():
+        now = key if named[0][1:-1] in said_a else words["not_in_effect"]
+        said = [o for o in olds if o != words["not_in_effect"]] or list(olds)
+        old = " / ".join(said)
+        out.append(f"- {', '.join(named)}: {now} ({words['rule_was'].format(b=b.id, old=old)})")
     out.append("")
     pairs = zip(_examples(a, ids[0], lang), _examples(b, ids[1], lang), strict=False)
     parted = [
