@@ -274,3 +274,13 @@ def test_against_any_profile_words_each_change_once_and_leaves_out_what_does_not
     # pagat's passes never run out (no limit): nothing to compare there
     assert "turn.out_of_passes" not in text
     assert "(pagat: The ace is high" in text
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "ja"])
+def test_every_reading_is_stated_in_the_language_of_the_book(lang: str) -> None:
+    from paiqi_core.readings import READINGS
+    from paiqi_core.rulebook import languages
+
+    assert set(languages.get(lang).readings) == set(READINGS)
+    text = rules_text(load_profile("shichinarabe", ["deck.jokers=1"]), lang)
+    assert "The holder of the card the joker replaced" not in text  # no English left
