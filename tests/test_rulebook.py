@@ -82,6 +82,9 @@ def test_the_worked_settlement_of_doujue_is_the_hand_calculation() -> None:
     text = write_book("doujue")
     assert "Totals 30 / -25 / -82 / -5. Money 4376 / -400 / -3936 / -40." in text
     assert "Seat 2 pays 82 points × 3 (大頭) × 2 (爆點: 82 covered points > 55)" in text
+    # the session: the same game with each part one seat on pays -40 / 4376 / -400 / -3936,
+    # so after two games seat 0 stands at 4376 - 40, seat 1 at -400 + 4376, ...
+    assert "After two games each seat stands at 4336 / 3976 / -4336 / -3976." in text
 
 
 def test_the_worked_settlements_of_platform_and_bicycle_are_the_hand_calculation() -> None:

@@ -20,8 +20,16 @@ from paiqi_core.cards import SUITED, CardError, card_text, parse_cards, points, 
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
 from paiqi_core.rulebook.cards import card
+from paiqi_core.session import run_session
 from paiqi_core.slots import Start
 from paiqi_core.verify.scenario import Seats, SetupError, build_state, outcomes_from_facts
+
+
+class _Plain(yaml.SafeDumper):
+    """YAML written out in full: a fact used twice is written twice, with no aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 @dataclass
@@ -34,8 +42,13 @@ class Worked:
 
     def fenced(self) -> str:
         """The example as a ``paiqi`` block."""
-        body = yaml.safe_dump(
-            self.block, allow_unicode=True, sort_keys=False, width=96, default_flow_style=None
+        body = yaml.dump(
+            self.block,
+            Dumper=_Plain,
+            allow_unicode=True,
+            sort_keys=False,
+            width=96,
+            default_flow_style=None,
         )
         return "```paiqi\n" + body + "```"
 
@@ -278,6 +291,32 @@ def _settlement(game: Game, ident: Mapping[str, Any], method: str,
     return Worked("scoring", text, {**ident, "settlement": facts, "expect": expect})
 
 
+def _session(game: Game, ident: Mapping[str, Any], method: str,
+             words: Mapping[str, str]) -> Worked | None:  # fmt: skip
+    """Two games of a session, the second the worked settlement with every seat's part moved
+    one seat on: the money carried from one to the next."""
+    facts = FACTS.get(method)
+    if facts is None or game.players != len(facts):
+        return None
+    hands = [facts, facts[-1:] + facts[:-1]]
+    seats = Seats(None, game.players)
+    try:
+        results = [game.rules.scoring.score(outcomes_from_facts(game, seats, f)) for f in hands]
+    except REFUSED:
+        return None
+    if any(r.money is None or not any(r.money) for r in results):
+        return None  # no money changes hands: nothing is carried
+    rules = game.rules.session
+    session = run_session(results, game.players, rules.hands, rules.bankroll)
+    money = [_number(m) for m in session.money]
+    expect = {"money": money, "hands_played": session.hands_played}
+    per_game = [" / ".join(str(_number(m)) for m in r.money) for r in results]
+    text = words["ex_session"].format(
+        first=per_game[0], second=per_game[1], money=" / ".join(map(str, money))
+    )
+    return Worked("session", text, {**ident, "session": {"hands": hands}, "expect": expect})
+
+
 def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
                words: Mapping[str, str]) -> list[str]:  # fmt: skip
     """The settlement worked out, payer by payer, as the scoring spells it out
@@ -346,6 +385,7 @@ def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, st
         lambda: _out_of_passes(game, ident, words),
         lambda: _ending(game, ident, words),
         lambda: _settlement(game, ident, method, words),
+        lambda: _session(game, ident, method, words),
     ]
     out: list[Worked] = []
     for make in makers:
