@@ -242,6 +242,11 @@ def test_jokers_get_their_section_and_a_joker_move_that_verifies(
     assert [line.rules for line in jokers.lines] == [("deck.jokers",)]
     # S6-S8 down and S10 in hand: the joker stands in for S9 and S10 follows it
     assert "joker S9 S10" in jokers.examples[0].block["expect"]["legal"]
+    # seat 1 holds S9: it lays it at once and takes the joker; not its turn, so play goes
+    # on after seat 0, with seat 1 (readings joker-swap-not-a-turn)
+    swap = jokers.examples[1].block["expect"]
+    assert swap == {"events": ["1 swap S9"], "hands": {1: ["C2", "JOKER"]}, "terminal": False,
+                    "turn": 1}  # fmt: skip
     report = verify_paths([out])
     assert report.failed == 0 and not report.errors
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from paiqi_core.actions import ActionError, action_text
+from paiqi_core.actions import ActionError, action_text, is_event, parse_action
 from paiqi_core.cards import SUITED, CardError, card_text, parse_cards, points, suit_of
 from paiqi_core.engine import Game
 from paiqi_core.profile import ProfileError
@@ -169,6 +169,38 @@ def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
     )
     block = {**ident, "position": position, "expect": {"legal": legal}}
     return Worked(section, text, block)
+
+
+def _joker_swap(game: Game, ident: Mapping[str, Any],
+                words: Mapping[str, str]) -> Worked | None:  # fmt: skip
+    """A joker laid for S9 with S10 beyond it; seat 1, who holds S9, lays it and takes the
+    joker."""
+    if game.rules.jokers == 0:
+        return None
+    table, _ = _put_out(game, ["S6-S8", "H7", "D7", "C7"], [])
+    hands = {0: ["JOKER", "S10", "HQ"], 1: ["S9", "C2"]}
+    move = "0 joker S9 S10"
+    setup = {"table": table, "turn": 0, "hands": hands, "moves": [move]}
+    try:
+        state = build_state(game, Seats(None, game.players), setup, dealt=True)
+        since = len(state.log)
+        state.apply(parse_action(move.split(" ", 1)[1]), 0)
+    except REFUSED:
+        return None
+    events = [f"{s} {action_text(a)}" for s, a in state.log[since:] if is_event(a)]
+    expect: dict[str, Any] = {
+        "events": events,
+        "hands": {1: [card_text(c) for c in state.held(1)]},
+        "terminal": state.over,
+    }
+    if not state.over:
+        expect["turn"] = state.turn
+    text = words["ex_swap"].format(
+        table=_shown(table), hand=_hand(hands[0], words), other=_hand(hands[1], words),
+        move=_said(move.split(" ", 1)[1], words),
+        held=_hand([card_text(c) for c in state.held(1)], words),
+    )  # fmt: skip
+    return Worked("jokers", text, {**ident, "game": setup, "expect": expect})
 
 
 # a stuck seat 0 (CK and DQ fit nowhere) passes while the others play hearts, until its
@@ -382,6 +414,7 @@ def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, st
     makers: list[Callable[[], Worked | None]] = [
         lambda: _opening(game, ident, words),
         *(lambda p=p: _position(game, ident, words, p) for p in POSITIONS),
+        lambda: _joker_swap(game, ident, words),
         lambda: _out_of_passes(game, ident, words),
         lambda: _ending(game, ident, words),
         lambda: _settlement(game, ident, method, words),
