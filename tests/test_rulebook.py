@@ -143,12 +143,17 @@ def test_set_on_the_command_line_is_marked_and_carried_into_the_blocks(tmp_path:
 def test_a_house_file_is_named_from_where_the_book_is_written(tmp_path: Path) -> None:
     house = tmp_path / "rules" / "ours.yaml"
     house.parent.mkdir()
-    house.write_text("id: ours\nextends: pagat\nlayout: {ace: low}\n", encoding="utf-8")
+    house.write_text(
+        "id: ours\nextends: pagat\ndescription: 我們這桌 A 當最小。\nlayout: {ace: low}\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "books" / "ours.md"
     out.parent.mkdir()
     assert main(["rulebook", str(house), "--lang", "zh-TW", "--out", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert "profile: ../rules/ours.yaml" in text
+    assert "> 我們這桌 A 當最小。" in text  # the table's own description
+    assert "**［自訂］** 的規則與 pagat 不同" in text
     assert "**［自訂］** A 當最小" in text
     report = verify_paths([out])
     assert report.failed == 0 and not report.errors and report.passed >= 3

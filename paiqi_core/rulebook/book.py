@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from paiqi_core.profile.explain import readings_of, rules_in_effect
+from paiqi_core.profile.explain import description_of, readings_of, rules_in_effect
 from paiqi_core.profile.model import Profile
 from paiqi_core.rulebook import languages
 from paiqi_core.rulebook.cards import shown_value
@@ -108,6 +108,11 @@ class Book:
         return {r for s in self.sections for line in s.lines for r in line.rules}
 
 
+def built_in(profile: Profile) -> bool:
+    """Whether the profile is one of paiqi's own (whose description is paiqi's, in English)."""
+    return profile.source.endswith("(built-in)")
+
+
 def is_house(profile: Profile, rule: str) -> bool:
     """Whether the profile (or --set) changed ``rule`` from its parent's rules."""
     kind = profile.origin(tuple(rule.split("."))).kind
@@ -182,9 +187,12 @@ def build(profile: Profile, lang: str = "en") -> Book:
     if len(profile.chain) > 1:
         chain = words["extends"].format(parent=profile.chain[1])
     intro = [words["built_from"].format(id=profile.id, chain=chain)]
+    about = description_of(profile)
+    if about and about["of"] == profile.id and not about["differs"] and not built_in(profile):
+        intro.append("> " + about["text"])  # a table's own words about its rules
     if any(line.house for s in sections.values() for line in s.lines):
         note = "changed_note" if len(profile.chain) > 1 else "changed_set"
-        intro.append(words[note].format(parent=profile.chain[-1]))
+        intro.append(words[note].format(parent=profile.chain[min(1, len(profile.chain) - 1)]))
     book_readings = [
         (r["key"], languages.get(lang).readings.get(r["key"], r["text"]))
         for r in readings_of(profile)

@@ -46,6 +46,13 @@ def _inline(text: str) -> str:
     return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", text)
 
 
+def _paragraph(text: str) -> str:
+    """A paragraph of the introduction; one starting ``> `` is quoted."""
+    if text.startswith("> "):
+        return f"<blockquote>{_inline(text[2:])}</blockquote>"
+    return f"<p>{_inline(text)}</p>"
+
+
 def html_page(book: Book) -> str:
     """The book as one HTML page with its styles inside (screen and A4 print)."""
     words = languages.get(book.lang).words
@@ -55,7 +62,7 @@ def html_page(book: Book) -> str:
         f'<html lang="{lang}"><head><meta charset="utf-8">',
         f"<title>{html.escape(book.title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{html.escape(book.title)}</h1>",
-        *(f"<p>{_inline(p)}</p>" for p in book.intro),
+        *(_paragraph(p) for p in book.intro),
     ]
     for section in book.sections:
         out.append(f"<h2>{html.escape(section.title)}</h2><ul>")
