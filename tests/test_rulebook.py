@@ -54,8 +54,11 @@ def test_only_the_rules_a_stuck_player_meets_appear() -> None:
     assert {"turn.pass_takes", "turn.draw", "turn.extra_after_end"} <= set(book.inert)
     text = rules_text("doujue")
     assert "pass" not in text.split("## Glossary")[0].lower()
-    # pagat passes without limit: running out of passes never happens
-    assert "turn.out_of_passes" in build(load_profile("pagat"), "en").inert
+    # pagat passes without limit: running out of passes never happens; with the ace high,
+    # A and K lie at the two ends of a row, and no money is carried from game to game
+    pagat = build(load_profile("pagat"), "en")
+    assert {"turn.out_of_passes", "layout.ace_king", "session.hands"} <= set(pagat.inert)
+    assert "session" not in [s.key for s in pagat.sections]
 
 
 def test_the_family_rules_read_as_the_sources_give_them() -> None:

@@ -52,7 +52,9 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "turn.draw": lambda p, r: r.draw == "none",
     "turn.out_of_passes": lambda p, r: p.get("turn.pass_limit") is None,
     "ending.stall": lambda p, r: r.stall is None,
-    "session.bankroll": lambda p, r: p.get("session.bankroll") is None,
+    "session.bankroll": lambda p, r: p.get("session.bankroll") is None or not _money(r),
+    "session.hands": lambda p, r: not _money(r),  # a session carries money from game to game
+    "layout.ace_king": lambda p, r: p.get("layout.ace") == "high",  # A and K lie at two ends
     "match.games": lambda p, r: p.get("match.games") == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
     "scoring.rate": lambda p, r: p.get("scoring.settlement") == "heads",
@@ -60,6 +62,11 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "scoring.head_amounts.middle": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.big": lambda p, r: p.get("scoring.settlement") == "difference",
 }
+
+
+def _money(rules: Rules) -> bool:
+    """Whether the scoring settles in money (a session carries it on)."""
+    return rules.scoring.facts.objective == "money"
 
 
 def section_of(rule: str) -> str:
