@@ -300,3 +300,23 @@ def test_every_reading_is_stated_in_the_language_of_the_book(lang: str) -> None:
     assert set(languages.get(lang).readings) == set(READINGS)
     text = rules_text(load_profile("shichinarabe", ["deck.jokers=1"]), lang)
     assert "The holder of the card the joker replaced" not in text  # no English left
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang"),
+    [
+        ("ja,en;q=0.8", "ja"),
+        ("zh-Hant-TW,zh;q=0.9,en;q=0.5", "zh-TW"),
+        ("zh-CN", "zh-TW"),  # the only Chinese book
+        ("fr-FR,ja;q=0.3,en;q=0.7", "en"),
+        ("en;q=0.2, ja;q=0.9", "ja"),
+        ("fr", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("ja;q=0, en", "en"),  # q=0: not wanted
+    ],
+)
+def test_the_language_a_browser_asks_for(accept: str | None, lang: str) -> None:
+    from paiqi_core.rulebook import best_language
+
+    assert best_language(accept) == lang

@@ -2,7 +2,8 @@
 English, with worked examples the engine plays and ``paiqi verify`` proves.
 
 ``write_book`` gives the whole book (Markdown or HTML); ``rules_text`` the rules of a
-profile in a language as Markdown, for anything that shows them (the browser table).
+profile in a language as Markdown, for anything that shows them (the browser table), and
+``best_language`` the language of those a browser asks for (its Accept-Language).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from paiqi_core.profile.model import Profile
 from paiqi_core.rulebook import languages
 from paiqi_core.rulebook.book import Book, build
 from paiqi_core.rulebook.examples import worked_examples
-from paiqi_core.rulebook.languages import LANGS, UnknownLanguage
+from paiqi_core.rulebook.languages import LANGS, UnknownLanguage, best_language
 from paiqi_core.rulebook.render import html_page, markdown
 
 FORMATS = ("md", "html")
@@ -76,4 +77,12 @@ def rules_text(profile: Profile | str, lang: str = "en") -> str:
     return markdown(build(profile, lang))
 
 
-__all__ = ["FORMATS", "LANGS", "UnknownLanguage", "book_of", "rules_text", "write_book"]
+__all__ = [
+    "FORMATS",
+    "LANGS",
+    "UnknownLanguage",
+    "best_language",
+    "book_of",
+    "rules_text",
+    "write_book",
+]

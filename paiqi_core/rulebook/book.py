@@ -157,7 +157,8 @@ def sentence(rule: str, value: Any, entry: Mapping[str, Any], ctx: Mapping[str, 
     if isinstance(template, Mapping):
         template = template.get(shown_value(value, "key"), template.get("*"))
     if template is None:
-        template = f"{entry['means']} ({rule} = {shown_value(value, lang)})"
+        own = f"{entry['means']} ({rule} = {shown_value(value, lang)})"
+        template = own.replace("{", "{{").replace("}", "}}")  # words, not a template
     names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
     return template.format_map(ctx), names
 

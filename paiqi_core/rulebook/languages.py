@@ -44,3 +44,22 @@ def get(lang: str) -> Language:
         readings=data.get("readings") or {},
         glossary=tuple((str(t), str(m)) for t, m in data["glossary"]),
     )
+
+
+def best_language(accept: str | None) -> str:
+    """The book language a browser asks for most (an HTTP ``Accept-Language`` value such
+    as ``ja,en;q=0.8``): any Chinese reads zh-TW (the only Chinese there is), any Japanese
+    ja, and English where nothing else matches."""
+    asked: list[tuple[float, int, str]] = []
+    for n, item in enumerate((accept or "").split(",")):
+        tag, _, params = item.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        lang = {"zh": "zh-TW", "ja": "ja", "en": "en"}.get(tag.strip().lower().split("-")[0])
+        if lang and q > 0:
+            asked.append((-q, n, lang))
+    return min(asked)[2] if asked else LANGS[0]
