@@ -320,3 +320,47 @@ def test_the_language_a_browser_asks_for(accept: str | None, lang: str) -> None:
     from paiqi_core.rulebook import best_language
 
     assert best_language(accept) == lang
+
+
+def test_every_language_has_every_sentence_the_english_book_has() -> None:
+    from paiqi_core.rulebook import languages
+
+    en = languages.get("en")
+    for lang in ("zh-TW", "ja"):
+        other = languages.get(lang)
+        assert set(other.words) == set(en.words), lang
+        assert set(other.rules) == set(en.rules), lang
+        for rule, sentences in en.rules.items():
+            if isinstance(sentences, dict):
+                assert set(other.rules[rule]) == set(sentences), (lang, rule)  # type: ignore[arg-type]
+
+
+HOUSE_RULES = [
+    ["deck.ranks=6-A", "layout.ace=high"],
+    ["layout.centre=9"],
+    ["deck.leftover=stock", "deck.hand=10", "turn.draw=one"],
+    ["turn.pass_takes=chosen", "turn.pass_limit=null"],
+    ["turn.extra_after_end=may"],
+    ["deck.decks=2", "players=6"],
+    ["layout.sides=low_first", "ending.stall=20"],
+    ["match.games=3", "deck.jokers=2"],
+    ["deck.leftover=face_up", "deck.hand=12", "players=3"],
+]
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("overrides", HOUSE_RULES, ids=" ".join)
+def test_books_of_house_rules_state_them_and_verify(
+    overrides: list[str], lang: str, tmp_path: Path
+) -> None:
+    p = load_profile("shichinarabe", overrides)
+    book = build(p, lang)
+    assert book.stated | set(book.inert) == {e["rule"] for e in rules_in_effect(p)}
+    marked = {r for s in book.sections for line in s.lines if line.house for r in line.rules}
+    assert {o.split("=")[0] for o in overrides} - set(book.inert) <= marked
+    text = "\n".join(line.text for s in book.sections for line in s.lines)
+    assert "{" not in text
+    out = tmp_path / "house.md"
+    out.write_text(write_book("shichinarabe", overrides, lang, out=out), encoding="utf-8")
+    report = verify_paths([out])
+    assert report.failed == 0 and not report.errors and report.passed >= 2

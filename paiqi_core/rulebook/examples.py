@@ -247,7 +247,14 @@ def _out_of_passes(game: Game, ident: Mapping[str, Any],
 
 
 def _ending(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
-    table = ["S7", "D7", "C7", "H2-HK"]
+    """Every heart of the pack down but the ace, the end of its row (whichever end the ace
+    is), and the other rows opened; seat 0 lays HA, its last card."""
+    pack = game.rules.pack
+    if parse_cards(["HA"])[0] not in pack.cards:
+        return None
+    hearts = [c for c in set(pack.cards) if suit_of(c) == 1 and card_text(c) != "HA"]
+    centres = [c for c in pack.centre_cards if suit_of(c) != 1]
+    table = ranges([card_text(c) for c in (*centres, *hearts)])
     setup = {"table": table, "turn": 0, "hands": {0: ["HA"]}, "moves": ["0 HA"]}
     try:
         state = build_state(game, Seats(None, game.players), setup, dealt=True)
