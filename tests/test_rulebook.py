@@ -364,3 +364,10 @@ def test_books_of_house_rules_state_them_and_verify(
     out.write_text(write_book("shichinarabe", overrides, lang, out=out), encoding="utf-8")
     report = verify_paths([out])
     assert report.failed == 0 and not report.errors and report.passed >= 2
+
+
+def test_a_match_of_three_games_adds_the_rank_points() -> None:
+    # 七並べ ranks score 3/2/1/0: seat 0 ranks 1, 4, 3 -> 3 + 0 + 1 = 4; seat 1: 2, 1, 4 ->
+    # 2 + 3 + 0 = 5; seat 2: 3, 2, 1 -> 1 + 2 + 3 = 6; seat 3: 4, 3, 2 -> 0 + 1 + 2 = 3
+    text = write_book("shichinarabe", ["match.games=3"])
+    assert "Match points 4 / 5 / 6 / 3; the match goes to seat 2." in text

@@ -18,6 +18,9 @@ import yaml
 from paiqi_core.actions import ActionError, action_text, is_event, parse_action
 from paiqi_core.cards import SUITED, CardError, card_text, parse_cards, points, suit_of
 from paiqi_core.engine import Game
+from paiqi_core.hooks.scoring_placement import rank_points
+from paiqi_core.match import run_match
+from paiqi_core.outcome import Result
 from paiqi_core.profile import ProfileError
 from paiqi_core.rulebook.cards import card
 from paiqi_core.session import run_session
@@ -356,6 +359,30 @@ def _session(game: Game, ident: Mapping[str, Any], method: str,
     return Worked("session", text, {**ident, "session": {"hands": hands}, "expect": expect})
 
 
+def _match(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
+    """A whole match scored by rank points, each game's ranks one seat on from the last."""
+    games = int(game.rules.match.games)
+    n = game.players
+    if not 1 < games <= 5 or game.rules.scoring.facts.objective != "points":
+        return None
+    ranks = [[(s - g) % n + 1 for s in range(n)] for g in range(games)]
+    fixed = game.rules.scoring.facts.place_points
+    try:
+        played = [Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
+                  for r in ranks]  # fmt: skip
+        match = run_match(played)
+    except REFUSED:
+        return None
+    expect = {"points": list(match.points), "winners": list(match.winners)}
+    text = words["ex_match"].format(
+        games=games,
+        ranks="; ".join(" / ".join(map(str, r)) for r in ranks),
+        points=" / ".join(map(str, match.points)),
+        winners=words["and"].join(words["seat"].format(n=s) for s in match.winners),
+    )
+    return Worked("session", text, {**ident, "match": {"ranks": ranks}, "expect": expect})
+
+
 def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
                words: Mapping[str, str]) -> list[str]:  # fmt: skip
     """The settlement worked out, payer by payer, as the scoring spells it out
@@ -426,6 +453,7 @@ def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, st
         lambda: _ending(game, ident, words),
         lambda: _settlement(game, ident, method, words),
         lambda: _session(game, ident, method, words),
+        lambda: _match(game, ident, words),
     ]
     out: list[Worked] = []
     for make in makers:
