@@ -65,6 +65,12 @@ def test_the_family_rules_read_as_the_sources_give_them() -> None:
     doujue = rules_text("doujue")  # RULES.md: S7 opens, 55 busts, 尾張7 +20, 接龍 +5, 全脫手 +10
     for fact in ("♠7", "exceed 55", "+20", "+5", "+10"):
         assert fact in doujue
+    # RULES.md: 鬥雀's 尾張7 comes on top of 全脫手, the platform's 尾張七 instead of 脫手
+    assert "(尾張7) scores +20, added to the 全脫手 bonus." in doujue
+    assert "(尾張七) scores +15 instead of the 脫手 bonus." in rules_text("platform")
+    assert "（十三蓋）" in rules_text("platform", "zh-TW") and "（全蓋）" in rules_text(
+        "doujue", "zh-TW"
+    )
     platform = rules_text("platform")  # a door card; no 7 covered; heads 50/100/150
     for fact in ("door card", "A 7 may never be covered", "小頭 pays 50", "大頭 pays 150"):
         assert fact in platform

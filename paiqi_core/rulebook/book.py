@@ -148,12 +148,13 @@ class _Missing(dict[str, Any]):
 
 
 def sentence(rule: str, value: Any, entry: Mapping[str, Any], ctx: Mapping[str, Any],
-             lang: str) -> tuple[str, set[str]]:  # fmt: skip
-    """The sentence stating ``rule`` = ``value`` in ``lang``, and the fields it names (other
-    rules it states too); a rule or value this book does not know (a plugin's) is stated
-    by its own description."""
+             lang: str, method: str = "") -> tuple[str, set[str]]:  # fmt: skip
+    """The sentence stating ``rule`` = ``value`` in ``lang`` (the one for the scoring
+    ``method`` where there is one), and the fields it names (other rules it states too);
+    a rule or value this book does not know (a plugin's) is stated by its own
+    description."""
     table = languages.get(lang).rules
-    template = table.get(rule)
+    template = table.get(f"{rule}@{method}", table.get(rule))
     if isinstance(template, Mapping):
         template = template.get(shown_value(value, "key"), template.get("*"))
     if template is None:
@@ -168,6 +169,7 @@ def build(profile: Profile, lang: str = "en") -> Book:
     words = languages.get(lang).words
     rules = rules_of(profile)
     ctx = _context(profile, rules, lang)
+    method = str(profile.get("scoring.method"))
     sections = {key: Section(key, words[key]) for key in SECTIONS}
     inert = []
     lines: list[Line] = []
@@ -183,7 +185,7 @@ def build(profile: Profile, lang: str = "en") -> Book:
             said.rules += (rule,)
             said.house = said.house or is_house(profile, rule)
             continue
-        text, names = sentence(rule, entry["value"], entry, ctx, lang)
+        text, names = sentence(rule, entry["value"], entry, ctx, lang, method)
         line = Line((rule,), text, is_house(profile, rule))
         named[id(line)] = names
         lines.append(line)
