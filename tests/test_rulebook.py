@@ -101,8 +101,14 @@ def test_the_worked_settlements_of_platform_and_bicycle_are_the_hand_calculation
     # 大頭 150, the last busting (82 > 50) x2 = 300; the 尾張七 winner collects x5 of each
     text = write_book("platform")
     assert "Totals 15 / -25 / -82 / -5. Money 2250 / -500 / -1500 / -250." in text
-    # bicycle: 4 antes + 3 passes = 7 chips in the pot; seat 1, out first, put in 1 of them
-    assert "Money -3 / 6 / -2 / -1." in write_book("bicycle")
+    # bicycle: 4 antes + 3 passes = 7 chips in the pot, and a chip a card held from each
+    # loser (4, 2 and 3 of the 13 dealt left): seat 1, out first, put in 1 and takes 16
+    book = write_book("bicycle")
+    assert "Money -7 / 15 / -4 / -4." in book
+    assert "Seat 0 pays ante 1 + 2 passes × 1 + 4 cards held × 1 = 7." in book
+    # without the card payment the rule is left out and nobody pays for cards held
+    plain = write_book("bicycle", ["scoring.card_cost=0"])
+    assert "Money -3 / 6 / -2 / -1." in plain and "every card still in their hand" not in plain
 
 
 @pytest.mark.parametrize("profile", HOUSE)

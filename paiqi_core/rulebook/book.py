@@ -57,6 +57,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "layout.ace_king": lambda p, r: p.get("layout.ace") == "high",  # A and K lie at two ends
     "match.games": lambda p, r: p.get("match.games") == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
+    "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
     "scoring.rate": lambda p, r: p.get("scoring.settlement") == "heads",
     "scoring.head_amounts.small": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.middle": lambda p, r: p.get("scoring.settlement") == "difference",

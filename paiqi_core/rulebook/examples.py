@@ -291,7 +291,8 @@ FACTS: dict[str, list[dict[str, Any]]] = {
     "covering": COVERED,
     "platform": COVERED,
     "first_out": [{}, {"out": 1}, {}, {}],
-    "chips": [{"passes": 2}, {"out": 1}, {"passes": 1}, {}],
+    # (cards played of 13: the cards still held, which chips may charge for)
+    "chips": [{"passes": 2, "played": 9}, {"out": 1}, {"passes": 1, "played": 11}, {"played": 10}],
     "placement": [{"out": 2}, {"burst": 1}, {"out": 1}, {}],
 }  # fmt: skip
 
@@ -315,8 +316,9 @@ def _settlement(game: Game, ident: Mapping[str, Any], method: str,
             expect[key] = [_number(v) for v in value]
     said = []
     held = "fact_clean" if method in ("covering", "platform") else "fact_held"
+    hand = len(game.deck) // game.players  # as a settlement deals it
     for seat, f in enumerate(facts):
-        said += _facts_said(seat, f, words, held)
+        said += _facts_said(seat, f, words, held, hand)
     text = words["ex_settle"].format(facts=words["and"].join(said))
     money = "money" in expect and any(expect["money"])
     shown = {
@@ -408,14 +410,15 @@ def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
 
 def _localised(factor: str, words: Mapping[str, str]) -> str:
     """A factor of a payment (``25 points``, ``× stake 1``) in the book's words."""
-    for english in ("covered points", "points", "stake", "passes", "ante"):  # longest first
+    for english in ("covered points", "cards held", "points", "stake", "passes", "ante"):
         factor = factor.replace(english, words[english])
     return factor
 
 
 def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str],
-                held: str) -> list[str]:  # fmt: skip
-    """What a seat did, in words; ``held``: the words for a seat with no other fact."""
+                held: str, hand: int) -> list[str]:  # fmt: skip
+    """What a seat did, in words; ``held``: the words for a seat with no other fact, and
+    ``hand`` the cards dealt a seat (what a seat that played fewer still holds)."""
     out = []
     if "covered" in f:
         pts = sum(points(c) for c in parse_cards(f["covered"]))
@@ -428,7 +431,10 @@ def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str],
         out.append(words["fact_burst"].format(seat=seat))
     if "passes" in f:
         out.append(words["fact_passes"].format(seat=seat, n=f["passes"]))
-    if not f or set(f) == {"passes"}:
+    if "played" in f and "out" not in f:
+        left = hand - int(f["played"]) - len(f.get("covered", []))
+        out.append(words["fact_cards"].format(seat=seat, n=left))
+    elif not f or set(f) == {"passes"}:
         out.append(words[held].format(seat=seat))
     return out
 
