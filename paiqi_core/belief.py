@@ -214,6 +214,11 @@ class Belief:
         self._under: dict[int, list[int]] = {}
         me = obs.seat
         mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
+        # an opening that gives the first move to the first seat dealt one of some cards
+        # (seven_holder: a 7): the seats before the first mover were dealt none of them
+        none_before = getattr(rules.opening, "none_before_first_mover", 0)
+        for t in range(mover if none_before else 0):
+            self._void[t] |= none_before
         held_joker = _joker_spans(obs.history, obs.laid)
         beyond = rules.topology.beyond
         laid = iter(obs.laid)

@@ -18,7 +18,7 @@ from typing import Any
 
 # the behaviours the kernel implements, by slot
 KINDS: dict[str, tuple[str, ...]] = {
-    "opening": ("holder_leads", "first_seat", "door_card", "sevens_out"),
+    "opening": ("holder_leads", "first_seat", "door_card", "sevens_out", "seven_holder"),
     "stuck": ("cover", "pass"),
     "ending": ("all_empty", "first_out", "one_left"),
     "scoring": ("covering", "platform", "placement", "first_out", "chips"),

@@ -255,6 +255,13 @@ READINGS: dict[str, Reading] = {
             "under the seats that held them; placing them is nobody's turn.",
         ),
         Reading(
+            "seven-holder-none",
+            "With seven_holder the seats are asked in turn from the dealer's left, and the "
+            "first holding a 7 moves first; it may open with any 7 it holds, and a seat before "
+            "it shows by that alone that it was dealt none. Where no player holds a 7 (every "
+            "one lies in a stock), the player at the dealer's left moves first.",
+        ),
+        Reading(
             "opening-card-compulsory",
             "The card that must open the game stays compulsory where passes are voluntary: its "
             "holder may not pass instead of playing it.",

@@ -68,6 +68,9 @@ class Opening:
     # a card the first mover was dealt, where the opening says so and the table may not show
     # it (the player who held it moves first after the 7s went out): what a seat may infer
     first_mover_was_dealt: int | None = None
+    # cards (a mask) none of which the seats before the first mover were dealt, where the
+    # opening gives the first move to the first seat dealt one of them (seven_holder: a 7)
+    none_before_first_mover: int = 0
 
 
 # -- stuck -----------------------------------------------------------------------------------

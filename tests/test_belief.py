@@ -55,6 +55,12 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
     ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
     ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
+    # the first player holding a 7 moves first: the seats before it were dealt none
+    ("platform-zhanlong", ("opening.method=seven_holder",)),
+    (
+        "pagat",
+        ("opening.method=seven_holder", "deck.hand=5", "deck.leftover=stock", "turn.draw=one"),
+    ),
 ]
 
 
@@ -271,3 +277,22 @@ def test_cards_handed_on_with_jokers_are_not_read_yet_and_say_so() -> None:
         state.apply(legal[rng.randrange(len(legal))])
     with pytest.raises(UnreadHistory, match="cannot yet follow cards handed on"):
         Belief(g, state.observation((state.turn + 2) % g.players))
+
+
+def test_the_seats_before_the_first_seven_holder_were_dealt_no_seven() -> None:
+    """With seven_holder the first mover is the first seat holding a 7: a seat that watches
+    seat 2 move first knows seats 0 and 1 hold no 7, and no sample gives them one."""
+    g = game("platform-zhanlong", ("opening.method=seven_holder",))
+    sevens = {parse_card(s + "7") for s in "SHDC"}
+    seed = next(s for s in range(200) if g.new_state(s).turn == 2)
+    state = g.new_state(seed)
+    state.apply(state.legal_actions()[0])  # seat 2 opens with a 7
+    belief = Belief(g, state.observation(3))
+    rng = random.Random(seed)
+    seen = set()
+    for sample in belief.samples(rng, 40):
+        for t in (0, 1):
+            held = set(bits(sample.hands[t]))
+            assert not held & sevens
+        seen |= set(bits(sample.hands[2])) & sevens
+    assert seen  # seat 2 may still hold another 7 (it opened with one of them)

@@ -122,6 +122,21 @@ def test_drawing_needs_a_stock_and_passes(capsys: Capsys) -> None:
     assert run(capsys, "validate", "pagat", *sets)[0] == 0
 
 
+def test_the_dealers_left_does_not_open_a_covering_game_without_a_seven(capsys: Capsys) -> None:
+    """first_seat would make the dealer's left cover before any row is open when it holds
+    no 7 (WILD_RULES row 34): refused, naming both rules and the opening that fits."""
+    status, out, err = run(capsys, "validate", "platform", "--set", "opening.method=first_seat")
+    assert (status, out) == (2, "")
+    assert err == (
+        "--set:1:16: opening.method: opening.method first_seat with turn.stuck cover would "
+        "make the player at the dealer's left cover a card on the first turn whenever they "
+        "hold no 7, which no table plays: take opening.method seven_holder (the first player "
+        "holding a 7 moves first)\n"
+    )
+    assert run(capsys, "validate", "platform", "--set", "opening.method=seven_holder")[0] == 0
+    assert run(capsys, "validate", "doujue-passes", "--set", "opening.method=first_seat")[0] == 0
+
+
 # -- a lone surrogate in a profile's text -------------------------------------------------
 @pytest.fixture
 def surrogate_file(tmp_path: Path) -> Path:

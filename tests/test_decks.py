@@ -132,6 +132,7 @@ TABLES = [  # (profile, options, the rows' line of ranks)
     ("shichinarabe", {"players": 9, "deck.decks": 2, "turn.pass_limit": 1}, LOW),
     ("shichinarabe", {"players": 12, "deck.decks": 3, "turn.pass_limit": 0}, LOW),
     ("pagat", {"players": 8, "deck.decks": 2, "turn.pass_limit": 2}, HIGH),
+    ("pagat", {"players": 10, "deck.decks": 2, "opening.method": "seven_holder"}, HIGH),
 ]  # fmt: skip
 
 
@@ -153,6 +154,9 @@ def check_game(profile: str, options: dict[str, Any], line: list[int], seed: int
     sizes = [sum(h.values()) for h in hands]
     assert sizes == [len(pack) * decks // game.players + (s < len(pack) * decks % game.players)
                      for s in range(game.players)]  # fmt: skip
+    if options.get("opening.method") == "seven_holder":  # the first seat dealt a 7 moves first
+        sevens = [s for s in range(game.players) if any(c % 13 == centre for c in hands[s])]
+        assert state.turn == sevens[0]
 
     def follow(entries: list[tuple[int, int]]) -> None:
         """Cards played, or put out before play (every copy of each centre card), and

@@ -162,6 +162,13 @@ VARIANTS = [
     ("pagat", ("deck.decks=2", "players=6", "turn.extra_after_end=may", "turn.pass_takes=chosen")),
     ("pagat", ("deck.decks=2", "players=9", "turn.must_play=false", "ending.stall=1")),
     ("pagat", ("deck.decks=2", "players=8", *DEVYATKA)),
+    # the first player holding a 7 moves first (seven_holder)
+    ("bicycle", ("deck.decks=2", "players=8", "opening.method=seven_holder")),
+    ("platform-zhanlong", ("opening.method=seven_holder",)),
+    (
+        "doujue-passes",
+        ("opening.method=seven_holder", "deck.hand=9", "deck.leftover=stock", "turn.draw=one"),
+    ),
     ("bicycle", ("deck.decks=2", "players=8")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move

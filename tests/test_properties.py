@@ -85,7 +85,7 @@ class Rules:
     ace: str
     ends: str  # "open", or "cut": a row that reaches an end of the line is closed (斬龍)
     ace_king: str  # none, wrap (A and K joined) or tunnel
-    opening: str  # holder_leads, first_seat, door_card or sevens_out
+    opening: str  # holder_leads, first_seat, door_card, sevens_out or seven_holder
     opening_card: int | None  # the card of holder_leads and sevens_out
     must_play: bool
     stuck: str
@@ -123,7 +123,7 @@ class Rules:
     def of(profile: str | Game) -> Rules:
         p = (game(profile) if isinstance(profile, str) else profile).rules.profile
         opening = p.get("opening.method")
-        assert opening in ("holder_leads", "first_seat", "door_card", "sevens_out")
+        assert opening in ("holder_leads", "first_seat", "door_card", "sevens_out", "seven_holder")
         ending = p.get("ending.method")
         assert ending in ("all_empty", "first_out", "one_left")
         stuck = p.get("turn.stuck")
@@ -456,6 +456,10 @@ class Model:
                 self.history.append((seat, "place " + card_text(seven)))
         elif self.first is not None:
             self.turn = holder_of(self.hands, self.first)
+        elif rules.opening == "seven_holder":
+            # the first seat from the dealer's left holding a 7 (seat 0 where none does)
+            holders = [s for s in range(n) if any(c % 13 == rules.centre for c in self.hands[s])]
+            self.turn = holders[0] if holders else 0
         else:
             self.turn = 0
         if self.ended():  # (every card went out before play)
@@ -1501,6 +1505,36 @@ NO_PASSES = [
     ("pagat", ("turn.pass_limit=0",)),
     ("bicycle", ("turn.pass_limit=0", "players=5")),
 ]
+
+
+# the first player holding a 7 moves first (WILD_RULES row 34: 斬龍 where any 7 holder opens),
+# under covering, passes, another centre, a stock that may hold every 7, and six players
+SEVEN_HOLDERS = [
+    ("platform-zhanlong", ("opening.method=seven_holder",)),
+    ("doujue-tunnel", ("opening.method=seven_holder", "players=5")),
+    ("doujue-passes", ("opening.method=seven_holder",)),
+    ("pagat", ("opening.method=seven_holder", "deck.ranks=6-A", "layout.centre=9")),
+    ("pagat", ("opening.method=seven_holder", "deck.hand=3", "deck.leftover=stock",
+               "turn.draw=one")),
+    ("bicycle", ("opening.method=seven_holder", "players=6")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), SEVEN_HOLDERS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_opened_by_the_first_seven_holder_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game whose first move goes to the first seat holding a 7 equals the
+    model's; the seats before it hold no 7, and the result follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    hands = dealt(state)
+    first = next((s for s, a in state.log if not is_event(a)), state.turn)
+    assert not any(c % 13 == rules.centre for t in range(first) for c in hands[t])
+    check_result(state, rules)
 
 
 @pytest.mark.parametrize(("profile", "sets"), NO_PASSES)

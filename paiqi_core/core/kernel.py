@@ -47,6 +47,7 @@ from paiqi_core.core.layout import (
     DRAW,
     DRAW_CARD,
     DREW,
+    EACH_SUIT,
     EXTRA,
     FACE_UP,
     FINISH,
@@ -445,6 +446,13 @@ def opening(st: np.ndarray, R: np.ndarray, log: np.ndarray, door: int) -> int:
     elif kind == 2:  # door_card: the centre card of its suit
         first = 13 * (door // 13) + R[R_CENTRE]
         seat = _holder(st, n, first)
+    elif kind == 4:  # seven_holder: the first seat holding a centre card (seat 0 if none)
+        seat = 0
+        centres = EACH_SUIT << R[R_CENTRE]
+        for s in range(n):
+            if st[HAND + s] & centres:
+                seat = s
+                break
     else:  # sevens_out
         seat = _holder(st, n, R[R_OPENING_CARD])
         for suit in range(4):  # each copy of each centre card, from the seats holding them
@@ -554,7 +562,7 @@ def deal(
     size = R[R_DECK]
     n = R[R_PLAYERS]
     j = 0
-    pack = R[R_ROW] * ((1 << 39) | (1 << 26) | (1 << 13) | 1)  # the pack's ranks in each suit
+    pack = R[R_ROW] * EACH_SUIT  # the pack's ranks in each suit
     for _ in range(R[R_DECKS]):
         m = pack
         while m:

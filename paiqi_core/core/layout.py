@@ -38,6 +38,7 @@ FULL_ROW = SUIT_MASK
 JOKER_BIT = 1 << JOKER_CARD  # the first joker (an action names a joker by it)
 JOKER_BITS = ((1 << MAX_JOKERS) - 1) << JOKER_CARD  # every joker (they are alike)
 SUITED = JOKER_BIT - 1
+EACH_SUIT = 1 | 1 << 13 | 1 << 26 | 1 << 39  # a rank in every suit: << the rank; row * it
 
 # -- state vector -----------------------------------------------------------------------
 # per seat, MAX_SEATS slots each (CLOSED: 4 a seat), then the game's own slots
@@ -182,7 +183,7 @@ MAY, MUST = 1, 2
 BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN, BY_GIVE = range(8)
 BY_DRAW = 8
 
-OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out")
+OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out", "seven_holder")
 STUCKS = ("cover", "pass")
 ENDINGS = ("all_empty", "first_out", "one_left")
 SCORINGS = ("covering", "platform", "placement", "first_out", "chips")

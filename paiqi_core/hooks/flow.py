@@ -60,6 +60,24 @@ def first_seat(p: Params) -> Opening:
 
 @register(
     "opening",
+    "seven_holder",
+    summary="the first player from the dealer's left holding a 7 moves first; any 7 may open",
+    readings=("seven-holder-none",),
+)
+def seven_holder(p: Params) -> Opening:
+    """The first seat (from seat 0, the dealer's left) holding a 7 (a centre card) moves
+    first; any 7 may open. Where nobody holds one (they lie in a stock), seat 0 does."""
+    pack = pack_of(p)
+    sevens = L.EACH_SUIT << pack.centre
+    return Opening(
+        core_start("seven_holder", -1, pack),
+        compiled=form("seven_holder"),
+        none_before_first_mover=sevens,
+    )
+
+
+@register(
+    "opening",
     "door_card",
     summary="a door card (門牌) is cut before play; the holder of the 7 of its suit moves first "
     "and must open with it",

@@ -510,6 +510,18 @@ def _semantic_errors(
                 "could never end (set turn.pass_limit, or turn.stuck: cover)",
             )
         )
+    if data["opening"]["method"] == "first_seat" and turn["stuck"] == "cover":
+        path = max((("opening", "method"), ("turn", "stuck")), key=given)
+        problems.append(
+            Problem(
+                where(path),
+                path,
+                "opening.method first_seat with turn.stuck cover would make the player at the "
+                "dealer's left cover a card on the first turn whenever they hold no 7, which no "
+                "table plays: take opening.method seven_holder (the first player holding a 7 "
+                "moves first)",
+            )
+        )
     for slot, dotted in registry.SLOTS.items():
         section, key = dotted.split(".")
         name = data[section][key]
