@@ -17,14 +17,31 @@ Routes (all answers are JSON objects; an error is ``{"error": "..."}`` with a 4x
 - ``POST /api/replays``: ``{jsonl, name}``: the records of a JSON Lines text.
 - ``POST /api/replay``: ``{record}`` or ``{run, profile, game}``: a game step by step.
 - ``GET  /api/runs``: the runs of the results file the server was started with.
+
+Rooms (see ``rooms``; ``token`` is a person's, ``host`` the host's, ``code`` the room's short
+code, needed without a token when the server serves the network):
+
+- ``POST /api/rooms``: ``{profile | yaml, name, options, seats, seed}``: open a room;
+  ``seats`` gives each seat's ``person`` or computer level. The room's id, code and the
+  host's token.
+- ``POST /api/rooms/find``: ``{code}``: the id of the room of a short code.
+- ``POST /api/rooms/ID``: ``{token | host | code}``: what this seat (or a spectator) sees.
+- ``POST /api/rooms/ID/join``: ``{seat, name, code}``: take an open seat; its token.
+- ``POST /api/rooms/ID/act``: ``{token, action}``: a move for the token's seat only.
+- ``POST /api/rooms/ID/stand-in``: ``{host, seat, level}``: a computer player moves once for
+  a person who takes too long.
+- ``POST /api/rooms/ID/next``: ``{host}``: deal the next hand once this one is over.
+- ``GET  /api/rooms/ID/events?code=``: a stream of the room's versions (server-sent events;
+  see ``app``): each tells a page to ask for its view again.
 """
 
 from __future__ import annotations
 
-import random
+import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +52,7 @@ from paiqi_core.engine.game import game_of
 from paiqi_core.profile import ProfileError
 from paiqi_core.rules import rules_of
 from paiqi_core.serve import profiles, replays
+from paiqi_core.serve.rooms import Room, RoomError, Rooms, random_seed
 from paiqi_core.serve.tables import LEVEL_WORDS, Table, TableError, Tables, TablesFull
 
 MAX_SEED = 2**63
@@ -57,6 +75,9 @@ class Api:
 
     db: Path | None = None
     tables: Tables = field(default_factory=Tables)
+    rooms: Rooms = field(default_factory=Rooms)
+    # serving the network: a request about a room without a token of it needs its code
+    require_code: bool = False
     _builtins: list[dict[str, Any]] | None = field(default=None, init=False, repr=False)
     _games: OrderedDict[tuple[Any, ...], Game] = field(
         default_factory=OrderedDict, init=False, repr=False
@@ -129,22 +150,25 @@ class Api:
         return profiles.check(**_profile_args(body))
 
     # -- games ---------------------------------------------------------------------------
-    def new_game(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Deal a new game for the person at ``seat`` against ``levels``."""
+    def _checked_game(self, args: Mapping[str, Any]) -> Game:
+        """The compiled game of a request's profile, or its located problems (400)."""
         try:
-            game = self._game_of(_profile_args(body))
+            return self._game_of(args)
         except ProfileError as e:
             raise ApiError(
                 400,
                 "the profile or its options have problems",
                 problems=[profiles.problem_json(p) for p in e.problems],
             ) from None
+
+    def new_game(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Deal a new game for the person at ``seat`` against ``levels``."""
+        game = self._checked_game(_profile_args(body))
         seat = _int(body.get("seat", 0), "seat", 0, 63)
         levels = body.get("levels") or []
         if not isinstance(levels, list) or not all(isinstance(x, str) for x in levels):
             raise ApiError(400, "levels: a list of level names")
-        seed = body.get("seed")
-        seed = random.randrange(1 << 31) if seed in (None, "") else _int(seed, "seed", 0, MAX_SEED)
+        seed = _seed(body)
         try:
             table = self.tables.add(Table(game, seat, levels, seed))
         except TablesFull as e:
@@ -163,11 +187,7 @@ class Api:
     def act(self, table_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
         """The person's move; when it is not legal, the engine's reason and nothing changes."""
         table = self._table(table_id)
-        action = body.get("action")
-        if isinstance(action, bool) or not isinstance(action, int | str):
-            raise ApiError(400, "action: a text such as H7, 'cover HK', 'pass' or a number")
-        if isinstance(action, str) and len(action) > 40:
-            raise ApiError(400, "action: too long to be an action")
+        action = _action(body)
         with table.lock:
             try:
                 reason = table.act(action)
@@ -209,6 +229,111 @@ class Api:
             return self.tables.get(table_id)
         except TableError as e:
             raise ApiError(404, str(e)) from None
+
+    # -- rooms ---------------------------------------------------------------------------
+    def new_room(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Open a room: ``seats`` says who sits at each seat (``person`` or a level)."""
+        args = _profile_args(body)
+        game = self._checked_game(args)
+        seats = body.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(x, str) for x in seats):
+            raise ApiError(400, "seats: a list, each seat's 'person' or a computer level")
+        try:
+            room = self.rooms.add(Room(game, seats, _seed(body), args))
+        except TablesFull as e:
+            raise ApiError(503, str(e)) from None
+        except RoomError as e:
+            raise ApiError(e.status, str(e)) from None
+        with room.lock:
+            view = room.view(None, True)
+            return {"room": room.id, "code": room.code, "host": room.host, "view": view}
+
+    def find_room(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The id of the room of a short code."""
+        code = body.get("code")
+        if not isinstance(code, str) or len(code) > 40:
+            raise ApiError(400, "code: the room's short code")
+        with _room_errors():
+            return {"room": self.rooms.find(code).id}
+
+    def room(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """What the token's seat sees, or the host or a spectator."""
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                seat, host = self._access(room, body)
+                return room.view(seat, host)
+
+    def join_room(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Take an open seat: the person's token and their view."""
+        seat = _int(body.get("seat"), "seat", 0, 63)
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                _, host = self._access(room, body)
+                token = room.join(seat, body.get("name"))
+                return {"token": token, "view": room.view(seat, host)}
+
+    def room_act(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """A move for the seat of the request's token; another seat's move is refused by
+        the engine's words (it is not that seat's turn), nothing changes."""
+        action = _action(body)
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                seat, host = self._access(room, body)
+                if seat is None:
+                    raise ApiError(403, "a move needs the token of the seat that makes it")
+                reason = room.act(seat, action)
+                view = room.view(seat, host)
+        view["refused"] = reason
+        return view
+
+    def stand_in(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The host lets a computer player move once for a person who takes too long."""
+        seat = _int(body.get("seat"), "seat", 0, 63)
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                own, _ = self._access(room, body, host_only=True)
+                room.stand_in(seat, _str(body.get("level")) or "normal")
+                return room.view(own, True)
+
+    def next_deal(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The host deals the room's next hand."""
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                own, _ = self._access(room, body, host_only=True)
+                room.next_deal()
+                return room.view(own, True)
+
+    def listen(
+        self, room_id: str, code: str, tell: Callable[[], None]
+    ) -> tuple[Room, Callable[[], None]]:
+        """Follow a room's changes (for its event stream): the room and the function that
+        stops following. With ``require_code`` the room's code must be given."""
+        try:
+            room = self.rooms.get(room_id)
+            if self.require_code and not _same(code, room.code):
+                raise RoomError("this room needs its code", 403)
+            return room, room.listen(tell)
+        except RoomError as e:
+            raise ApiError(e.status, str(e)) from None
+
+    def _access(
+        self, room: Room, body: Mapping[str, Any], host_only: bool = False
+    ) -> tuple[int | None, bool]:
+        """The seat of the request's token (None: none given) and whether the request is
+        the host's; with ``require_code``, a request with neither needs the room's code."""
+        host = _same(body.get("host"), room.host)
+        if host_only and not host:
+            raise RoomError("only the room's host may do this", 403)
+        seat = room.seat_of(body.get("token"))
+        coded = _same(body.get("code"), room.code)
+        if seat is None and not host and self.require_code and not coded:
+            raise RoomError("this room needs its code: ask the host for it", 403)
+        return seat, host
 
     # -- replays -------------------------------------------------------------------------
     def read_replays(self, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -300,6 +425,22 @@ class Api:
                 return lambda body: self.advance(table_id, body)
             if what == "record" and get:
                 return lambda body: self.record(table_id)
+        if rest[0] == "rooms" and post:
+            if rest == ["rooms"]:
+                return self.new_room
+            if rest == ["rooms", "find"]:
+                return self.find_room
+            room_id = rest[1]
+            if len(rest) == 2:
+                return lambda body: self.room(room_id, body)
+            handler = {
+                "join": self.join_room,
+                "act": self.room_act,
+                "stand-in": self.stand_in,
+                "next": self.next_deal,
+            }.get(rest[2] if len(rest) == 3 else "")
+            if handler is not None:
+                return lambda body: handler(room_id, body)
         if rest == ["replays"] and post:
             return self.read_replays
         if rest == ["replay"] and post:
@@ -307,6 +448,38 @@ class Api:
         if rest == ["runs"] and get:
             return self.runs
         return None
+
+
+def _seed(body: Mapping[str, Any]) -> int:
+    """The request's deal number, or a random one."""
+    seed = body.get("seed")
+    return random_seed() if seed in (None, "") else _int(seed, "seed", 0, MAX_SEED)
+
+
+def _action(body: Mapping[str, Any]) -> int | str:
+    """The request's action: a text or a number, checked for its form only."""
+    action = body.get("action")
+    if isinstance(action, bool) or not isinstance(action, int | str):
+        raise ApiError(400, "action: a text such as H7, 'cover HK', 'pass' or a number")
+    if isinstance(action, str) and len(action) > 40:
+        raise ApiError(400, "action: too long to be an action")
+    return action
+
+
+def _same(given: Any, secret: str) -> bool:
+    """Whether ``given`` is ``secret``, compared in constant time."""
+    return isinstance(given, str) and secrets.compare_digest(given.encode(), secret.encode())
+
+
+@contextmanager
+def _room_errors() -> Iterator[None]:
+    """A room's refusal as the API's error, with its status."""
+    try:
+        yield
+    except RoomError as e:
+        raise ApiError(e.status, str(e)) from None
+    except TableError as e:
+        raise ApiError(409, str(e)) from None
 
 
 def _profile_args(body: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,10 @@
   cannot post one to this server without the browser asking first).
 - Bound to a loopback address, the server answers only requests addressed to that address
   or to ``localhost`` (another site's name pointed at 127.0.0.1 gets nothing).
+- A room's requests are bounded further (see ``rooms``): its moves and views carry at most
+  ``MAX_ROOM_BODY`` bytes, and a client other than this machine makes at most
+  ``CLIENT_RATE`` room requests a second (a burst of ``CLIENT_BURST``). A room's event
+  stream (``GET /api/rooms/ID/events``) tells every open page of each change at once.
 - The game work runs on worker threads, never on the event loop, so a slow request (a
   search player thinking, a large profile being checked) holds up no other request; an
   error in one game answers that request with a 500 and the message, and the server goes on.
@@ -14,9 +18,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
+import re
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,11 +36,12 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paiqi_core.serve.api import Api, ApiError
+from paiqi_core.serve.rooms import Bucket
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 8 << 20  # a record file of a few hundred games; a profile is at most 1 MiB
@@ -53,6 +62,12 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
     "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
 }
+MAX_ROOM_BODY = 4096  # a move, a join or a view of a room (opening one may carry a profile)
+CLIENT_RATE = 20.0  # room requests a second from one client other than this machine
+CLIENT_BURST = 60
+MAX_CLIENTS = 10_000  # clients whose rate is followed (the quietest are forgotten first)
+KEEP_ALIVE_SECONDS = 15.0  # an event stream sends a comment this often when nothing changes
+EVENTS = re.compile(r"/api/rooms/([A-Za-z0-9_-]{1,40})/events")
 MISDIRECTED = "this server answers only requests addressed to it by its address"
 
 
@@ -137,6 +152,29 @@ def _response(
     return Response(body, status_code=status, media_type=content_type, headers=head)
 
 
+class Clients:
+    """The rate of room requests of each client address (a ``Bucket`` each); the clients
+    followed are bounded, the least recent forgotten first."""
+
+    def __init__(self, rate: float = CLIENT_RATE, burst: int = CLIENT_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, Bucket] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, client: str) -> bool:
+        """Whether ``client`` may make one more request now (loopback always may)."""
+        if is_loopback(client):
+            return True
+        with self._lock:
+            bucket = self._buckets.pop(client, None)
+            if bucket is None:
+                if len(self._buckets) >= MAX_CLIENTS:
+                    del self._buckets[next(iter(self._buckets))]
+                bucket = Bucket(self.rate, self.burst, time.monotonic)
+            self._buckets[client] = bucket  # the most recent last
+            return bucket.take()
+
+
 @dataclass
 class Settings:
     """What the application needs from its server."""
@@ -147,6 +185,8 @@ class Settings:
     allowed_hosts: frozenset[str] | None
     workers: anyio.CapacityLimiter
     body_seconds: float = BODY_SECONDS
+    clients: Clients | None = None
+    stopping: Callable[[], bool] = lambda: False
 
 
 class Guard:
@@ -196,6 +236,15 @@ def build_app(settings: Callable[[], Settings]) -> ASGIApp:
         method = "GET" if request.method == "HEAD" else request.method
         path = urlsplit(request.scope.get("raw_path", b"").decode("latin-1")).path
         path = path or request.url.path
+        if path.startswith("/api/rooms"):
+            client = request.client.host if request.client else ""
+            if s.clients is not None and not s.clients.allow(client):
+                return _error(429, "too many requests: wait a moment")
+            if method == "GET" and (events := EVENTS.fullmatch(path)):
+                return await _events(request, s, events.group(1))
+            length = request.headers.get("content-length") or "0"
+            if path.count("/") > 2 and path != "/api/rooms/find" and _over(length, MAX_ROOM_BODY):
+                return _error(413, f"a room's request carries at most {MAX_ROOM_BODY:,} bytes")
         if path.startswith("/api/"):
             return await _api(request, s, method, path)
         if method != "GET":
@@ -230,6 +279,57 @@ async def _api(request: Request, s: Settings, method: str, path: str) -> Respons
         _answer, s, method, path, raw, kind, limiter=s.workers
     )
     return _response(status, data, "application/json; charset=utf-8")
+
+
+def _over(length: str, limit: int) -> bool:
+    """Whether a Content-Length says more than ``limit`` bytes (or is no number)."""
+    return not length.isdigit() or int(length) > limit
+
+
+async def _events(request: Request, s: Settings, room_id: str) -> Response:
+    """The room's event stream: a ``version`` event now and after each change (a page
+    then asks for its own view), a comment every ``KEEP_ALIVE_SECONDS`` otherwise; it
+    ends when the page goes or the server stops."""
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+
+    def tell() -> None:  # on the thread that changed the room
+        loop.call_soon_threadsafe(changed.set)
+
+    try:
+        room, stop = s.api.listen(room_id, request.query_params.get("code", ""), tell)
+    except ApiError as e:
+        return _error(e.status, e.message)
+
+    async def stream() -> Any:
+        try:
+            last = -1
+            quiet = 0.0
+            while not s.stopping():
+                changed.clear()
+                version = room.version
+                if version != last:
+                    last, quiet = version, 0.0
+                    yield f"event: version\ndata: {json.dumps({'version': version})}\n\n"
+                    continue
+                with anyio.move_on_after(1.0):
+                    await changed.wait()
+                if changed.is_set():
+                    continue
+                if await request.is_disconnected():
+                    return
+                quiet += 1.0
+                if quiet >= KEEP_ALIVE_SECONDS:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+        finally:
+            stop()
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
 
 
 async def _read_body(request: Request, base_seconds: float) -> bytes | Response:

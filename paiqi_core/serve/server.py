@@ -32,6 +32,7 @@ from paiqi_core.serve.api import Api
 from paiqi_core.serve.app import (
     MAX_BODY,
     STATIC,
+    Clients,
     Settings,
     allowed_hosts,
     build_app,
@@ -109,7 +110,8 @@ class PaiqiServer:
         static: Path = STATIC,
         verbose: bool = False,
     ) -> None:
-        self.api = Api(db=db)
+        # serving the network: a room is reached without a token only with its code
+        self.api = Api(db=db, require_code=not is_loopback(host))
         self.static = static
         self.verbose = verbose
         self.socket = _listen(host, port)
@@ -119,11 +121,20 @@ class PaiqiServer:
         self._stop = threading.Event()
         self._serving = threading.Lock()
         self._workers = anyio.CapacityLimiter(WORKERS)
+        self._clients = Clients()
 
     def settings(self) -> Settings:
         """What the application reads on each request (a test may change the server's
         ``api`` or ``allowed_hosts`` while it runs)."""
-        return Settings(self.api, self.static, self.verbose, self.allowed_hosts, self._workers)
+        return Settings(
+            self.api,
+            self.static,
+            self.verbose,
+            self.allowed_hosts,
+            self._workers,
+            clients=self._clients,
+            stopping=self._stop.is_set,
+        )
 
     def serve_forever(self) -> None:
         """Answer requests until ``shutdown`` (or Ctrl-C, when run on the main thread:

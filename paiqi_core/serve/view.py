@@ -285,6 +285,23 @@ def _seats(
     return out
 
 
+def public_observation(obs: Observation) -> Observation:
+    """What a spectator may see, from any seat's observation: the table and the public
+    counts, with that seat's own cards (its hand, covers, cards handed on or drawn) and
+    its legal moves left out. Its ``seat`` is -1, no seat's."""
+    return obs._replace(
+        seat=-1,
+        hand_mask=0,
+        covered_mask=0,
+        cover_order=(),
+        legal=(),
+        handed=(),
+        drawn=(),
+        drew=False,
+        hand_copies=(0, 0),
+    )
+
+
 def seat_view(
     rules: Rules,
     obs: Observation,

@@ -1,0 +1,319 @@
+"""``paiqi serve`` rooms: several people and computer players at one table, through the API.
+
+Driven with Starlette's TestClient (the application in the test's own thread), and the
+event stream over real HTTP. What a seat is shown is checked against the engine's own
+deal of the same number; the scoreboard against the games' records.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import anyio
+import pytest
+from starlette.testclient import TestClient
+
+from paiqi_core.cards import card_text
+from paiqi_core.engine.game import game_of
+from paiqi_core.rules import rules_of
+from paiqi_core.serve import profiles, rooms
+from paiqi_core.serve.api import Api
+from paiqi_core.serve.app import MAX_ROOM_BODY, STATIC, Clients, Settings, build_app
+from paiqi_core.serve.rooms import MOVES_BURST, Rooms
+
+from .serve_support import serving
+
+SEATS = ["person", "normal", "person", "easy"]  # doujue seats four
+
+
+def app_client(api: Api, clients: Clients | None = None) -> TestClient:
+    settings = Settings(api, STATIC, False, None, anyio.CapacityLimiter(4), clients=clients)
+    return TestClient(build_app(lambda: settings))
+
+
+@pytest.fixture
+def api() -> Api:
+    return Api()
+
+
+@pytest.fixture
+def client(api: Api) -> Iterator[TestClient]:
+    with app_client(api) as c:
+        yield c
+
+
+def post(client: TestClient, path: str, body: dict[str, Any], status: int = 200) -> Any:
+    r = client.post(path, json=body)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def dealt(seed: int, seat: int) -> list[str]:
+    """The hand the engine deals ``seat`` for deal ``seed`` of doujue (sorted)."""
+    profile, _ = profiles.load(profile="doujue", text=None, name="", options=[])
+    state = game_of(rules_of(profile)).new_state(seed=seed)
+    return sorted(card_text(c) for c in state.dealt_cards(seat))
+
+
+def open_room(client: TestClient, seed: int = 11, seats: list[str] = SEATS) -> dict[str, Any]:
+    return post(client, "/api/rooms", {"profile": "doujue", "seats": seats, "seed": seed})
+
+
+def seated(client: TestClient, seed: int = 11) -> tuple[dict[str, Any], dict[int, str]]:
+    """A room with Ann at seat 0 and Bo at seat 2; their tokens by seat."""
+    room = open_room(client, seed)
+    rid = room["room"]
+    tokens = {}
+    for seat, name in ((0, "Ann"), (2, "Bo")):
+        joined = post(client, f"/api/rooms/{rid}/join", {"seat": seat, "name": name})
+        tokens[seat] = joined["token"]
+    return room, tokens
+
+
+def play_deal(client: TestClient, rid: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Play the deal to its end: each person takes their first legal move in turn."""
+    view = post(client, f"/api/rooms/{rid}", {"token": tokens[0]})
+    for _ in range(500):
+        if view["over"]:
+            return view
+        turn = view["turn"]
+        assert turn in tokens, f"seat {turn} is a computer player: it should have moved"
+        mine = (
+            view
+            if view["seat"] == turn
+            else post(client, f"/api/rooms/{rid}", {"token": tokens[turn]})
+        )
+        assert mine["legal"], mine
+        move = {"token": tokens[turn], "action": mine["legal"][0]["text"]}
+        view = post(client, f"/api/rooms/{rid}/act", move)
+        assert view["refused"] is None
+    raise AssertionError("the deal did not end")
+
+
+def test_each_person_sees_their_own_hand_only(client: TestClient) -> None:
+    room, tokens = seated(client, seed=11)
+    rid = room["room"]
+    assert len(room["code"]) == 6 and room["host"]
+    for seat, token in tokens.items():
+        view = post(client, f"/api/rooms/{rid}", {"token": token})
+        assert view["seat"] == seat
+        held = sorted(view["hand"])
+        played = [h["card"] for h in view["history"] if h["kind"] == "play" and h["seat"] == seat]
+        assert sorted(held + played) == dealt(11, seat)
+        assert "dealt" not in view and "settlement" not in view
+        others = {c for s in range(4) if s != seat for c in dealt(11, s)}
+        assert not set(view["hand"]) & others
+        assert not {m.get("card") for m in view["legal"]} & others
+        names = [s["name"] for s in view["seats"]]
+        assert names[seat].endswith("(you)")
+        assert names[1] == "seat 1 (normal)" and names[3] == "seat 3 (easy)"
+    spectator = post(client, f"/api/rooms/{rid}", {})
+    assert spectator["seat"] == -1 and spectator["hand"] == [] and spectator["legal"] == []
+    assert spectator["room"]["spectator"] and spectator["room"]["code"] is None
+    assert "dealt" not in spectator
+
+
+def test_a_move_needs_the_seats_own_token(client: TestClient) -> None:
+    room, tokens = seated(client, seed=3)
+    rid = room["room"]
+    view = post(client, f"/api/rooms/{rid}", {"token": tokens[0]})
+    turn = view["turn"]
+    other = 2 if turn == 0 else 0
+    mine = post(client, f"/api/rooms/{rid}", {"token": tokens[turn]})
+    move = mine["legal"][0]["text"]
+    # the other person's token cannot make this seat's move: it is not their turn
+    refused = post(client, f"/api/rooms/{rid}/act", {"token": tokens[other], "action": move})
+    assert refused["refused"] and "turn" in refused["refused"]
+    assert len(refused["history"]) == len(mine["history"])
+    # no token, the host's token or a made-up one make no move at all
+    post(client, f"/api/rooms/{rid}/act", {"action": move}, 403)
+    post(client, f"/api/rooms/{rid}/act", {"host": room["host"], "action": move}, 403)
+    post(client, f"/api/rooms/{rid}/act", {"token": "x" * 24, "action": move}, 403)
+    made = post(client, f"/api/rooms/{rid}/act", {"token": tokens[turn], "action": move})
+    assert made["refused"] is None and len(made["history"]) > len(mine["history"])
+
+
+def test_seats_are_taken_once_and_rejoined_by_token(client: TestClient) -> None:
+    room, tokens = seated(client)
+    rid = room["room"]
+    post(client, f"/api/rooms/{rid}/join", {"seat": 0, "name": "Cy"}, 409)
+    post(client, f"/api/rooms/{rid}/join", {"seat": 1, "name": "Cy"}, 400)  # a computer's
+    post(client, f"/api/rooms/{rid}/join", {"seat": 9}, 400)
+    again = post(client, f"/api/rooms/{rid}", {"token": tokens[2]})  # after a reload
+    assert again["seat"] == 2 and again["seats"][2]["name"] == "Bo (you)"
+    assert again["room"]["open"] == []
+    assert post(client, "/api/rooms/find", {"code": room["code"].lower()})["room"] == rid
+    post(
+        client, "/api/rooms/find", {"code": "ZZZZZZ" if room["code"] != "ZZZZZZ" else "YYYYYY"}, 404
+    )
+    post(client, "/api/rooms/nosuchroom", {}, 404)
+
+
+def test_a_room_is_checked_when_opened(client: TestClient) -> None:
+    post(client, "/api/rooms", {"profile": "doujue", "seats": ["person"] * 3}, 400)
+    post(client, "/api/rooms", {"profile": "doujue", "seats": ["normal"] * 4}, 400)
+    post(
+        client,
+        "/api/rooms",
+        {"profile": "doujue", "seats": ["person", "wizard", "easy", "easy"]},
+        400,
+    )
+    bad = post(
+        client, "/api/rooms", {"profile": "doujue", "options": ["nope=1"], "seats": SEATS}, 400
+    )
+    assert bad["problems"]
+
+
+def test_a_session_of_three_deals_adds_up(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)  # the test moves faster than people
+    room, tokens = seated(client, seed=21)
+    rid = room["room"]
+    money = [Fraction(0)] * 4
+    for deal in range(3):
+        end = play_deal(client, rid, tokens)
+        assert end["room"]["deal"] == deal + 1
+        # at the end every hand as dealt is shown, to spectators too
+        spectator = post(client, f"/api/rooms/{rid}", {})
+        assert spectator["dealt"] == [
+            [card_text(c) for c in sorted_deal] for sorted_deal in _deal_cards(21 + deal)
+        ]
+        settled = [Fraction(s["money"]) for s in end["settlement"]["seats"]]
+        money = [a + b for a, b in zip(money, settled, strict=True)]
+        board = end["scoreboard"]
+        assert len(board["deals"]) == deal + 1
+        assert [Fraction(m) for m in board["money"]] == money
+        assert sum(money) + Fraction(board["house"]) == 0
+        if deal < 2:
+            post(client, f"/api/rooms/{rid}/next", {"token": tokens[0], "action": 0}, 403)
+            post(client, f"/api/rooms/{rid}/next", {"host": room["host"]})
+    post(client, f"/api/rooms/{rid}/next", {"host": room["host"]})
+    fresh = post(client, f"/api/rooms/{rid}", {"token": tokens[0]})
+    assert fresh["room"]["deal"] == 4 and not fresh["over"] and "dealt" not in fresh
+    post(client, f"/api/rooms/{rid}/next", {"host": room["host"]}, 409)  # not over yet
+
+
+def _deal_cards(seed: int) -> list[list[int]]:
+    profile, _ = profiles.load(profile="doujue", text=None, name="", options=[])
+    state = game_of(rules_of(profile)).new_state(seed=seed)
+    return [state.dealt_cards(s) for s in range(4)]
+
+
+def test_the_host_lets_a_computer_move_for_a_slow_person(client: TestClient) -> None:
+    room, tokens = seated(client, seed=5)
+    rid = room["room"]
+    view = post(client, f"/api/rooms/{rid}", {"token": tokens[0]})
+    turn = view["turn"]
+    before = len(view["history"])
+    post(client, f"/api/rooms/{rid}/stand-in", {"token": tokens[turn], "seat": turn}, 403)
+    not_turn = 2 if turn == 0 else 0
+    post(client, f"/api/rooms/{rid}/stand-in", {"host": room["host"], "seat": not_turn}, 409)
+    after = post(client, f"/api/rooms/{rid}/stand-in", {"host": room["host"], "seat": turn})
+    assert after["history"][before]["seat"] == turn
+    assert after["room"]["host"] and after["room"]["code"] == room["code"]
+
+
+def test_on_the_network_a_room_needs_its_code() -> None:
+    api = Api(require_code=True)
+    with app_client(api) as client:
+        room = open_room(client)
+        rid, code = room["room"], room["code"]
+        post(client, f"/api/rooms/{rid}", {}, 403)
+        post(client, f"/api/rooms/{rid}", {"code": "AAAAAA" if code != "AAAAAA" else "BBBBBB"}, 403)
+        post(client, f"/api/rooms/{rid}/join", {"seat": 0}, 403)
+        token = post(client, f"/api/rooms/{rid}/join", {"seat": 0, "code": code})["token"]
+        assert post(client, f"/api/rooms/{rid}", {"token": token})["seat"] == 0  # a token suffices
+        assert post(client, f"/api/rooms/{rid}", {"code": code})["seat"] == -1
+        assert post(client, f"/api/rooms/{rid}", {"host": room["host"]})["room"]["code"] == code
+        assert client.get(f"/api/rooms/{rid}/events").status_code == 403
+
+
+def test_rooms_are_bounded(api: Api) -> None:
+    api.rooms = Rooms(limit=1)
+    with app_client(api, Clients(rate=1.0, burst=5)) as client:
+        room, tokens = seated(client)
+        rid = room["room"]
+    with app_client(api) as client:
+        post(client, "/api/rooms", {"profile": "doujue", "seats": SEATS}, 503)
+        big = json.dumps({"token": tokens[0], "action": "x" * MAX_ROOM_BODY})
+        r = client.post(
+            f"/api/rooms/{rid}/act", content=big, headers={"Content-Type": "application/json"}
+        )
+        assert r.status_code == 413
+        statuses = [
+            client.post(f"/api/rooms/{rid}", json={"token": tokens[0]}).status_code
+            for _ in range(MOVES_BURST * 3)
+        ]
+        assert statuses[:MOVES_BURST] == [200] * MOVES_BURST and 429 in statuses
+        other = client.post(f"/api/rooms/{rid}", json={"token": tokens[2]})
+        assert other.status_code == 200  # one seat's rate is its own
+
+
+def test_a_client_of_the_network_is_rate_limited(api: Api) -> None:
+    with app_client(api, Clients(rate=1.0, burst=5)) as client:  # TestClient's is no loopback
+        statuses = [
+            client.post("/api/rooms/find", json={"code": "AAAAAA"}).status_code for _ in range(8)
+        ]
+        assert statuses[:5] == [404] * 5 and statuses[5:] == [429] * 3
+    assert Clients(rate=1.0, burst=1).allow("127.0.0.1")
+
+
+def test_every_open_page_is_told_of_a_move_at_once() -> None:
+    with serving() as srv:
+        host, port = srv.server_address[:2]
+
+        def call(path: str, body: dict[str, Any]) -> Any:
+            conn = http.client.HTTPConnection(host, port, timeout=10)
+            conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+            data = json.loads(conn.getresponse().read())
+            conn.close()
+            return data
+
+        room = call("/api/rooms", {"profile": "doujue", "seats": SEATS, "seed": 4})
+        rid = room["room"]
+        tokens = {s: call(f"/api/rooms/{rid}/join", {"seat": s})["token"] for s in (0, 2)}
+        pages = []
+        for _ in range(3):
+            conn = http.client.HTTPConnection(host, port, timeout=10)
+            conn.request("GET", f"/api/rooms/{rid}/events")
+            response = conn.getresponse()
+            assert response.status == 200
+            assert response.getheader("Content-Type", "").startswith("text/event-stream")
+            pages.append((conn, response))
+        first = [_next_version(r) for _, r in pages]
+        assert len(set(first)) == 1
+        view = call(f"/api/rooms/{rid}", {"token": tokens[0]})
+        turn = view["turn"]
+        mine = call(f"/api/rooms/{rid}", {"token": tokens[turn]})
+        got: list[float] = []
+
+        def read(response: Any) -> None:
+            _next_version(response)
+            got.append(time.monotonic())
+
+        readers = [threading.Thread(target=read, args=(r,)) for _, r in pages]
+        for t in readers:
+            t.start()
+        sent = time.monotonic()
+        call(f"/api/rooms/{rid}/act", {"token": tokens[turn], "action": mine["legal"][0]["text"]})
+        for t in readers:
+            t.join(5)
+        assert len(got) == 3 and max(got) - sent < 1.0
+        for conn, _ in pages:
+            conn.close()
+
+
+def _next_version(response: Any) -> int:
+    """The next version event of an event stream."""
+    while True:
+        line = response.readline().decode()
+        assert line, "the stream ended"
+        if line.startswith("data: "):
+            return int(json.loads(line[6:])["version"])
