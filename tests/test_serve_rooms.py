@@ -317,3 +317,32 @@ def _next_version(response: Any) -> int:
         assert line, "the stream ended"
         if line.startswith("data: "):
             return int(json.loads(line[6:])["version"])
+
+
+def test_served_to_the_network_a_room_needs_its_code_over_http() -> None:
+    """``paiqi serve --host 0.0.0.0``: joining and watching need the code; bound to loopback
+    the room's id is enough, and a request to another name is still refused."""
+
+    def call(srv: Any, path: str, body: dict[str, Any], host: str | None = None) -> tuple[int, Any]:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=10)
+        headers = {"Content-Type": "application/json"}
+        if host:
+            headers["Host"] = host
+        conn.request("POST", path, json.dumps(body), headers)
+        response = conn.getresponse()
+        status, data = response.status, json.loads(response.read())
+        conn.close()
+        return status, data
+
+    opening = {"profile": "doujue", "seats": SEATS, "seed": 2}
+    with serving(host="0.0.0.0") as srv:
+        made = call(srv, "/api/rooms", opening)[1]
+        rid, code = made["room"], made["code"]
+        assert call(srv, f"/api/rooms/{rid}", {})[0] == 403
+        assert call(srv, f"/api/rooms/{rid}/join", {"seat": 0})[0] == 403
+        assert call(srv, f"/api/rooms/{rid}/join", {"seat": 0, "code": code})[0] == 200
+        assert call(srv, f"/api/rooms/{rid}", {"code": code})[0] == 200
+    with serving() as srv:
+        rid = call(srv, "/api/rooms", opening)[1]["room"]
+        assert call(srv, f"/api/rooms/{rid}", {})[0] == 200
+        assert call(srv, f"/api/rooms/{rid}", {}, host="evil.example:80")[0] == 421

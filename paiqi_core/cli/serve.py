@@ -29,6 +29,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sys.setswitchinterval(SWITCH_SECONDS)
     server.api.warm()  # the profiles and their engines: ready when the address is shown
     print(f"paiqi serve: {server.url}  (Ctrl-C stops it)", flush=True)
+    if server.api.require_code:
+        print(
+            f"paiqi serve: serving the network ({server.network_url}): others join a room "
+            "with its code; no accounts, no TLS: use it on a network you trust",
+            flush=True,
+        )
     if args.open:
         threading.Timer(0.3, webbrowser.open, (server.url,)).start()
     try:

@@ -3,7 +3,8 @@ profile with live checks and its explanation beside it, and replay recorded game
 
 The server is uvicorn (``server``) running a Starlette application (``app``): the page's
 files and the JSON API, whose routes are in ``api``; live games in ``tables``, drawn from
-the person's own observation by ``view``; profiles from the browser in ``profiles``;
+the person's own observation by ``view``; rooms of several people, deal after deal, in
+``rooms`` (their event stream in ``app``); profiles from the browser in ``profiles``;
 replays in ``replays``; the settlement broken down in ``settlement``. The page is plain
 HTML, CSS and JavaScript in ``static/``.
 """

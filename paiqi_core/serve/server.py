@@ -182,6 +182,28 @@ class PaiqiServer:
             shown = f"[{shown}]"
         return f"http://{shown}:{port}/"
 
+    @property
+    def network_url(self) -> str:
+        """The address others of the network open (the host's own, when bound to all)."""
+        host, port = self.server_address[:2]
+        if host in ("0.0.0.0", "", "::"):
+            host = _this_machine() or host
+        shown = f"[{host}]" if ":" in str(host) else str(host)
+        return f"http://{shown}:{port}/"
+
+
+def _this_machine() -> str | None:
+    """This machine's address on its network (the one a route outwards leaves from; no
+    packet is sent), or None."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+
 
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` (OSError if it cannot be), listening."""

@@ -37,6 +37,14 @@ export const api = {
   readReplays: (jsonl, name) => call("POST", "/api/replays", { jsonl, name }),
   replay: (body) => call("POST", "/api/replay", body),
   runs: () => call("GET", "/api/runs"),
+  // rooms: `creds` is {token, host, code}, whichever this page holds
+  newRoom: (body) => call("POST", "/api/rooms", body),
+  findRoom: (code) => call("POST", "/api/rooms/find", { code }),
+  room: (id, creds) => call("POST", `/api/rooms/${id}`, creds),
+  joinRoom: (id, body) => call("POST", `/api/rooms/${id}/join`, body),
+  roomAct: (id, creds, action) => call("POST", `/api/rooms/${id}/act`, { ...creds, action }),
+  standIn: (id, creds, seat) => call("POST", `/api/rooms/${id}/stand-in`, { ...creds, seat, level: "normal" }),
+  nextDeal: (id, creds) => call("POST", `/api/rooms/${id}/next`, creds),
 };
 
 // A shared place for what the editor hands to the table ("play this profile").

@@ -1,5 +1,6 @@
 // Play: choose a profile, options, seat and opponents; then the game, move by move.
 import { api, ApiError, shared } from "./api.js";
+import { loadRoom, saveRoom, roomLink, followRoom, renderRoom } from "./room.js";
 import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +16,8 @@ let received = new Set(); // cards just handed to the person (turn.pass_takes)
 let justDrawn = null; // the card the person just drew from the stock (turn.draw)
 let pumping = 0; // a token: a new game stops the previous game's computer moves
 let busy = false;
+let room = null; // in a room: {id, token, host, code} as this browser holds them
+let following = null; // the room's event stream
 
 function profileBody() {
   const choice = $("profile").value;
@@ -90,7 +93,8 @@ function fillLevels(players) {
   for (let s = 0; s < players; s++) {
     if (s === me) continue;
     const select = el("select", { id: `level-${s}`, "data-seat": s, "aria-label": `seat ${s} level` },
-      levels.map((l) => el("option", { value: l.id, text: l.id, title: l.text })));
+      [...levels.map((l) => el("option", { value: l.id, text: l.id, title: l.text })),
+        el("option", { value: "person", text: "person", title: "a person joins this seat (Open a room)" })]);
     select.value = old[k] || "normal";
     box.append(el("label", {}, `seat ${s}`, select));
     k++;
@@ -111,7 +115,10 @@ export async function initPlay() {
   $("options").addEventListener("input", scheduleCheck);
   $("seat").addEventListener("change", () => fillLevels($("seat").options.length));
   $("setup").addEventListener("submit", (e) => { e.preventDefault(); deal(); });
+  $("open-room").addEventListener("click", () => openRoom());
+  $("find-room").addEventListener("click", () => findRoom());
   await checkSetup();
+  if (params.get("room")) await enterRoom(params.get("room"), params.get("code"));
 }
 
 // "Play this profile" from the editor.
@@ -143,8 +150,16 @@ export async function deal() {
   const body = profileBody();
   body.seat = Number($("seat").value || 0);
   body.levels = [...$("levels").querySelectorAll("select")].map((s) => s.value);
+  if (body.levels.includes("person")) {
+    showProblems($("setup-problems"), [{ message: "a seat for a person needs a room: choose Open a room" }]);
+    return;
+  }
   const seed = $("seed").value.trim();
   if (seed) body.seed = seed;
+  if (room) { // a new game of one's own leaves the room
+    location.assign(`/?${params.has("speed") ? `speed=${params.get("speed")}&` : ""}#play`);
+    return;
+  }
   try {
     view = await api.newGame(body);
   } catch (e) {
@@ -164,6 +179,125 @@ export async function deal() {
   render(new Set());
   pump();
 }
+
+// -- rooms -----------------------------------------------------------------------------
+
+function creds() {
+  return { token: room.token || undefined, host: room.host || undefined, code: room.code || undefined };
+}
+
+// Open a room with this setup: your seat is a person's (yours), and so is every seat set
+// to "person"; then sit at your seat and go to the room's page.
+async function openRoom() {
+  if (checking) await checking;
+  if (!checked || !checked.ok) return;
+  const body = profileBody();
+  const me = Number($("seat").value || 0);
+  const others = [...$("levels").querySelectorAll("select")];
+  body.seats = [];
+  for (let s = 0; s < $("seat").options.length; s++) {
+    body.seats.push(s === me ? "person" : others.find((x) => Number(x.dataset.seat) === s).value);
+  }
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = seed;
+  try {
+    const made = await api.newRoom(body);
+    saveRoom(made.room, { host: made.host, code: made.code });
+    const joined = await api.joinRoom(made.room, { seat: me, name: $("your-name").value, host: made.host });
+    saveRoom(made.room, { token: joined.token });
+    location.assign(roomLink(made.room, made.code));
+  } catch (e) {
+    showProblems($("setup-problems"), e.data.problems || [{ message: e.message }]);
+  }
+}
+
+async function findRoom() {
+  const code = $("room-code").value.trim();
+  if (!code) return;
+  try {
+    const found = await api.findRoom(code);
+    location.assign(roomLink(found.room, code.replace(/\s+/g, "").toUpperCase()));
+  } catch (e) {
+    showProblems($("setup-problems"), [{ message: e.message }]);
+  }
+}
+
+// Come into a room (a link, a reload): with this browser's token for it, at its seat.
+async function enterRoom(id, code) {
+  room = { id, ...loadRoom(id) };
+  if (code) room = saveRoom(id, { code });
+  room.id = id;
+  $("setup-box").open = false;
+  $("game").hidden = false;
+  const ok = await refreshRoom();
+  if (!ok) return;
+  following = followRoom(room, (version) => {
+    if (!view || !view.room || version > view.room.version) refreshRoom();
+  });
+}
+
+let refreshing = 0;
+// This seat's view of the room now; a later answer is never replaced by an earlier one.
+async function refreshRoom() {
+  const number = ++refreshing;
+  const asked = room.token;
+  let next;
+  try {
+    next = await api.room(room.id, creds());
+  } catch (e) {
+    message(e.message);
+    return false;
+  }
+  if (room.token !== asked) return true; // the page took a seat meanwhile: its view counts
+  if (number !== refreshing && view && view.room && next.room.version < view.room.version) return true;
+  showRoom(next);
+  return true;
+}
+
+function showRoom(next) {
+  const before = view;
+  if (before && before.room && next.room.version < before.room.version) return;
+  const sameDeal = before && before.room && before.room.deal === next.room.deal;
+  if (!sameDeal) { coverMode = false; jokerChoice = false; received = new Set(); justDrawn = null; }
+  view = next;
+  if (sameDeal) received = new Set([...received, ...gotCards(before, next)]);
+  $("setup-summary").textContent = `New game or room (now: room, ${next.rules.name})`;
+  render(sameDeal ? newCards(before, next) : new Set());
+  if (!next.over && next.turn === next.seat) {
+    const first = firstChoice();
+    if (first && !document.activeElement?.closest("#setup, #room-box")) first.focus({ preventScroll: true });
+  }
+}
+
+const roomActions = {
+  async join(seat, name) {
+    try {
+      const joined = await api.joinRoom(room.id, { seat, name, code: room.code, host: room.host });
+      room = { ...saveRoom(room.id, { token: joined.token }), id: room.id };
+      message("");
+      showRoom(joined.view);
+    } catch (e) {
+      message(e.message);
+    }
+  },
+  async standIn(seat) {
+    try {
+      showRoom(await api.standIn(room.id, creds(), seat));
+    } catch (e) {
+      message(e.message);
+    }
+  },
+  async next() {
+    try {
+      showRoom(await api.nextDeal(room.id, creds()));
+    } catch (e) {
+      message(e.message);
+    }
+  },
+  copy(text) {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  },
+};
 
 // A message above the table: the engine's words, with its card codes drawn as the table
 // draws them (7♠) and its seat numbers as the seats' names.
@@ -272,13 +406,16 @@ function render(just) {
   renderBoard($("board"), v, rules, myTurn && !handOn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just,
     myTurn && L.draw ? () => act("draw") : null);
   renderSeats($("seats"), v, rules, v.seat);
+  $("hand-area").hidden = v.seat < 0; // a spectator holds no hand
+  if (room) renderRoom($("room-box"), v, room, roomActions);
+  game.dataset.seat = String(v.seat);
   renderHand(v, L, myTurn, onlyCovers, handOn);
   renderMoves(v, L, myTurn && !handOn, onlyCovers);
   renderHistory($("history"), v);
   const s = $("settlement");
   if (v.settlement) {
     const opening = s.hidden;
-    renderSettlement(s, v.settlement, v.seats, renderEnding(v, v.settlement, v.seat));
+    renderSettlement(s, v.settlement, v.seats, renderEnding(v, v.settlement, v.seat >= 0 ? v.seat : null));
     // the end is news: bring the banner and the settlement into sight as they open
     if (opening) s.scrollIntoView({ block: "start" });
   } else { s.hidden = true; clear(s); }
@@ -343,7 +480,7 @@ function renderMoves(v, L, myTurn, onlyCovers) {
   const box = $("moves");
   clear(box);
   if (!myTurn) {
-    if (v.over) {
+    if (v.over && !room) {
       box.append(el("button", { type: "button", id: "again", class: "primary", onclick: () => deal() }, "Deal again ", el("kbd", { text: "N" })));
       box.append(el("button", { type: "button", id: "download", onclick: download }, "Save the record"));
     }
@@ -411,7 +548,11 @@ async function act(action) {
   busy = true;
   const before = view;
   try {
-    const next = await api.act(view.table, action);
+    const next = room ? await api.roomAct(room.id, creds(), action) : await api.act(view.table, action);
+    if (room && next.room.version < view.room.version) { // the room's stream brought a later view
+      if (next.refused) message(next.refused);
+      return;
+    }
     view = next;
     if (!next.refused) received = gotCards(before, next); // marked until the person moves
     if (next.refused) {
@@ -516,5 +657,5 @@ export { ApiError };
 // is open, ask for the game now and then, so a player who steps away finds it still there.
 const KEEP_ALIVE_MS = 300_000;
 setInterval(() => {
-  if (view) api.game(view.table).catch(() => {});
+  if (view && !room) api.game(view.table).catch(() => {});
 }, KEEP_ALIVE_MS);

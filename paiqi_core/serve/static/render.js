@@ -315,7 +315,7 @@ export function renderEnding(view, s, me = null) {
   return banner;
 }
 
-function money(value) {
+export function money(value) {
   const text = String(value);
   const negative = text.startsWith("-");
   const zero = text === "0";

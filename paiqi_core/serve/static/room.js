@@ -1,0 +1,127 @@
+// A room: the link and code to share, the open seats to join, the host's controls, the
+// scoreboard of the deals played, and the event stream that tells this page of each change.
+// The table itself is drawn by the play view (play.js) from this seat's own view.
+import { el, clear, mini, money, plural } from "./render.js";
+
+const KEY = (id) => `paiqi-room-${id}`;
+
+// What this browser holds for a room (its seat's token, the host's token, the code), kept
+// across reloads in this browser only.
+export function loadRoom(id) {
+  try {
+    return JSON.parse(localStorage.getItem(KEY(id)) || "{}");
+  } catch (e) {
+    return {};
+  }
+}
+
+export function saveRoom(id, facts) {
+  const kept = { ...loadRoom(id), ...facts };
+  localStorage.setItem(KEY(id), JSON.stringify(kept));
+  return kept;
+}
+
+// The link that brings another person to the room (the code in it lets them in).
+export function roomLink(id, code) {
+  const query = new URLSearchParams({ room: id });
+  if (code) query.set("code", code);
+  return `${location.origin}/?${query}#play`;
+}
+
+// Follow the room's changes: `onVersion(version)` for each; the browser reconnects a
+// dropped stream by itself (and the first event then brings the page up to date).
+export function followRoom(room, onVersion, onTrouble) {
+  const query = room.code ? `?code=${encodeURIComponent(room.code)}` : "";
+  const source = new EventSource(`/api/rooms/${room.id}/events${query}`);
+  source.addEventListener("version", (e) => onVersion(JSON.parse(e.data).version));
+  source.addEventListener("error", () => onTrouble && onTrouble(source.readyState));
+  return source;
+}
+
+// The room's panel above the table. `on` holds the actions: join(seat, name),
+// standIn(seat), next(), copy(text).
+export function renderRoom(root, view, room, on) {
+  clear(root);
+  root.hidden = false;
+  const r = view.room;
+  const code = r.code || room.code;
+  const who = view.seat >= 0 ? `you sit at ${view.seats[view.seat].name.replace(/ \(you\)$/, "")}` :
+    "you are watching";
+  const head = el("div", { class: "room-head" },
+    el("h2", {}, "Room ", code ? el("span", { class: "room-code", id: "room-code-shown", text: code }) : null),
+    el("span", { class: "room-deal", id: "room-deal", text: `deal ${r.deal}` }),
+    el("span", { class: "room-who", id: "room-who", text: who }));
+  root.append(head);
+  if (code) {
+    const link = roomLink(r.id, code);
+    root.append(el("p", { class: "room-share" }, "Share: ",
+      el("a", { id: "room-link", href: link, text: link }), " ",
+      el("button", { type: "button", id: "copy-link", onclick: () => on.copy(link) }, "Copy link")));
+  }
+  // open seats: a page without a seat may take one
+  if (view.seat < 0 && r.open.length) {
+    const name = el("input", { id: "join-name", maxlength: 24, size: 10, placeholder: "your name", "aria-label": "your name" });
+    root.append(el("div", { class: "room-join" }, el("label", { for: "join-name", text: "Join as " }), name,
+      ...r.open.map((s) => el("button", {
+        type: "button", class: "primary join-seat", "data-seat": s, onclick: () => on.join(s, name.value),
+      }, `Sit at seat ${s}`)),
+      el("span", { class: "muted", text: " or watch: spectators see the table, no hand" })));
+  }
+  // the host: a computer move for a person who takes too long; the next deal
+  if (r.host) {
+    const controls = el("div", { class: "room-host" });
+    const turn = view.turn;
+    if (!view.over && r.kinds[turn] === "person" && turn !== view.seat) {
+      controls.append(el("button", {
+        type: "button", id: "stand-in", onclick: () => on.standIn(turn),
+        title: "a normal computer player makes one move for this seat",
+      }, `Let the computer move for ${view.seats[turn].name}`),
+      el("span", { class: "muted", text: ` (waiting ${Math.round(r.waited)} s)` }));
+    }
+    if (view.over) {
+      controls.append(el("button", { type: "button", id: "next-deal", class: "primary", onclick: () => on.next() },
+        `Deal the next hand (deal ${r.deal + 1})`));
+    }
+    if (controls.firstChild) root.append(controls);
+  }
+  if (view.scoreboard.deals.length) root.append(scoreboard(view));
+  if (view.dealt) root.append(dealtHands(view));
+}
+
+// The running score: each deal's money (or points) by seat, the totals, and the fee.
+function scoreboard(view) {
+  const b = view.scoreboard;
+  const usePoints = b.objective !== "money" && b.points !== null;
+  const names = view.seats.map((s) => s.name);
+  const head = el("tr", {}, el("th", { text: "Deal" }), names.map((n) => el("th", { text: n })));
+  const fee = b.deals.some((d) => d.house !== 0);
+  if (fee) head.append(el("th", { text: "Fee" }));
+  const body = el("tbody");
+  for (const d of b.deals) {
+    const values = usePoints ? d.points : d.money;
+    const row = el("tr", { "data-deal": d.deal }, el("td", { text: d.deal }),
+      values.map((v) => el("td", { class: "score", text: null }, usePoints ? String(v) : money(v))));
+    if (fee) row.append(el("td", { text: String(d.house) }));
+    body.append(row);
+  }
+  const totals = usePoints ? b.points : b.money;
+  const foot = el("tr", { class: "totals" }, el("th", { text: "Total" }),
+    totals.map((v, s) => el("td", { class: "score total", "data-seat": s }, usePoints ? String(v) : money(v))));
+  if (fee) foot.append(el("td", { text: String(b.house) }));
+  const what = usePoints ? "points" : "money";
+  const planned = usePoints ? b.match_games : b.session_hands;
+  const caption = `Scoreboard: ${what}, ${plural(b.deals.length, "deal", "deals")} played` +
+    (planned > 1 ? ` (the profile's ${usePoints ? "match" : "session"}: ${planned})` : "");
+  return el("div", { class: "scroll-x" }, el("table", { class: "scoreboard", id: "scoreboard" },
+    el("caption", { text: caption }), el("thead", {}, head), body, el("tfoot", {}, foot)));
+}
+
+// Every hand as dealt, shown to all once the deal is over.
+function dealtHands(view) {
+  const box = el("details", { class: "dealt", id: "dealt" }, el("summary", { text: "Hands as dealt" }));
+  view.dealt.forEach((hand, s) => {
+    box.append(el("p", { "data-seat": s }, el("strong", { text: `${view.seats[s].name}: ` }),
+      ...hand.flatMap((c) => [mini(c), " "])));
+  });
+  return box;
+}

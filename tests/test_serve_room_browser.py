@@ -1,0 +1,218 @@
+"""A room of ``paiqi serve`` in a real Chromium: two people in two browser contexts (one a
+desktop, one a phone) and two computer players play a session of three deals of 鬥雀, while a
+spectator in a third context watches.
+
+Checked: each person's page shows only their own seat's cards (against the engine's deal of
+the same number), a move sent with another seat's token is refused, a reload returns the
+person to their seat, every page follows each move through the room's event stream, the
+spectator sees no hidden card before a deal ends (every hand after), the scoreboard's totals
+are the sums of the deals' settlements, and the phone's page fits its width.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from paiqi_core.cards import card_text
+from paiqi_core.engine.game import game_of
+from paiqi_core.rules import rules_of
+from paiqi_core.serve import profiles
+from paiqi_core.serve.server import PaiqiServer
+from tests import test_serve_browser as browser_tests
+from tests.test_serve_browser import shot
+
+browser = browser_tests.browser
+server = browser_tests.server
+shots = browser_tests.shots
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SEED = 31
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[dict[str, Any]]:
+    """Ann's desktop, Bo's phone and a spectator's desktop; no page may raise an error."""
+    errors: list[str] = []
+    made = {
+        "ann": browser.new_context(viewport=DESKTOP),
+        "bo": browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True),
+        "watch": browser.new_context(viewport=DESKTOP),
+    }
+    for ctx in made.values():
+        ctx.on("weberror", lambda e: errors.append(str(e.error)))
+    try:
+        yield made
+    finally:
+        for ctx in made.values():
+            ctx.close()
+    assert errors == [], errors
+
+
+def dealt(seed: int) -> list[set[str]]:
+    """Each seat's hand as the engine deals doujue's deal ``seed``."""
+    profile, _ = profiles.load(profile="doujue", text=None, name="", options=[])
+    state = game_of(rules_of(profile)).new_state(seed=seed)
+    return [{card_text(c) for c in state.dealt_cards(s)} for s in range(4)]
+
+
+def state(page: Any) -> dict[str, Any]:
+    return dict(
+        page.eval_on_selector(
+            "#game",
+            "g => ({seat: Number(g.dataset.seat), turn: g.dataset.turn, "
+            "moves: Number(g.dataset.moves), hand: [...document.querySelectorAll('#hand .card')]"
+            ".map(c => c.dataset.card), dealtShown: !!document.querySelector('#dealt')})",
+        )
+    )
+
+
+def api_view(page: Any, extra: str = "") -> dict[str, Any]:
+    """The room's view this page's own credentials get (``extra``: JS overriding them)."""
+    return dict(
+        page.evaluate(
+            """async (extra) => {
+              const id = new URLSearchParams(location.search).get('room');
+              const kept = JSON.parse(localStorage.getItem('paiqi-room-' + id) || '{}');
+              const body = {token: kept.token, code: kept.code, ...JSON.parse(extra || '{}')};
+              const r = await fetch('/api/rooms/' + id + (body.action ? '/act' : ''), {
+                method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify(body)});
+              return await r.json();
+            }""",
+            extra,
+        )
+    )
+
+
+def token_of(page: Any) -> str:
+    return str(
+        page.evaluate(
+            "() => JSON.parse(localStorage.getItem('paiqi-room-' + "
+            "new URLSearchParams(location.search).get('room'))).token"
+        )
+    )
+
+
+def move(page: Any) -> None:
+    """The person's move by the keyboard: L focuses the first card they may play or cover;
+    Enter plays it; with none, P passes."""
+    page.keyboard.press("l")
+    focused = page.evaluate("() => document.activeElement?.closest('#hand, #board') !== null")
+    page.keyboard.press("Enter" if focused else "p")
+
+
+def settle(pages: list[Any], moves: int) -> None:
+    """Wait until every page shows at least ``moves`` moves (the event stream's work)."""
+    for pg in pages:
+        pg.wait_for_function(
+            f"() => Number(document.querySelector('#game').dataset.moves) >= {moves}"
+        )
+
+
+def test_a_session_of_three_deals_in_one_room(
+    contexts: dict[str, Any], server: PaiqiServer, shots: Any
+) -> None:
+    ann = contexts["ann"].new_page()
+    bo = contexts["bo"].new_page()
+    watch = contexts["watch"].new_page()
+    for pg in (ann, bo, watch):
+        pg.set_default_timeout(30_000)
+
+    # Ann opens a room: her seat 0, a normal player at 1, a person at 2, an easy player at 3
+    ann.goto(f"{server.url}?speed=0&profile=doujue#play")
+    ann.wait_for_selector("body[data-ready=true]")
+    ann.select_option("#seat", "0")
+    ann.select_option("#level-1", "normal")
+    ann.select_option("#level-2", "person")
+    ann.select_option("#level-3", "easy")
+    ann.fill("#seed", str(SEED))
+    ann.fill("#your-name", "Ann")
+    ann.click("#open-room")
+    ann.wait_for_selector("#game[data-seat='0']")
+    code = ann.inner_text("#room-code-shown")
+    link = ann.get_attribute("#room-link", "href")
+    assert len(code) == 6 and f"code={code}" in link
+
+    # Bo follows the link on a phone and sits at seat 2; a spectator follows it too
+    bo.goto(link)
+    bo.wait_for_selector(".join-seat[data-seat='2']")
+    bo.fill("#join-name", "Bo")
+    bo.click(".join-seat[data-seat='2']")
+    bo.wait_for_selector("#game[data-seat='2']")
+    watch.goto(link)
+    watch.wait_for_selector("#game[data-seat='-1']")
+    assert watch.is_hidden("#hand-area")
+    ann.wait_for_function("() => document.querySelector('#seats').textContent.includes('Bo')")
+
+    # a move with another seat's token is refused, and changes nothing
+    first = api_view(ann)
+    mover = ann if first["turn"] == 0 else bo
+    other = bo if mover is ann else ann
+    legal = api_view(mover)["legal"][0]["text"]
+    refused = api_view(mover, json.dumps({"token": token_of(other), "action": legal}))
+    assert refused["refused"] and "turn" in refused["refused"]
+    assert api_view(mover)["history"] == api_view(mover)["history"][: len(first["history"])]
+
+    totals = [Fraction(0)] * 4
+    people = {0: ann, 2: bo}
+    for deal in range(3):
+        hands = dealt(SEED + deal)
+        reloaded = False
+        for _ in range(200):
+            views = {s: state(pg) for s, pg in people.items()}
+            seen = state(watch)
+            assert seen["hand"] == []  # a spectator holds no hand
+            assert seen["turn"] == "over" or not seen["dealtShown"]  # nor sees one till the end
+            for s, v in views.items():
+                assert v["seat"] == s and set(v["hand"]) <= hands[s]  # their own cards only
+            if any(v["turn"] == "over" for v in views.values()):
+                break
+            if not reloaded and views[2]["moves"] > 6:  # Bo reloads mid-deal: back at seat 2
+                bo.reload()
+                bo.wait_for_selector("#game[data-seat='2']")
+                assert state(bo)["hand"] == views[2]["hand"]
+                reloaded = True
+            turn = [s for s, v in views.items() if v["turn"] == "you"]
+            if not turn:  # the pages wait for the event of the last move
+                ann.wait_for_timeout(50)
+                continue
+            before = views[turn[0]]["moves"]
+            move(people[turn[0]])
+            settle([ann, bo, watch], before + 1)
+        else:
+            raise AssertionError("the deal did not end")
+        assert reloaded
+        for pg in (ann, bo, watch):
+            pg.wait_for_selector("#settlement:not([hidden])")
+        watch.wait_for_selector("#dealt")  # every hand once the deal is over
+        end = api_view(watch)
+        assert [set(h) for h in end["dealt"]] == hands
+        totals = [
+            a + Fraction(x["money"])
+            for a, x in zip(totals, end["settlement"]["seats"], strict=True)
+        ]
+        for pg in (ann, bo, watch):
+            pg.wait_for_selector(f"#scoreboard tbody tr[data-deal='{deal + 1}']")
+            shown = pg.eval_on_selector_all(
+                "#scoreboard tfoot td.total", "tds => tds.map(t => t.textContent)"
+            )
+            assert [Fraction(t.lstrip("+")) for t in shown] == totals
+        if deal == 0:
+            shot(bo, shots, "room-phone")
+            width = bo.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1] + 1, width
+        if deal < 2:
+            assert bo.query_selector("#next-deal") is None  # the host deals
+            ann.click("#next-deal")
+            for pg in (ann, bo, watch):
+                pg.wait_for_function(
+                    f"() => document.querySelector('#room-deal').textContent === 'deal {deal + 2}'"
+                )
+    assert sum(totals) + Fraction(api_view(watch)["scoreboard"]["house"]) == 0
+    shot(ann, shots, "room-desktop")
