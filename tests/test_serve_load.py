@@ -222,6 +222,108 @@ def test_two_hundred_players_at_once(served: Served) -> None:
     assert p99 < 1.0, f"p99 {p99:.3f} s over {len(times)} requests in {elapsed:.1f} s"
 
 
+ROOMS = 50  # rooms of four people, no computer player
+ROOM_MOVES = 30  # moves made in each room
+MOVE_EVERY = 0.2  # seconds each person takes before their move
+
+
+async def _follow(port: int, room: str, seen: list[int]) -> None:
+    """A page's event stream of ``room``: each version read is appended to ``seen``."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        writer.write(
+            f"GET /api/rooms/{room}/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode()
+        )
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                seen.append(int(json.loads(line[6:])["version"]))
+    finally:
+        writer.close()
+
+
+async def _room(port: int, n: int, times: list[float], errors: list[str]) -> None:
+    """A room of four people: open it, seat four, four pages following its events; then
+    whoever is to move looks at their view, takes ``MOVE_EVERY`` and moves. At the end
+    every move is in the game's history and every page saw the last version."""
+    client = Client(port)
+    pages: list[asyncio.Task[None]] = []
+    seen: list[list[int]] = [[] for _ in range(4)]
+    try:
+        await asyncio.sleep(START_SPREAD * n / ROOMS)
+        body = {"profile": "doujue", "seats": ["person"] * 4, "seed": 1000 + n}
+        status, made, _ = await client.call("POST", "/api/rooms", body)
+        if status != 200:
+            errors.append(f"room {n}: open: {status} {made}")
+            return
+        rid = made["room"]
+        tokens = []
+        for seat in range(4):
+            status, joined, _ = await client.call("POST", f"/api/rooms/{rid}/join", {"seat": seat})
+            tokens.append(joined["token"])
+        pages = [asyncio.create_task(_follow(port, rid, seen[s])) for s in range(4)]
+        status, view, _ = await client.call("POST", f"/api/rooms/{rid}", {"token": tokens[0]})
+        made_moves = 0
+        while made_moves < ROOM_MOVES and not view["over"]:
+            turn = view["turn"]
+            status, mine, _ = await client.call(
+                "POST", f"/api/rooms/{rid}", {"token": tokens[turn]}
+            )
+            await asyncio.sleep(MOVE_EVERY)
+            move = {"token": tokens[turn], "action": mine["legal"][0]["text"]}
+            status, view, took = await client.call("POST", f"/api/rooms/{rid}/act", move)
+            if status != 200 or view["refused"] is not None:
+                errors.append(f"room {n}: move {made_moves}: {status} {view.get('refused')}")
+                return
+            times.append(took)
+            made_moves += 1
+        played = [h for h in view["history"] if h["kind"] in ("play", "cover", "pass")]
+        if len(played) != made_moves:
+            errors.append(f"room {n}: {made_moves} moves made, {len(played)} in the history")
+        last = view["room"]["version"]
+        for _ in range(50):  # the pages are told within a moment
+            if all(s and s[-1] == last for s in seen):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            errors.append(f"room {n}: pages saw {[s[-1:] for s in seen]}, the room is at {last}")
+    except (OSError, asyncio.IncompleteReadError, KeyError) as e:
+        errors.append(f"room {n}: {type(e).__name__}: {e}")
+    finally:
+        for page in pages:
+            page.cancel()
+        await asyncio.gather(*pages, return_exceptions=True)
+        client.close()
+
+
+async def _rooms(port: int) -> tuple[list[float], list[str]]:
+    times: list[float] = []
+    errors: list[str] = []
+    await asyncio.wait_for(
+        asyncio.gather(*(_room(port, n, times, errors) for n in range(ROOMS))), timeout=180
+    )
+    return times, errors
+
+
+def test_fifty_rooms_of_four_people(served: Served) -> None:
+    """50 rooms of four people, each page following its room's events, each person moving
+    ``MOVE_EVERY`` after their turn comes: no move is lost or refused, every page sees the
+    last move, and 99% of the moves are answered within 300 ms."""
+    start = time.monotonic()
+    times, errors = asyncio.run(_rooms(served.port))
+    elapsed = time.monotonic() - start
+    assert errors == []
+    assert len(times) == ROOMS * ROOM_MOVES
+    times.sort()
+    p99 = times[int(len(times) * 0.99) - 1]
+    assert p99 < 0.3, f"p99 {p99:.3f} s over {len(times)} moves in {elapsed:.1f} s"
+
+
 def test_profile_list_is_read_once() -> None:
     """Many first requests at once read the built-in profiles once, not once each."""
     from paiqi_core.serve import profiles
