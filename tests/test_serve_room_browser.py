@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,18 +22,26 @@ import pytest
 from paiqi_core.cards import card_text
 from paiqi_core.engine.game import game_of
 from paiqi_core.rules import rules_of
+from paiqi_core.runs.store import Store
 from paiqi_core.serve import profiles
 from paiqi_core.serve.server import PaiqiServer
 from tests import test_serve_browser as browser_tests
+from tests.serve_support import serving
 from tests.test_serve_browser import shot
 
 browser = browser_tests.browser
-server = browser_tests.server
 shots = browser_tests.shots
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SEED = 31
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[PaiqiServer]:
+    """A server whose results file keeps the room's deals."""
+    with serving(db=tmp_path / "evening.db") as srv:
+        yield srv
 
 
 @pytest.fixture
@@ -215,4 +224,10 @@ def test_a_session_of_three_deals_in_one_room(
                     f"() => document.querySelector('#room-deal').textContent === 'deal {deal + 2}'"
                 )
     assert sum(totals) + Fraction(api_view(watch)["scoreboard"]["house"]) == 0
+    # the evening is a run of the results file: three games, the room's deals
+    run = ann.inner_text("#room-run code")
+    assert server.api.db is not None
+    with Store.reader(server.api.db) as store:
+        (info,) = [r for r in store.runs() if r.id == run]
+        assert info.command == "room" and info.played == 3
     shot(ann, shots, "room-desktop")

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -346,3 +349,63 @@ def test_served_to_the_network_a_room_needs_its_code_over_http() -> None:
         rid = call(srv, "/api/rooms", opening)[1]["room"]
         assert call(srv, f"/api/rooms/{rid}", {})[0] == 200
         assert call(srv, f"/api/rooms/{rid}", {}, host="evil.example:80")[0] == 421
+
+
+def test_a_rooms_deals_are_a_run_of_the_results_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each finished deal is stored as the room's run's next game: ``paiqi sql`` reads its
+    rows, whose money per seat is the settlement's, and ``paiqi report`` reports it."""
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)
+    db = tmp_path / "evening.db"
+    with app_client(Api(db=db)) as client:
+        room, tokens = seated(client, seed=8)
+        rid = room["room"]
+        settled = []
+        for deal in range(2):
+            end = play_deal(client, rid, tokens)
+            settled.append([str(x["money"]) for x in end["settlement"]["seats"]])
+            assert end["room"]["run"] and end["room"]["unstored"] is None
+            if deal == 0:
+                post(client, f"/api/rooms/{rid}/next", {"host": room["host"]})
+    run = end["room"]["run"]
+    cli = [sys.executable, "-m", "paiqi_core.cli"]
+    query = "SELECT game, deal, seat, agent, money FROM seats ORDER BY game, seat"
+    out = subprocess.run(
+        [*cli, "sql", "--db", str(db), "--run", run, "--json", query],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    rows = json.loads(out.stdout)
+    got = [[str(r["money"]) for r in rows[g * 4 : g * 4 + 4]] for g in range(2)]
+    assert got == settled
+    assert [r["deal"] for r in rows[::4]] == [8, 9]  # the room's deal numbers, in turn
+    assert [r["agent"] for r in rows[:4]] == SEATS
+    report = subprocess.run(
+        [*cli, "report", "--db", str(db), "--json", run],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    listed = subprocess.run(
+        [*cli, "report", "--db", str(db)], capture_output=True, text=True, check=True
+    )
+    assert run in listed.stdout and "room" in listed.stdout
+    # played by people: the run's games cannot be played again from its seed and players
+    with app_client(Api(db=db)) as client:
+        body = {"run": run, "profile": "doujue", "game": 0}
+        refused = post(client, "/api/replay", body, 400)
+        assert "played by people" in refused["error"]
+
+
+def test_the_record_of_a_deal_once_it_is_over(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)
+    room, tokens = seated(client, seed=12)
+    rid = room["room"]
+    post(client, f"/api/rooms/{rid}/record", {"token": tokens[0]}, 409)
+    end = play_deal(client, rid, tokens)
+    record = post(client, f"/api/rooms/{rid}/record", {})
+    assert record["seed"] == 12 and record["hands"] == end["dealt"]
+    assert len(record["actions"]) >= len([h for h in end["history"] if h["kind"] != "cut"])
+    replayed = post(client, "/api/replay", {"record": record})
+    assert replayed["record"] == record

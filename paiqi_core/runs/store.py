@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from itertools import repeat
 from pathlib import Path
 from types import TracebackType
@@ -528,6 +528,16 @@ class Store:
                 [(run, name, *_stored(rules[spec.profile_of(name)])) for name in spec.rule_sets],
             )
         return run
+
+    def grow(self, run: str, games: int) -> None:
+        """Let a run that grows as it is played (a room's session of ``paiqi serve``) hold
+        ``games`` games: its spec says so from now on."""
+        spec = self.spec(run)
+        if spec is None:
+            raise StoreError(f"{self.path}: no run {run}")
+        grown = replace(spec, games=games)
+        with self._sql(), self.db:
+            self.db.execute("UPDATE runs SET spec = ? WHERE id = ?", (grown.to_json(), run))
 
     def spec(self, run: str) -> RunSpec | None:
         """The spec of ``run`` (None if there is no such run); StoreError naming the run and

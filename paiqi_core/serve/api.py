@@ -31,6 +31,8 @@ code, needed without a token when the server serves the network):
 - ``POST /api/rooms/ID/stand-in``: ``{host, seat, level}``: a computer player moves once for
   a person who takes too long.
 - ``POST /api/rooms/ID/next``: ``{host}``: deal the next hand once this one is over.
+- ``POST /api/rooms/ID/record``: ``{token | host | code}``: the record of the deal just
+  played (every hand as dealt: only once it is over).
 - ``GET  /api/rooms/ID/events?code=``: a stream of the room's versions (server-sent events;
   see ``app``): each tells a page to ask for its view again.
 """
@@ -239,7 +241,10 @@ class Api:
         if not isinstance(seats, list) or not all(isinstance(x, str) for x in seats):
             raise ApiError(400, "seats: a list, each seat's 'person' or a computer level")
         try:
-            room = self.rooms.add(Room(game, seats, _seed(body), args))
+            room = Room(game, seats, _seed(body), args)
+            if self.db is not None:
+                room.recorder = self._store_deal
+            room = self.rooms.add(room)
         except TablesFull as e:
             raise ApiError(503, str(e)) from None
         except RoomError as e:
@@ -247,6 +252,27 @@ class Api:
         with room.lock:
             view = room.view(None, True)
             return {"room": room.id, "code": room.code, "host": room.host, "view": view}
+
+    def _store_deal(self, room: Room) -> None:
+        """Store the room's finished deal in the results file, as its run's next game; a
+        file that cannot be written is said in the room, and play goes on."""
+        from paiqi_core.runs.store import StoreError
+        from paiqi_core.serve.sessions import store_deal
+
+        assert self.db is not None
+        try:
+            room.run = store_deal(
+                self.db,
+                room.run,
+                room.kinds,
+                room.source["options"],
+                room.seed,
+                room.deal,
+                room.table.state,
+            )
+            room.unstored = None
+        except StoreError as e:
+            room.unstored = f"deal {room.deal + 1} was not stored: {e}"
 
     def find_room(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """The id of the room of a short code."""
@@ -307,6 +333,16 @@ class Api:
                 own, _ = self._access(room, body, host_only=True)
                 room.next_deal()
                 return room.view(own, True)
+
+    def room_record(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The record of the room's deal, once it is over."""
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                self._access(room, body)
+                if not room.table.state.over:
+                    raise ApiError(409, "the record is given once the deal is over")
+                return room.records[-1]
 
     def listen(
         self, room_id: str, code: str, tell: Callable[[], None]
@@ -438,6 +474,7 @@ class Api:
                 "act": self.room_act,
                 "stand-in": self.stand_in,
                 "next": self.next_deal,
+                "record": self.room_record,
             }.get(rest[2] if len(rest) == 3 else "")
             if handler is not None:
                 return lambda body: handler(room_id, body)

@@ -210,11 +210,17 @@ def run_record(db: Path, run: str, profile: str, index: int) -> tuple[dict[str, 
 
     from paiqi_core.runs.batch import BatchSpec, run_batch
     from paiqi_core.runs.store import Store
+    from paiqi_core.serve.sessions import COMMAND as ROOM
 
     with Store.reader(db) as store:
         spec = store.spec(run)
         if spec is None:
             raise KeyError(f"no run '{run}' in {db.name}")
+        if spec.command == ROOM:
+            raise KeyError(
+                f"run {run} holds a room's deals, played by people: they cannot be played "
+                "again from the run (paiqi report and paiqi sql read their figures)"
+            )
         if profile not in spec.profiles:
             raise KeyError(f"run {run} plays {', '.join(spec.profiles)}, not '{profile}'")
         if not 0 <= index < spec.total_games:

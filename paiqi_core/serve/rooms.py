@@ -124,6 +124,10 @@ class Room:
         self.results: list[Result] = []  # each finished deal's, in order
         self.records: list[dict[str, Any]] = []
         self.deal = 0
+        # stores each finished deal (the results file's run: ``sessions``), if the server has one
+        self.recorder: Callable[[Room], None] | None = None
+        self.run: str | None = None  # the run of the results file holding the deals
+        self.unstored: str | None = None  # why the last deal could not be stored
         self.table = self._new_table()
         self.version = 0
         self.turn_since = clock()  # when the seat to move got the turn
@@ -203,6 +207,8 @@ class Room:
             outcomes = table.state.outcomes()
             self.results.append(table.state.result(outcomes))
             self.records.append(state_record(table.state))
+            if self.recorder is not None:
+                self.recorder(self)
         self.turn_since = self.clock()
         self.changed()
 
@@ -238,6 +244,8 @@ class Room:
             "code": self.code if host else None,
             "waited": round(self.clock() - self.turn_since, 1),
             "spectator": seat is None,
+            "run": self.run,
+            "unstored": self.unstored,
         }
         out["scoreboard"] = self.scoreboard()
         if table.state.over:

@@ -45,6 +45,7 @@ export const api = {
   roomAct: (id, creds, action) => call("POST", `/api/rooms/${id}/act`, { ...creds, action }),
   standIn: (id, creds, seat) => call("POST", `/api/rooms/${id}/stand-in`, { ...creds, seat, level: "normal" }),
   nextDeal: (id, creds) => call("POST", `/api/rooms/${id}/next`, creds),
+  roomRecord: (id, creds) => call("POST", `/api/rooms/${id}/record`, creds),
 };
 
 // A shared place for what the editor hands to the table ("play this profile").

@@ -480,8 +480,8 @@ function renderMoves(v, L, myTurn, onlyCovers) {
   const box = $("moves");
   clear(box);
   if (!myTurn) {
-    if (v.over && !room) {
-      box.append(el("button", { type: "button", id: "again", class: "primary", onclick: () => deal() }, "Deal again ", el("kbd", { text: "N" })));
+    if (v.over) {
+      if (!room) box.append(el("button", { type: "button", id: "again", class: "primary", onclick: () => deal() }, "Deal again ", el("kbd", { text: "N" })));
       box.append(el("button", { type: "button", id: "download", onclick: download }, "Save the record"));
     }
     return;
@@ -611,7 +611,7 @@ function firstChoice() {
 async function download() {
   if (!view) return;
   try {
-    const record = await api.record(view.table);
+    const record = room ? await api.roomRecord(room.id, creds()) : await api.record(view.table);
     const blob = new Blob([JSON.stringify(record) + "\n"], { type: "application/json" });
     const a = el("a", { href: URL.createObjectURL(blob), download: `paiqi-${record.profile}-${view.seed}.jsonl` });
     document.body.append(a);

@@ -85,6 +85,12 @@ export function renderRoom(root, view, room, on) {
     if (controls.firstChild) root.append(controls);
   }
   if (view.scoreboard.deals.length) root.append(scoreboard(view));
+  if (r.run) {
+    root.append(el("p", { class: "muted room-run", id: "room-run" },
+      "The deals are stored in the server's results file as run ", el("code", { text: r.run }),
+      " (paiqi report, paiqi sql)."));
+  }
+  if (r.unstored) root.append(el("p", { class: "message", role: "alert", text: r.unstored }));
   if (view.dealt) root.append(dealtHands(view));
 }
 
