@@ -409,3 +409,25 @@ def test_the_record_of_a_deal_once_it_is_over(
     assert len(record["actions"]) >= len([h for h in end["history"] if h["kind"] != "cut"])
     replayed = post(client, "/api/replay", {"record": record})
     assert replayed["record"] == record
+
+
+def test_a_room_for_the_profile_file_given_to_the_server(tmp_path: Path) -> None:
+    """``paiqi serve house.yaml``: the file is offered beside the built-ins, for a game or a
+    room, read when asked for; a file with problems stops the command before it serves."""
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: doujue\nname: Our house rules\n", encoding="utf-8")
+    api = Api(files={"file:house.yaml": house})
+    with app_client(api) as client:
+        listed = client.get("/api/profiles").json()["profiles"]
+        assert {"id": "file:house.yaml", "name": "Our house rules"}.items() <= listed[-1].items()
+        room = post(client, "/api/rooms", {"profile": "file:house.yaml", "seats": SEATS})
+        assert room["view"]["rules"]["name"] == "Our house rules"
+        assert (
+            client.get("/api/profiles/file:house.yaml/source").json()["yaml"].startswith("extends")
+        )
+    cli = [sys.executable, "-m", "paiqi_core.cli", "serve", "--port", "0"]
+    missing = subprocess.run([*cli, str(tmp_path / "none.yaml")], capture_output=True, text=True)
+    assert missing.returncode == 2 and "no such profile file" in missing.stderr
+    house.write_text("extends: doujue\nplayers: 99\n", encoding="utf-8")
+    bad = subprocess.run([*cli, str(house)], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "house.yaml:2:" in bad.stderr, bad.stderr

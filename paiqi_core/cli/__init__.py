@@ -334,6 +334,12 @@ def build_parser() -> argparse.ArgumentParser:
         json_=False,
         sets=False,
     )
+    p.add_argument(
+        "profiles",
+        nargs="*",
+        metavar="PROFILE",
+        help="profile files to offer beside the built-ins (for a game or a room)",
+    )
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free one)")
     p.add_argument(
         "--host",
@@ -344,7 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--db",
         default="paiqi-runs.db",
-        help="results file whose stored runs' games can be replayed (default paiqi-runs.db)",
+        help="results file whose stored runs' games can be replayed, and where rooms' deals "
+        "are stored (default paiqi-runs.db)",
     )
     p.add_argument("-v", "--verbose", action="store_true", help="log every request")
     return parser

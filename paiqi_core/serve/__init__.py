@@ -11,16 +11,23 @@ HTML, CSS and JavaScript in ``static/``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from paiqi_core.serve.server import PaiqiServer
 
 
 def make_server(
-    host: str = "127.0.0.1", port: int = 8765, *, db: Path | None = None, verbose: bool = False
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    *,
+    db: Path | None = None,
+    verbose: bool = False,
+    files: Sequence[Path] = (),
 ) -> PaiqiServer:
-    """A server bound to ``host:port`` (port 0: any free port), not yet serving."""
-    return PaiqiServer(host, port, db=db, verbose=verbose)
+    """A server bound to ``host:port`` (port 0: any free port), not yet serving; ``files``:
+    profile files offered beside the built-ins."""
+    return PaiqiServer(host, port, db=db, verbose=verbose, files=files)
 
 
 __all__ = ["PaiqiServer", "make_server"]

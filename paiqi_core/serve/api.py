@@ -80,6 +80,9 @@ class Api:
     rooms: Rooms = field(default_factory=Rooms)
     # serving the network: a request about a room without a token of it needs its code
     require_code: bool = False
+    # profile files given to ``paiqi serve``, offered beside the built-ins: by id (``file:``
+    # and the file's name), read when asked for (an edit to the file counts at once)
+    files: dict[str, Path] = field(default_factory=dict)
     _builtins: list[dict[str, Any]] | None = field(default=None, init=False, repr=False)
     _games: OrderedDict[tuple[Any, ...], Game] = field(
         default_factory=OrderedDict, init=False, repr=False
@@ -104,12 +107,41 @@ class Api:
         with self._lock:
             if self._builtins is None:
                 self._builtins = profiles.builtins()
-            return self._builtins
+        return [*self._builtins, *self._given()]
+
+    def _given(self) -> list[dict[str, Any]]:
+        """The profile files given to the server, as the list of profiles shows them."""
+        out = []
+        for pid, path in self.files.items():
+            found = self.check({"profile": pid})
+            out.append(
+                {
+                    "id": pid,
+                    "name": found.get("name") or path.name,
+                    "players": found.get("players"),
+                    "extends": "",
+                    "description": f"the file {path.name} given to paiqi serve",
+                    "file": True,
+                }
+            )
+        return out
+
+    def _resolved(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A request's profile args with a file given to the server read as its text."""
+        path = self.files.get(args["profile"] or "")
+        if path is None or args["text"] is not None:
+            return args
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ApiError(400, f"{path.name}: cannot be read: {e}") from None
+        return {**args, "profile": None, "text": text, "name": path.name}
 
     def _game_of(self, args: Mapping[str, Any]) -> Game:
         """The compiled game of a request's profile and options. The last ``GAME_CACHE``
         asked for are kept, so a new deal of the same rules does not load them again, and
         many deals of new rules at once load them once (the others wait for it)."""
+        args = self._resolved(dict(args))
         key = (args["profile"], args["text"], args["name"], tuple(args["options"]))
         with self._lock:
             game = self._games.get(key)
@@ -138,10 +170,14 @@ class Api:
         """Read what visitors ask first: the list of built-in profiles, and the compiled
         game of each (a fraction of a second in all; the first deals otherwise pay it)."""
         for p in self.builtins():
+            if p.get("file"):
+                continue
             self._game_of({"profile": p["id"], "text": None, "name": "", "options": []})
 
     def source(self, pid: str) -> dict[str, Any]:
-        """A built-in profile's YAML text."""
+        """A built-in profile's YAML text (or a file given to the server)."""
+        if pid in self.files:
+            return {"id": pid, "yaml": self._resolved(_profile_args({"profile": pid}))["text"]}
         try:
             return {"id": pid, "yaml": profiles.builtin_source(pid)}
         except KeyError:
@@ -149,7 +185,7 @@ class Api:
 
     def check(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """Every located problem of a profile and options, or its explain text."""
-        return profiles.check(**_profile_args(body))
+        return profiles.check(**self._resolved(_profile_args(body)))
 
     # -- games ---------------------------------------------------------------------------
     def _checked_game(self, args: Mapping[str, Any]) -> Game:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import socket
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -109,9 +110,11 @@ class PaiqiServer:
         db: Path | None = None,
         static: Path = STATIC,
         verbose: bool = False,
+        files: Sequence[Path] = (),
     ) -> None:
         # serving the network: a room is reached without a token only with its code
-        self.api = Api(db=db, require_code=not is_loopback(host))
+        given = {f"file:{path.name}": path for path in files}
+        self.api = Api(db=db, require_code=not is_loopback(host), files=given)
         self.static = static
         self.verbose = verbose
         self.socket = _listen(host, port)
