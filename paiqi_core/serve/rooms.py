@@ -140,7 +140,7 @@ class Room:
     def _new_table(self) -> Table:
         levels = [None if kind == PERSON else kind for kind in self.kinds]
         table = Table.seated(self.game, levels, (self.seed + self.deal) % (1 << 63))
-        table.advance(max_moves=100_000, seconds=60.0)  # computer players before a person
+        _computers(table)  # the computer players before the first person
         return table
 
     def seat_of(self, token: Any) -> int | None:
@@ -202,7 +202,7 @@ class Room:
 
     def _moved(self) -> None:
         table = self.table
-        table.advance(max_moves=100_000, seconds=60.0)
+        _computers(table)
         if table.state.over and len(self.results) == self.deal:
             outcomes = table.state.outcomes()
             self.results.append(table.state.result(outcomes))
@@ -308,6 +308,13 @@ class Room:
                     self.listeners.remove(tell)
 
         return stop
+
+
+def _computers(table: Table) -> None:
+    """The computer players move until a person is to move or the deal is over (however
+    long a search player thinks: nothing else would move them)."""
+    while table.waiting():
+        table.advance()
 
 
 class Rooms(Kept[Room]):
