@@ -141,6 +141,7 @@ def test_a_session_of_three_deals_in_one_room(
     ann.select_option("#level-2", "person")
     ann.select_option("#level-3", "easy")
     ann.fill("#seed", str(SEED))
+    ann.fill("#options", "session.hands=3")  # the profile's session: these three deals
     ann.fill("#your-name", "Ann")
     ann.click("#open-room")
     ann.wait_for_selector("#game[data-seat='0']")
@@ -224,6 +225,13 @@ def test_a_session_of_three_deals_in_one_room(
                     f"() => document.querySelector('#room-deal').textContent === 'deal {deal + 2}'"
                 )
     assert sum(totals) + Fraction(api_view(watch)["scoreboard"]["house"]) == 0
+    # the session is over: won by the most money, said on every page
+    best = max(totals)
+    names = ("Ann", "seat 1", "Bo", "seat 3")
+    won = [name for name, total in zip(names, totals, strict=True) if total == best]
+    for pg in (ann, bo, watch):
+        said = pg.inner_text("#session-end")
+        assert "over after 3 deals" in said and all(w in said for w in won), said
     # the evening is a run of the results file: three games, the room's deals
     run = ann.inner_text("#room-run code")
     assert server.api.db is not None

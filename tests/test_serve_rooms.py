@@ -431,3 +431,31 @@ def test_a_room_for_the_profile_file_given_to_the_server(tmp_path: Path) -> None
     house.write_text("extends: doujue\nplayers: 99\n", encoding="utf-8")
     bad = subprocess.run([*cli, str(house)], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "house.yaml:2:" in bad.stderr, bad.stderr
+
+
+def test_the_profiles_session_and_match_end_with_their_winners(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With session.hands = 2 the session is over after the second deal, won by the most
+    money; a Japanese match of 3 games by points is won by the most points."""
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)
+    cases = (
+        ("doujue", ["session.hands=2"], 2, "money"),
+        ("shichinarabe", ["match.games=3"], 3, "points"),
+    )
+    for profile, options, length, what in cases:
+        body = {"profile": profile, "options": options, "seats": SEATS, "seed": 40}
+        room = post(client, "/api/rooms", body)
+        rid = room["room"]
+        tokens = {s: post(client, f"/api/rooms/{rid}/join", {"seat": s})["token"] for s in (0, 2)}
+        for deal in range(length):
+            end = play_deal(client, rid, tokens)
+            board = end["scoreboard"]
+            if deal < length - 1:
+                assert board["ended"] is None and board["winners"] == []
+                post(client, f"/api/rooms/{rid}/next", {"host": room["host"]})
+        totals = board[what]
+        assert board["ended"] == length
+        best = max(Fraction(t) for t in totals)
+        leaders = [s for s, t in enumerate(totals) if Fraction(t) == best]
+        assert set(board["winners"]) <= set(leaders) and board["winners"]

@@ -32,6 +32,7 @@ from typing import Any
 
 from paiqi_core.agents import LEVELS
 from paiqi_core.engine import Game
+from paiqi_core.match import run_match
 from paiqi_core.outcome import Result, money_json
 from paiqi_core.records import state_record
 from paiqi_core.serve.tables import Kept, Table, TableError, _duration
@@ -274,6 +275,7 @@ class Room:
             points = [sum(r.total[s] for r in self.results if r.total) for s in range(n)]
         house = sum((Fraction(r.house) for r in self.results), Fraction(0))
         return {
+            **self._ended(points is not None),
             "deals": deals,
             "money": [money_json(m) for m in session.money],
             "points": points,
@@ -284,6 +286,24 @@ class Room:
             "match_games": rules.match.games,
             "broke": list(session.broke),
         }
+
+    def _ended(self, by_points: bool) -> dict[str, Any]:
+        """Whether the profile's own session (``session.hands``, or until a player with a
+        ``session.bankroll`` cannot pay) or match (``match.games``, for a scoring by points)
+        is over, and its winners: ``ended`` (the deals it took) and ``winners``."""
+        rules = self.game.rules
+        played = len(self.results)
+        objective = rules.facts.objective
+        if by_points and objective != "money":
+            games = rules.match.games
+            if played < games:
+                return {"ended": None, "winners": []}
+            return {"ended": games, "winners": list(run_match(self.results[:games]).winners)}
+        hands = rules.session.hands
+        session = run_session(self.results, self.game.players, hands, rules.session.bankroll)
+        if played < hands and not session.broke:
+            return {"ended": None, "winners": []}
+        return {"ended": session.hands_played, "winners": list(session.winners)}
 
     # -- listeners -----------------------------------------------------------------------
     def changed(self) -> None:

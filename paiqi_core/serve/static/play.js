@@ -135,18 +135,22 @@ export function useEditorProfile() {
   return checkSetup();
 }
 
-export async function deal() {
-  if (checkTimer !== null) { // the setup changed a moment ago: check it (and the seats) first
+// Whether the setup as it is now is checked and valid (a change of a moment ago, or a
+// check under way, is waited for: its seats count).
+async function setupChecked() {
+  if (checkTimer !== null) {
     clearTimeout(checkTimer);
     checkTimer = null;
     await checkSetup();
   } else if (checking) {
-    await checking; // a check of the setup as it is now is under way: its seats count
+    await checking;
   }
-  if (!checked || !checked.ok) {
-    await checkSetup();
-    if (!checked || !checked.ok) return;
-  }
+  if (!checked || !checked.ok) await checkSetup();
+  return Boolean(checked && checked.ok);
+}
+
+export async function deal() {
+  if (!(await setupChecked())) return;
   const body = profileBody();
   body.seat = Number($("seat").value || 0);
   body.levels = [...$("levels").querySelectorAll("select")].map((s) => s.value);
@@ -189,8 +193,7 @@ function creds() {
 // Open a room with this setup: your seat is a person's (yours), and so is every seat set
 // to "person"; then sit at your seat and go to the room's page.
 async function openRoom() {
-  if (checking) await checking;
-  if (!checked || !checked.ok) return;
+  if (!(await setupChecked())) return;
   const body = profileBody();
   const me = Number($("seat").value || 0);
   const others = [...$("levels").querySelectorAll("select")];

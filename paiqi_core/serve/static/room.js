@@ -118,8 +118,16 @@ function scoreboard(view) {
   const planned = usePoints ? b.match_games : b.session_hands;
   const caption = `Scoreboard: ${what}, ${plural(b.deals.length, "deal", "deals")} played` +
     (planned > 1 ? ` (the profile's ${usePoints ? "match" : "session"}: ${planned})` : "");
-  return el("div", { class: "scroll-x" }, el("table", { class: "scoreboard", id: "scoreboard" },
+  const box = el("div", { class: "scroll-x" }, el("table", { class: "scoreboard", id: "scoreboard" },
     el("caption", { text: caption }), el("thead", {}, head), body, el("tfoot", {}, foot)));
+  if (b.ended) {
+    const won = b.winners.map((w) => names[w].replace(/ \(you\)$/, ""));
+    box.append(el("p", { class: "session-end", id: "session-end" }, el("strong", {
+      text: `The profile's ${usePoints ? "match" : "session"} is over after ${plural(b.ended, "deal", "deals")}: `,
+    }), `${won.join(" and ")} ${won.length > 1 ? "share the win" : "won"}` +
+      (b.ended < b.deals.length ? " (the deals after it are played on for fun)." : ". The room may play on.")));
+  }
+  return box;
 }
 
 // Every hand as dealt, shown to all once the deal is over.
