@@ -96,6 +96,12 @@ def play_deal(client: TestClient, rid: str, tokens: dict[int, str]) -> dict[str,
         move = {"token": tokens[turn], "action": mine["legal"][0]["text"]}
         view = post(client, f"/api/rooms/{rid}/act", move)
         assert view["refused"] is None
+        # a spectator sees no hand and no covered card, whoever covered it
+        watching = post(client, f"/api/rooms/{rid}", {})
+        assert watching["hand"] == [] and watching["own_covered"] == []
+        if not watching["over"]:
+            covers = [h for h in watching["history"] if h["kind"] == "cover"]
+            assert all("card" not in h for h in covers), covers
     raise AssertionError("the deal did not end")
 
 

@@ -76,7 +76,8 @@ export function renderRoom(root, view, room, on) {
         type: "button", id: "stand-in", onclick: () => on.standIn(turn),
         title: "a normal computer player makes one move for this seat",
       }, `Let the computer move for ${view.seats[turn].name}`),
-      el("span", { class: "muted", text: ` (waiting ${Math.round(r.waited)} s)` }));
+      el("span", { class: "muted", id: "waited", "data-since": String(performance.now() - r.waited * 1000),
+        text: ` (waiting ${Math.round(r.waited)} s)` }));
     }
     if (view.over) {
       controls.append(el("button", { type: "button", id: "next-deal", class: "primary", onclick: () => on.next() },
@@ -139,3 +140,9 @@ function dealtHands(view) {
   });
   return box;
 }
+
+// The host's count of how long the seat to move has been waiting, second by second.
+setInterval(() => {
+  const waited = document.getElementById("waited");
+  if (waited) waited.textContent = ` (waiting ${Math.round((performance.now() - Number(waited.dataset.since)) / 1000)} s)`;
+}, 1000);
