@@ -28,7 +28,7 @@ from paiqi_core.rules import rules_of
 from paiqi_core.serve import profiles, rooms
 from paiqi_core.serve.api import Api
 from paiqi_core.serve.app import MAX_ROOM_BODY, STATIC, Clients, Settings, build_app
-from paiqi_core.serve.rooms import MOVES_BURST, Rooms
+from paiqi_core.serve.rooms import MAX_LISTENERS, MOVES_BURST, Room, RoomError, Rooms
 
 from .serve_support import serving
 
@@ -465,3 +465,37 @@ def test_the_profiles_session_and_match_end_with_their_winners(
         best = max(Fraction(t) for t in totals)
         leaders = [s for s, t in enumerate(totals) if Fraction(t) == best]
         assert set(board["winners"]) <= set(leaders) and board["winners"]
+
+
+def _doujue_room(seed: int = 1) -> Room:
+    profile, _ = profiles.load(profile="doujue", text=None, name="", options=[])
+    return Room(game_of(rules_of(profile)), SEATS, seed, {"options": []})
+
+
+def test_an_unused_room_goes_and_its_code_with_it() -> None:
+    now = [0.0]
+    kept = Rooms(clock=lambda: now[0])
+    room = kept.add(_doujue_room())
+    assert kept.find(room.code) is room
+    now[0] += Rooms.IDLE - 1
+    assert kept.get(room.id) is room  # used: kept for IDLE more from now
+    now[0] += Rooms.IDLE
+    with pytest.raises(RoomError) as gone:
+        kept.get(room.id)
+    assert gone.value.status == 404 and "6 hours" in str(gone.value)
+    with pytest.raises(RoomError):
+        kept.find(room.code)
+    assert len(kept) == 0
+
+
+def test_a_room_is_followed_by_a_bounded_number_of_pages() -> None:
+    room = _doujue_room()
+    told: list[int] = []
+    stops = [room.listen(lambda: told.append(1)) for _ in range(MAX_LISTENERS)]
+    with pytest.raises(RoomError) as full:
+        room.listen(lambda: None)
+    assert full.value.status == 503
+    room.join(0, "Ann")  # a change tells every page once
+    assert len(told) == MAX_LISTENERS
+    stops[0]()
+    room.listen(lambda: None)  # a page gone makes way for another
