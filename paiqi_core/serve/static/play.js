@@ -628,7 +628,7 @@ async function download() {
 // Keyboard: the play view's keys (the main module routes them here).
 export function playKey(e) {
   const key = e.key;
-  if (key === "n" || key === "N") { deal(); return true; }
+  if ((key === "n" || key === "N") && !room) { deal(); return true; } // a room is left by the Deal button only
   if (!view || view.over) return false;
   const L = legalOf(view);
   if (key === "p" || key === "P") { act("pass"); return true; } // refused with the reason if not legal
