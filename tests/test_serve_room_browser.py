@@ -159,6 +159,9 @@ def test_a_session_of_three_deals_in_one_room(
     watch.wait_for_selector("#game[data-seat='-1']")
     assert watch.is_hidden("#hand-area")
     ann.wait_for_function("() => document.querySelector('#seats').textContent.includes('Bo')")
+    bo.keyboard.press("n")  # the key that deals a game alone does not leave the room
+    bo.wait_for_timeout(300)
+    assert "room=" in bo.url and state(bo)["seat"] == 2
 
     # a move with another seat's token is refused, and changes nothing
     first = api_view(ann)
