@@ -1,15 +1,17 @@
 """Live tables: one game between a person and computer players, kept in memory.
 
-A table holds the engine's ``State``, the person's seat and the computer players. Every
-answer to the browser is drawn from the person's own observation (``view``); the other
-hands never leave the engine. Computer players move in ``advance``, a bounded number of
-moves per request, so a slow player never holds a request for long. Each table has its
-own lock; an error inside one game marks that table broken and leaves the others alone.
+A table holds the engine's ``State``, the person's seat and the computer players (a room's
+deal, ``Table.seated``, has several people's seats: see ``rooms``). Every answer to the
+browser is drawn from one seat's own observation (``view``; a spectator's from the public
+part of one), so the other hands never leave the engine. Computer players move in
+``advance``, a bounded number of moves per request, so a slow player never holds a request
+for long. Each table has its own lock; an error inside one game marks that table broken
+and leaves the others alone.
 
 A table is kept while its player is at it: it goes only after ``IDLE_SECONDS`` without
 any request for it (the page asks for its game every few minutes while its tab is open).
 At most ``MAX_TABLES`` are kept; beyond that a new game is refused with a clear message
-rather than dropping a game someone is playing.
+rather than dropping a game someone is playing. ``Kept`` does this for tables and rooms.
 """
 
 from __future__ import annotations
