@@ -59,7 +59,7 @@ from paiqi_core.actions import (
 from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker, planes
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
-from paiqi_core.core.layout import R_ENDS
+from paiqi_core.core.layout import EACH_SUIT, R_ENDS
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 from paiqi_core.topology import stacked_fits
@@ -216,6 +216,9 @@ class Belief:
         mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
         # an opening that gives the first move to the first seat dealt one of some cards
         # (seven_holder: a 7): the seats before the first mover were dealt none of them
+        # where a 7 that fits goes first (turn.sevens_first), any other move proves the
+        # mover held none that fitted
+        sevens_first = EACH_SUIT << rules.topology.centre if rules.sevens_first else 0
         none_before = getattr(rules.opening, "none_before_first_mover", 0)
         for t in range(mover if none_before else 0):
             self._void[t] |= none_before
@@ -284,6 +287,7 @@ class Belief:
                 ends_line = (action < COVER or action >= JOKER) and ends >> (card % 13) & 1
                 ended_by = seat if ends_line else -1
             if action in (HIDDEN_COVER, PASS):
+                self._void[seat] |= fitting() & sevens_first  # (a 7 that fitted went first)
                 if not by_choice(action, passes[seat]):
                     playable = fitting()
                     self._void[seat] |= playable & SUITED
@@ -300,6 +304,9 @@ class Belief:
                 else:
                     self._covers[seat].append(self._void[seat] | (EVERY_CARD & ~coverable))
             elif action < COVER:  # a play (of the hand, or of a card lying face up)
+                if sevens_first and not sevens_first >> action & 1:
+                    # a 7 that fitted would have gone first: it held none (or a joker move)
+                    self._void[seat] |= fitting() & sevens_first
                 lay(action)
                 self._out[seat] |= 1 << action & ~obs.leftover_mask
                 if not obs.leftover_mask >> action & 1:
@@ -307,6 +314,8 @@ class Belief:
                 started = True
             elif action >= JOKER:  # the joker at X, and the card beyond X
                 at, card = divmod(action - JOKER, 64)
+                if sevens_first:
+                    self._void[seat] |= fitting() & sevens_first
                 table |= 1 << at | 1 << card
                 self._out[seat] |= 1 << card
                 self._joker_with, started = None, True

@@ -255,6 +255,15 @@ READINGS: dict[str, Reading] = {
             "under the seats that held them; placing them is nobody's turn.",
         ),
         Reading(
+            "sevens-first-everything",
+            "A 7 that can be played goes before everything else, not only before other cards: "
+            "while a player holds one, no joker move, cover or pass by choice is allowed; "
+            "after a card that ends its line the extra card must be a 7 if one fits (or the "
+            "player stops, where stopping is allowed). A 7 that cannot be played yet (a second "
+            "copy with several decks) does not count.",
+            lambda r: r.sevens_first,
+        ),
+        Reading(
             "seven-holder-none",
             "With seven_holder the seats are asked in turn from the dealer's left, and the "
             "first holding a 7 moves first; it may open with any 7 it holds, and a seat before "

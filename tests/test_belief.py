@@ -55,6 +55,17 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
     ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
     ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
+    # a 7 that fits goes first: any other move proves the mover held no 7 that fitted
+    ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
+    (
+        "shichinarabe",
+        (
+            "turn.sevens_first=true",
+            "opening.method=holder_leads",
+            "opening.card=D7",
+            "deck.jokers=1",
+        ),
+    ),
     # the first player holding a 7 moves first: the seats before it were dealt none
     ("platform-zhanlong", ("opening.method=seven_holder",)),
     (
@@ -296,3 +307,25 @@ def test_the_seats_before_the_first_seven_holder_were_dealt_no_seven() -> None:
             assert not held & sevens
         seen |= set(bits(sample.hands[2])) & sevens
     assert seen  # seat 2 may still hold another 7 (it opened with one of them)
+
+
+def test_a_card_other_than_a_seven_proves_its_player_held_no_seven_that_fitted() -> None:
+    """Where a 7 that can be played goes first (Badam Satti), a seat that plays any other
+    card held no 7 then (every 7 fits a row it opens): no sample gives it one."""
+    g = game("pagat", ("turn.sevens_first=true",))
+    sevens = {parse_card(s + "7") for s in "SHDC"}
+    for seed in range(50):
+        state = g.new_state(seed)
+        while not state.is_terminal():
+            seat, action = state.turn, state.legal_actions()[0]
+            state.apply(action)
+            unseen = sevens - set(state.table_cards)
+            if seat != 0 and action < 52 and action not in sevens and unseen:
+                break  # seat played another card while a 7 was still out of sight
+        else:
+            continue
+        belief = Belief(g, state.observation(0))
+        for sample in belief.samples(random.Random(seed), 30):
+            assert not set(bits(sample.hands[seat])) & unseen
+        return
+    raise AssertionError("no deal had a card other than a 7 played while a 7 was unseen")

@@ -162,6 +162,18 @@ VARIANTS = [
     ("pagat", ("deck.decks=2", "players=6", "turn.extra_after_end=may", "turn.pass_takes=chosen")),
     ("pagat", ("deck.decks=2", "players=9", "turn.must_play=false", "ending.stall=1")),
     ("pagat", ("deck.decks=2", "players=8", *DEVYATKA)),
+    # a 7 that can be played goes first (Badam Satti)
+    ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
+    (
+        "shichinarabe",
+        (
+            "turn.sevens_first=true",
+            "opening.method=holder_leads",
+            "opening.card=D7",
+            "deck.jokers=1",
+        ),
+    ),
+    ("pagat", ("turn.sevens_first=true", "deck.decks=2", "players=8")),
     # the first player holding a 7 moves first (seven_holder)
     ("bicycle", ("deck.decks=2", "players=8", "opening.method=seven_holder")),
     ("platform-zhanlong", ("opening.method=seven_holder",)),

@@ -114,6 +114,7 @@ class Rules:
     # what a pass costs: none, or a card the previous player holding cards chooses and hands
     # over (Ristiseiska's lappu, Sjuan; WILD_RULES row 17)
     pass_takes: str = "none"
+    sevens_first: bool = False  # a 7 that can be played goes first (Badam Satti)
     # a stock to draw from (WILD_RULES row 10): the cards dealt to each (None: shared out),
     # and whether a stuck player draws one instead of passing
     hand: int | None = None
@@ -176,6 +177,7 @@ class Rules:
             jokers=jokers,
             leftover=p.get("deck.leftover"),
             pass_takes=p.get("turn.pass_takes"),
+            sevens_first=p.get("turn.sevens_first"),
             hand=p.get("deck.hand"),
             draw=p.get("turn.draw"),
         )
@@ -495,6 +497,11 @@ class Model:
         opening_card = not self.table and self.first is not None  # compulsory
         jokers = self.jokers[self.turn] > 0
         moves = joker_moves(r, self.table, hand) if jokers and not opening_card else set()
+        sevens = {c for c in plays if c % 13 == r.centre} if r.sevens_first else set()
+        if sevens:  # Badam Satti: a 7 that can be played goes before anything else
+            plays, moves = sevens, set()
+            if not self.extra and not self.drew:
+                return {card_text(c) for c in plays}
         if self.extra:  # another card, or (where it may) stop
             texts = {card_text(c) for c in plays} | moves
             return texts | {"pass"} if r.extra_after_end == "may" else texts
@@ -1505,6 +1512,34 @@ NO_PASSES = [
     ("pagat", ("turn.pass_limit=0",)),
     ("bicycle", ("turn.pass_limit=0", "players=5")),
 ]
+
+
+# a 7 that can be played goes first (WILD_RULES row 14, Badam Satti), with passes by choice,
+# an extra play, the joker, a stock, and another centre
+SEVENS_FIRST = [
+    ("pagat", ("turn.sevens_first=true",)),
+    ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
+    ("pagat", ("turn.sevens_first=true", "turn.extra_after_end=may", "layout.ace=low")),
+    ("shichinarabe", ("turn.sevens_first=true", "opening.method=holder_leads", "opening.card=D7",
+                      "deck.jokers=1")),
+    ("doujue", ("turn.sevens_first=true",)),
+    ("pagat", ("turn.sevens_first=true", "deck.hand=5", "deck.leftover=stock", "turn.draw=one")),
+    ("pagat", ("turn.sevens_first=true", *DEVYATKA)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), SEVENS_FIRST)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_where_sevens_go_first_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game where a 7 that can be played goes first equals the model's, and
+    no seat ever plays another card, covers or passes while it holds a 7 it could play."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 # the first player holding a 7 moves first (WILD_RULES row 34: 斬龍 where any 7 holder opens),

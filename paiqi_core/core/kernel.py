@@ -35,6 +35,7 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
     BY_PLUGIN,
+    BY_SEVENS_FIRST,
     BY_STUCK,
     CLOSED,
     COVER,
@@ -108,6 +109,7 @@ from paiqi_core.core.layout import (
     R_PASS_LIMIT,
     R_PLAYERS,
     R_ROW,
+    R_SEVENS_FIRST,
     R_STALL,
     R_STUCK,
     R_TAKE,
@@ -883,14 +885,19 @@ def options(
     if phase == HAND_ON:  # the card to hand to the player who passed: any it holds
         return 0, 0, one_joker(hand), False, BY_GIVE
     can = plays(st, seat)
+    sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
+    if sevens:  # a centre card that can be played goes before any other card
+        can = sevens
     njokers = 0
-    if R[R_JOKERS] and hand & JOKER_BITS:
+    if R[R_JOKERS] and hand & JOKER_BITS and not sevens:
         njokers = joker_moves(st, beyond, hand, jx, jy)
     if phase:  # a later step of the turn
         if phase == EXTRA:  # another card after one that ended its line; or stop, with MAY
             return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA
         return can, njokers, 0, R[R_MUST_PLAY] == 0, BY_DRAW  # the card just drawn fits
     opening = st[STARTED] == 0 and st[FIRST] >= 0
+    if sevens and not opening:
+        return can, 0, 0, False, BY_SEVENS_FIRST
     if R[R_STUCK] == PLUGIN:
         if (can or njokers) and (R[R_MUST_PLAY] or opening):
             return can, njokers, 0, False, BY_OPENING if opening else BY_MUST_PLAY

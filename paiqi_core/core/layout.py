@@ -163,6 +163,7 @@ R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
+R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other card
 RULES = 72
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
@@ -182,6 +183,7 @@ MAY, MUST = 1, 2
 # drawn (``PHASE`` DREW: play it, or stop where the player need not play)
 BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN, BY_GIVE = range(8)
 BY_DRAW = 8
+BY_SEVENS_FIRST = 9  # a centre card held that can be played goes first
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out", "seven_holder")
 STUCKS = ("cover", "pass")

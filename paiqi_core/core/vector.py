@@ -53,6 +53,7 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_HAND] = rules.hand or 0
     R[L.R_DECKS] = rules.pack.decks
     R[L.R_DRAW] = int(rules.draw != "none")
+    R[L.R_SEVENS_FIRST] = int(rules.sevens_first)
     line = rules.topology.line
     R[L.R_ENDS] = 0 if rules.topology.ring else 1 << line[0] | 1 << line[-1]
     R[L.R_CENTRE] = rules.topology.centre

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paiqi_core.actions import COVER, DRAW, DRAW_CARD, GIVE, PASS, action_text, joker_parts, kind
-from paiqi_core.cards import CARDS, JOKERS, card_text, is_joker
+from paiqi_core.cards import CARDS, JOKERS, RANKS, card_text, is_joker
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import (
     BY_DRAW,
@@ -19,6 +19,7 @@ from paiqi_core.core.layout import (
     BY_MUST_PLAY,
     BY_NO_PASSES,
     BY_OPENING,
+    BY_SEVENS_FIRST,
 )
 
 if TYPE_CHECKING:
@@ -52,6 +53,10 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if by == BY_GIVE or k == "give":
         return _why_not_give(state, action, by)
+    if by == BY_SEVENS_FIRST and (k != "play" or state.plays() >> action & 1):
+        centre = RANKS[state.game.rules.topology.centre]
+        sevens = ", ".join(action_text(a) for a in legal)
+        return f"{MUST_PLAY}: a {centre} that can be played goes first ({sevens})"
     if k == "joker":
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]
