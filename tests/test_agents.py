@@ -135,6 +135,13 @@ def test_heuristic_games_are_reproducible() -> None:
 # -- decisions from the observation only ----------------------------------------------------
 
 
+# the re-deal below replays the public actions on new hidden hands; a card handed on unseen
+# (turn.pass_takes, as in sjuan) names a card the new hands may not hold, so those games are
+# re-dealt by the belief sampler instead (tests/test_belief.py: every sample agrees with the
+# observation, pass_takes included)
+REDEALT = [(p, o) for p, o in CONFIGS if game_of(p, o).rules.pass_takes == "none"]
+
+
 def _redeal(state: State, seat: int, rnd: random.Random) -> State:
     """The same public game with the hidden cards dealt again: the cards in the other hands
     and the cards they covered are shuffled among them, every hand keeping its size and
@@ -163,7 +170,9 @@ def _redeal(state: State, seat: int, rnd: random.Random) -> State:
     return alt
 
 
-@pytest.mark.parametrize(("profile", "overrides"), CONFIGS, ids=IDS)
+@pytest.mark.parametrize(
+    ("profile", "overrides"), REDEALT, ids=[" ".join((p, *o)) for p, o in REDEALT]
+)
 def test_the_choice_depends_only_on_the_observation(
     profile: str, overrides: tuple[str, ...]
 ) -> None:

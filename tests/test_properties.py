@@ -1239,7 +1239,7 @@ def test_every_step_follows_the_rules(profile: str, seed: int, rnd: random.Rando
     actions exactly those of the rules, events, turn order, end within 52*4 actions."""
     rules = Rules.of(profile)
     state = game(profile).new_state(seed=seed)
-    assert [len(h) for h in dealt(state)] == [13] * 4
+    assert [len(h) for h in dealt(state)] == [rules.hand_size] * rules.players  # 13, or 9 of 36
     play(state, by_rng(rnd), rules)
     check_result(state, rules)
 

@@ -4,8 +4,9 @@ The rule sources document some values only within a range (the Japanese tables s
 4 players, play matches of 1, 3 or 5 games and allow 1 to 5 passes; 鬥雀 and the platform
 seat 4 and deal no joker). A profile may go beyond them where the engine is well defined;
 ``validate`` and ``explain`` then note that the value lies outside the documented range of
-the profile's family (the built-in family it extends). The ranges are written in the rule
-schema as ``x-documented``.
+the profile's family (the built-in family it extends), unless a named built-in game
+(``devyatka``, ``badam-satti``) sets it: that game's own source documents it. The ranges are
+written in the rule schema as ``x-documented``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def range_notes(profile: Profile) -> list[Problem]:
     fam = family(profile)
     if fam is None:
         return []
+    families = resources.families()
     notes = []
     for path, by_family in _documented(resources.schema("profile")):
         rng = by_family.get(fam)
@@ -60,7 +62,10 @@ def range_notes(profile: Profile) -> list[Problem]:
             value = value[part]
         if rng is None or value is None or _inside(value, rng):
             continue
-        where = profile.origin(path).location or Location(profile.source, 1, 1)
+        origin = profile.origin(path)
+        if origin.profile in resources.builtin_profiles() and origin.profile not in families:
+            continue  # a named game's own rule, from its own source (devyatka's 9s)
+        where = origin.location or Location(profile.source, 1, 1)
         notes.append(
             Problem(
                 where,

@@ -56,11 +56,16 @@ def differences(a: Profile, b: Profile, ids: Sequence[Mapping[str, Any]],
         old = " / ".join(said)
         out.append(f"- {', '.join(named)}: {now} ({words['rule_was'].format(b=b.id, old=old)})")
     out.append("")
-    pairs = zip(_examples(a, ids[0], lang), _examples(b, ids[1], lang), strict=False)
+    # the examples of the two books with the same setup (in the same section), where the
+    # outcomes differ
+    theirs = _examples(b, ids[1], lang)
     parted = [
         (x, y)
-        for x, y in pairs
-        if _setup(x) == _setup(y) and x.block["expect"] != y.block["expect"]
+        for x in _examples(a, ids[0], lang)
+        for y in theirs
+        if x.section == y.section
+        and _setup(x) == _setup(y)
+        and x.block["expect"] != y.block["expect"]
     ]
     if parted:
         out += [f"## {words['parts_ways']}", "", words["examples_note"], ""]

@@ -286,13 +286,21 @@ COVERED: list[dict[str, Any]] = [
     {"covered": ["C2", "D3"]},
 ]
 
+CHIPS: list[dict[str, Any]] = [
+    {"passes": 2, "held": 4},
+    {"out": 1},
+    {"passes": 1, "held": 2},
+    {"held": 3},
+]
+
 # facts of a finished game, by scoring: what each seat did
 FACTS: dict[str, list[dict[str, Any]]] = {
     "covering": COVERED,
     "platform": COVERED,
-    "first_out": [{}, {"out": 1}, {}, {}],
-    # (cards played of 13: the cards still held, which chips may charge for)
-    "chips": [{"passes": 2, "played": 9}, {"out": 1}, {"passes": 1, "played": 11}, {"played": 10}],
+    # (with the cards still held, which chips may charge for; the same game
+    # for both, so a book against another profile shows what each scoring makes of it)
+    "first_out": CHIPS,
+    "chips": CHIPS,
     "placement": [{"out": 2}, {"burst": 1}, {"out": 1}, {}],
 }  # fmt: skip
 
@@ -316,9 +324,8 @@ def _settlement(game: Game, ident: Mapping[str, Any], method: str,
             expect[key] = [_number(v) for v in value]
     said = []
     held = "fact_clean" if method in ("covering", "platform") else "fact_held"
-    hand = len(game.deck) // game.players  # as a settlement deals it
     for seat, f in enumerate(facts):
-        said += _facts_said(seat, f, words, held, hand)
+        said += _facts_said(seat, f, words, held)
     text = words["ex_settle"].format(facts=words["and"].join(said))
     money = "money" in expect and any(expect["money"])
     shown = {
@@ -416,9 +423,8 @@ def _localised(factor: str, words: Mapping[str, str]) -> str:
 
 
 def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str],
-                held: str, hand: int) -> list[str]:  # fmt: skip
-    """What a seat did, in words; ``held``: the words for a seat with no other fact, and
-    ``hand`` the cards dealt a seat (what a seat that played fewer still holds)."""
+                held: str) -> list[str]:  # fmt: skip
+    """What a seat did, in words; ``held``: the words for a seat with no other fact."""
     out = []
     if "covered" in f:
         pts = sum(points(c) for c in parse_cards(f["covered"]))
@@ -431,9 +437,8 @@ def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str],
         out.append(words["fact_burst"].format(seat=seat))
     if "passes" in f:
         out.append(words["fact_passes"].format(seat=seat, n=f["passes"]))
-    if "played" in f and "out" not in f:
-        left = hand - int(f["played"]) - len(f.get("covered", []))
-        out.append(words["fact_cards"].format(seat=seat, n=left))
+    if f.get("held"):
+        out.append(words["fact_cards"].format(seat=seat, n=f["held"]))
     elif not f or set(f) == {"passes"}:
         out.append(words[held].format(seat=seat))
     return out

@@ -243,7 +243,13 @@ def outcomes_from_facts(
         f = by_seat.get(s, {})
         covered = tuple(parse_cards(f.get("covered", [])))
         last = parse_card(f["last"]) if "last" in f else None
-        played = int(f.get("played", hand_size - len(covered)))
+        held = int(f.get("held", 0))
+        if held + len(covered) > hand_size:
+            raise SetupError(
+                f"seat {seats.name(s)} holds {held} and covered {len(covered)} of the "
+                f"{hand_size} cards dealt"
+            )
+        played = int(f.get("played", hand_size - len(covered) - held))
         suits = tuple(
             x if isinstance(x, int) else _opening_number(order, SUITS.index(x))
             for x in f.get("completed", [])
@@ -260,7 +266,9 @@ def outcomes_from_facts(
                 passes=int(f.get("passes", 0)),
                 burst=int(f["burst"]) - 1 if "burst" in f else None,
                 left_with_joker=bool(f.get("joker_only", False)),
-                hand_left=max(0, hand_size - played - len(covered)) if "played" in f else 0,
+                hand_left=max(0, hand_size - played - len(covered))
+                if "played" in f or "held" in f
+                else 0,
                 hand_size=hand_size,
                 centre=game.rules.topology.centre,
             )
