@@ -279,8 +279,9 @@ def test_using_the_environment_before_reset_says_to_call_reset() -> None:
 def expected_sums() -> dict[str, float | None]:
     """What the rules (rules/RULES and the profiles) say of the sum of the seats' utilities:
     money only changes hands in 鬥雀 covering, the platform without a fee and the chips pots
-    of Bicycle and Девятка (0); the first out takes the whole win in Pagat and Badam Satti (1); the Japanese family
-    ranks every seat with 3/2/1/0 rank points and its games end with one holder at most (6);
+    of Bicycle and Девятка (0); the first out takes the whole win in Pagat and Badam Satti
+    (1); the Japanese family ranks every seat with 3/2/1/0 rank points and its games end
+    with one holder at most (6);
     Sjuan's may stall with several holders tied, since a pass takes a card (no fixed sum)."""
     money = ["doujue", "doujue-passes", "doujue-tunnel", "platform", "platform-zhanlong", "bicycle",
              "devyatka"]  # fmt: skip
