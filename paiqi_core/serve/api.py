@@ -14,6 +14,9 @@ Routes (all answers are JSON objects; an error is ``{"error": "..."}`` with a 4x
   engine's reason it is not legal (a draw naming its card is refused: the card is chance's).
 - ``POST /api/games/ID/advance``: ``{max_moves}``: the computer players move (bounded).
 - ``GET  /api/games/ID/record``: the game's record, once it is over.
+- ``GET  /api/games/ID/rules?lang=``: the game's rules card (see ``rulescard``): the rules
+  in play, in ``lang`` (zh-TW, ja or en) or else the language the request's
+  Accept-Language prefers.
 - ``POST /api/replays``: ``{jsonl, name}``: the records of a JSON Lines text.
 - ``POST /api/replay``: ``{record}`` or ``{run, profile, game}``: a game step by step.
 - ``GET  /api/runs``: the runs of the results file the server was started with.
@@ -33,6 +36,7 @@ code, needed without a token when the server serves the network):
 - ``POST /api/rooms/ID/next``: ``{host}``: deal the next hand once this one is over.
 - ``POST /api/rooms/ID/record``: ``{token | host | code}``: the record of the deal just
   played (every hand as dealt: only once it is over).
+- ``POST /api/rooms/ID/rules``: ``{token | host | code, lang}``: the room's rules card.
 - ``GET  /api/rooms/ID/events?code=``: a stream of the room's versions (server-sent events;
   see ``app``): each tells a page to ask for its view again.
 """
@@ -59,6 +63,11 @@ from paiqi_core.serve.tables import LEVEL_WORDS, Table, TableError, Tables, Tabl
 
 MAX_SEED = 2**63
 GAME_CACHE = 32  # compiled rule sets kept for new deals
+
+
+# The request's Accept-Language header, as the server hands it to a route in the request's
+# JSON (a GET's query parameters are its JSON); whatever the page sent under it is replaced.
+ACCEPT_LANGUAGE = "accept_language"
 
 
 class ApiError(Exception):
@@ -262,6 +271,10 @@ class Api:
                 raise ApiError(409, "the record is given once the game is over")
             return state_record(table.state)
 
+    def game_rules(self, table_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules card of a game (the rules it is dealt with)."""
+        return _rules_card(self._table(table_id).game, body)
+
     def _table(self, table_id: str) -> Table:
         try:
             return self.tables.get(table_id)
@@ -380,6 +393,15 @@ class Api:
                     raise ApiError(409, "the record is given once the deal is over")
                 return room.records[-1]
 
+    def room_rules(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules card of a room, for whoever may see the room."""
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                self._access(room, body)
+                game = room.game
+        return _rules_card(game, body)
+
     def listen(
         self, room_id: str, code: str, tell: Callable[[], None]
     ) -> tuple[Room, Callable[[], None]]:
@@ -497,6 +519,8 @@ class Api:
                 return lambda body: self.advance(table_id, body)
             if what == "record" and get:
                 return lambda body: self.record(table_id)
+            if what == "rules" and get:
+                return lambda body: self.game_rules(table_id, body)
         if rest[0] == "rooms" and post:
             if rest == ["rooms"]:
                 return self.new_room
@@ -511,6 +535,7 @@ class Api:
                 "stand-in": self.stand_in,
                 "next": self.next_deal,
                 "record": self.room_record,
+                "rules": self.room_rules,
             }.get(rest[2] if len(rest) == 3 else "")
             if handler is not None:
                 return lambda body: handler(room_id, body)
@@ -521,6 +546,17 @@ class Api:
         if rest == ["runs"] and get:
             return self.runs
         return None
+
+
+def _rules_card(game: Game, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules card of ``game``'s rules in the request's language."""
+    from paiqi_core.serve import rulescard
+
+    try:
+        lang = rulescard.language(body.get("lang"), _str(body.get(ACCEPT_LANGUAGE)))
+    except ValueError as e:
+        raise ApiError(400, str(e)) from None
+    return rulescard.card(game.rules.profile, lang)
 
 
 def _seed(body: Mapping[str, Any]) -> int:

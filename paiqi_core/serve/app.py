@@ -40,7 +40,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from paiqi_core.serve.api import Api, ApiError
+from paiqi_core.serve.api import ACCEPT_LANGUAGE, Api, ApiError
 from paiqi_core.serve.rooms import Bucket
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -68,6 +68,7 @@ CLIENT_BURST = 60
 MAX_CLIENTS = 10_000  # clients whose rate is followed (the quietest are forgotten first)
 KEEP_ALIVE_SECONDS = 15.0  # an event stream sends a comment this often when nothing changes
 EVENTS = re.compile(r"/api/rooms/([A-Za-z0-9_-]{1,40})/events")
+MAX_ACCEPT_LANGUAGE = 200  # characters of an Accept-Language header read
 MISDIRECTED = "this server answers only requests addressed to it by its address"
 
 
@@ -275,8 +276,12 @@ async def _api(request: Request, s: Settings, method: str, path: str) -> Respons
             return body
         raw = body
     kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+    given = {
+        **(dict(request.query_params) if method == "GET" else {}),
+        ACCEPT_LANGUAGE: request.headers.get("accept-language", "")[:MAX_ACCEPT_LANGUAGE],
+    }
     status, data = await anyio.to_thread.run_sync(
-        _answer, s, method, path, raw, kind, limiter=s.workers
+        _answer, s, method, path, raw, kind, given, limiter=s.workers
     )
     return _response(status, data, "application/json; charset=utf-8")
 
@@ -359,15 +364,20 @@ async def _read_body(request: Request, base_seconds: float) -> bytes | Response:
     return b"".join(chunks)
 
 
-def _answer(s: Settings, method: str, path: str, raw: bytes, kind: str) -> tuple[int, bytes]:
+def _answer(
+    s: Settings, method: str, path: str, raw: bytes, kind: str, given: Mapping[str, str]
+) -> tuple[int, bytes]:
     """The status and JSON text of an API request, on a worker thread."""
-    status, data = _route(s, method, path, raw, kind)
+    status, data = _route(s, method, path, raw, kind, given)
     return status, json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
 
 
-def _route(s: Settings, method: str, path: str, raw: bytes, kind: str) -> tuple[int, Any]:
+def _route(
+    s: Settings, method: str, path: str, raw: bytes, kind: str, given: Mapping[str, str]
+) -> tuple[int, Any]:
     """The status and JSON of an API request: the body's checks, the route, and the
-    route's answer or error."""
+    route's answer or error. ``given`` is added to the body: a GET's query parameters,
+    and the request's Accept-Language (``api.ACCEPT_LANGUAGE``)."""
     route = s.api.route(method, path)
     body: dict[str, Any] = {}
     if method == "POST":
@@ -381,6 +391,7 @@ def _route(s: Settings, method: str, path: str, raw: bytes, kind: str) -> tuple[
             if not isinstance(data, dict):
                 return 400, {"error": "send a JSON object"}
             body = data
+    body.update(given)
     if route is None:
         return 404, {"error": f"no route {method} {path}"}
     try:
