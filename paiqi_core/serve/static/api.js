@@ -34,6 +34,8 @@ export const api = {
   act: (id, action) => call("POST", `/api/games/${id}/act`, { action }),
   advance: (id, maxMoves) => call("POST", `/api/games/${id}/advance`, { max_moves: maxMoves }),
   record: (id) => call("GET", `/api/games/${id}/record`),
+  // a rules card: in `lang`, or (none given) in the language the browser asks for
+  gameRules: (id, lang) => call("GET", `/api/games/${id}/rules${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`),
   readReplays: (jsonl, name) => call("POST", "/api/replays", { jsonl, name }),
   replay: (body) => call("POST", "/api/replay", body),
   runs: () => call("GET", "/api/runs"),
@@ -46,6 +48,7 @@ export const api = {
   standIn: (id, creds, seat) => call("POST", `/api/rooms/${id}/stand-in`, { ...creds, seat, level: "normal" }),
   nextDeal: (id, creds) => call("POST", `/api/rooms/${id}/next`, creds),
   roomRecord: (id, creds) => call("POST", `/api/rooms/${id}/record`, creds),
+  roomRules: (id, creds, lang) => call("POST", `/api/rooms/${id}/rules`, { ...creds, lang: lang || undefined }),
 };
 
 // A shared place for what the editor hands to the table ("play this profile").

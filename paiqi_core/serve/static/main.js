@@ -24,6 +24,7 @@ function typing(target) {
 }
 
 document.addEventListener("keydown", (e) => {
+  if (document.querySelector("dialog[open]")) return; // a card over the page takes its keys (Esc closes it)
   if (current === "editor" && editorKey(e)) { e.preventDefault(); return; }
   if (typing(e.target)) {
     if (e.key === "Escape") e.target.blur();

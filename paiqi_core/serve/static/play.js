@@ -1,6 +1,7 @@
 // Play: choose a profile, options, seat and opponents; then the game, move by move.
 import { api, ApiError, shared } from "./api.js";
 import { loadRoom, saveRoom, roomLink, followRoom, renderRoom } from "./room.js";
+import { initRules, openRules } from "./rules.js";
 import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -117,6 +118,8 @@ export async function initPlay() {
   $("setup").addEventListener("submit", (e) => { e.preventDefault(); deal(); });
   $("open-room").addEventListener("click", () => openRoom());
   $("find-room").addEventListener("click", () => findRoom());
+  // the rules card states the rules this game or room is played by (its edits included)
+  initRules((lang) => (room ? api.roomRules(room.id, creds(), lang) : api.gameRules(view.table, lang)));
   await checkSetup();
   if (params.get("room")) await enterRoom(params.get("room"), params.get("code"));
 }
@@ -629,6 +632,7 @@ async function download() {
 export function playKey(e) {
   const key = e.key;
   if ((key === "n" || key === "N") && !room) { deal(); return true; } // a room is left by the Deal button only
+  if ((key === "r" || key === "R") && view) { openRules(); return true; }
   if (!view || view.over) return false;
   const L = legalOf(view);
   if (key === "p" || key === "P") { act("pass"); return true; } // refused with the reason if not legal
