@@ -5,7 +5,8 @@ The server is uvicorn (``server``) running a Starlette application (``app``): th
 files and the JSON API, whose routes are in ``api``; live games in ``tables``, drawn from
 the person's own observation by ``view``; rooms of several people, deal after deal, in
 ``rooms`` (their event stream in ``app``); profiles from the browser in ``profiles``;
-replays in ``replays``; the settlement broken down in ``settlement``. The page is plain
+replays in ``replays``; the settlement broken down in ``settlement``; the rules card of a
+game or room (the rule book's text of its rules) in ``rulescard``. The page is plain
 HTML, CSS and JavaScript in ``static/``.
 """
 
