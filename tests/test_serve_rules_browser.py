@@ -1,7 +1,8 @@
 """The rules card of ``paiqi serve`` in a real Chromium: opened over a game and over a room,
 on a desktop and on a phone, in the browser's own language first and then in the one the
-person picks (kept for the next card); it states the options the game was dealt with as
-house changes, fits the screen, scrolls inside, and nothing in it runs off to the side.
+person picks (kept for the next card); it states the options the game was dealt with, and
+a profile written in the editor, with their changes marked as house rules; it fits the
+screen, scrolls inside, and nothing in it runs off to the side.
 """
 
 from __future__ import annotations
@@ -150,3 +151,41 @@ def test_the_rules_card_of_a_game_and_of_a_room(
     shot(page, shots, f"rules-room-{name}", full=False)
     page.mouse.click(2, 2)  # beside the card
     assert page.is_hidden("#rules-card")
+
+
+def test_the_card_of_a_profile_written_in_the_editor(browser: Any, server: PaiqiServer) -> None:
+    """A house profile typed in the editor (鬥雀 with a bust above 40 covered points, where
+    the profile's own is 55), dealt with an option (a stake of 3, the profile's 1): the card
+    states both, marked, and no longer doujue's 55."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    errors: list[str] = []
+    context.on("weberror", lambda e: errors.append(str(e.error)))
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(f"{server.url}?speed=0#editor")
+        page.wait_for_selector("body[data-ready=true]")
+        page.fill("#profile-name", "house.yaml")
+        page.fill("#yaml", "id: house\nextends: doujue\nscoring:\n  bust_above: 40\n")
+        page.wait_for_function(  # this text checked (not the editor's first one)
+            "() => document.querySelector('#editor-explain').textContent"
+            ".includes('scoring.bust_above = 40')"
+        )
+        page.click("#play-this")
+        page.wait_for_selector("#play:not([hidden])")
+        page.fill("#options", "scoring.stake=3")
+        page.wait_for_function("() => !document.querySelector('#deal').disabled")
+        page.click("#deal")
+        page.wait_for_selector("#game:not([hidden]) #board .row")
+        open_card(page)
+        card = card_shown(page, "en")
+        check_fits(card)
+        house = card["house"]
+        assert len(house) == 2, (house, page.text_content("#status"))
+        assert any("40" in line and "55" not in line for line in house), house
+        assert any("3" in line and "stake" in line.lower() for line in house)
+        body = page.text_content("#rules-body") or ""
+        assert "55" not in body
+    finally:
+        context.close()
+    assert errors == [], errors
