@@ -261,6 +261,14 @@ READINGS: dict[str, Reading] = {
             lambda r: not r.must_play and _opens_with_a_card(r),
         ),
         Reading(
+            "count-covers-cards",
+            "Where covered cards are counted rather than their points (scoring.count: cards), "
+            "a covered joker is a covered card and costs 1 like any other; equal totals still "
+            "rank the player with fewer covered cards first, then the one whose covered cards "
+            "lie nearer the 7.",
+            lambda r: r.facts.bust_above is not None and not r.facts.covered_points_count,
+        ),
+        Reading(
             "bust-after-melds",
             "The bust threshold counts the covered points left after the meld exemption.",
             lambda r: r.facts.melds_exempt and r.facts.bust_above is not None,

@@ -73,6 +73,7 @@ VARIANTS = [
     ("shichinarabe", ("players=3", "deck.jokers=1")),
     ("shichinarabe", ("turn.must_play=true", "scoring.place_points=[5,3]")),
     ("doujue", ("deck.jokers=1",)),
+    ("doujue", ("scoring.count=cards", "scoring.bust_above=3", "deck.jokers=1")),
     ("doujue", ("turn.must_play=false", "scoring.stake=0.5")),
     ("doujue", ("turn.stuck=pass", "turn.pass_limit=2")),
     ("doujue-passes", ("players=3", "deck.jokers=1")),
@@ -477,6 +478,25 @@ def test_the_worked_doujue_example_by_hand() -> None:
     assert result.total == (10, 2, -20, -60)
     assert result.rank == (1, 2, 3, 4)
     assert result.money == (800, 0, -80, -720)
+
+
+def test_the_worked_doujue_example_counted_by_cards_by_hand() -> None:
+    # the same game counted by cards (以蓋牌張數): 乙 +5 - 1 = 4; 丙 -2 (中頭: 2 x 2 x 2 = 8);
+    # 丁 -5 (大頭: 5 x 3 x 2 = 30; five cards are no bust above 55); 甲 receives 38.
+    # With the bust above 4 cards, 丁's five bust: 5 x 3 x 2 x 2 = 60, and 甲 receives 68
+    s, d = 0, 26
+    outcomes = [
+        PlayerOutcome((), 13),
+        PlayerOutcome((s + 2,), 12, completions=(2,)),
+        PlayerOutcome((s + 9, d + 9), 11),
+        PlayerOutcome((s + 10, s + 11, s + 12, d + 10, d + 12), 8),
+    ]
+    result = kernel_result(game_for("doujue", ["scoring.count=cards"]), outcomes)
+    assert result.total == (10, 4, -2, -5)
+    assert result.rank == (1, 2, 3, 4)
+    assert result.money == (38, 0, -8, -30)
+    busting = game_for("doujue", ["scoring.count=cards", "scoring.bust_above=4"])
+    assert kernel_result(busting, outcomes).money == (68, 0, -8, -60)
 
 
 MELD_CASES = [

@@ -919,6 +919,11 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
     """鬥雀 scoring, RULES.md section 1."""
     stake = Fraction(str(p["stake"]))
     wm = p["winner_multiplier"]
+    by_cards = p.get("count", "points") == "cards"  # 排七 counted by cards (WILD_RULES row 33)
+
+    def cost(covered: list[int]) -> int:
+        """What covered cards cost: 1 each by cards, else their face points."""
+        return len(covered) if by_cards else sum(points(c) for c in covered)
 
     def total(f: Facts) -> int:
         if f.all_covered:
@@ -926,7 +931,7 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
         bonus = p["completion_bonus"] * len(f.closures)
         bonus += p["last_seven_bonus"] if f.last_seven else 0
         bonus += p["clean_bonus"] if f.clean else 0
-        return bonus - sum(points(c) for c in f.covered)
+        return bonus - cost(f.covered)
 
     totals = [total(f) for f in facts]
 
@@ -969,8 +974,7 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
 
     money = [Fraction(0)] * len(facts)
     for s in payers:
-        covered_points = sum(points(c) for c in facts[s].covered)
-        bust = p["bust_multiplier"] if covered_points > p["bust_above"] else 1
+        bust = p["bust_multiplier"] if cost(facts[s].covered) > p["bust_above"] else 1
         owed = Fraction(-totals[s]) * heads[s] * bust * stake
         for w in winners:
             amount = owed / len(winners) * winner_multiplier(facts[w])
@@ -1253,6 +1257,30 @@ def played_as_the_model(
         check_state(state, model)
     assert model.over
     return state
+
+
+# covering scored by the number of covered cards (以蓋牌張數; WILD_RULES row 33), the bust
+# threshold counting cards too; a covered joker is a card
+COUNTED = [
+    ("doujue", ("scoring.count=cards",)),
+    ("doujue", ("scoring.count=cards", "scoring.bust_above=3", "deck.jokers=1")),
+    ("doujue-passes", ("scoring.count=cards", "scoring.bust_above=2")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), COUNTED)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_covering_counted_by_cards_follows_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Where covered cards are counted, each costs 1 in the totals, the ranks, the heads
+    and the bust, as the model reckons them."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.params["count"] == "cards"
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 # the order in which a row leaves its 7 (WILD_RULES rows 6 and 20; Ristiseiska on BGA)

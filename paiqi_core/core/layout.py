@@ -162,7 +162,9 @@ R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
-RULES = 72
+# 69-79: rules of play; 80 and above: scorings, matches and sessions
+R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
+RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
 EXTRA = 1  # PHASE: the extra play after a card that ends its line

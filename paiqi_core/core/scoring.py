@@ -61,6 +61,7 @@ from paiqi_core.core.layout import (
     R_CLEAN_EVENT,
     R_CLOSURE,
     R_COMPLETION,
+    R_COUNT_CARDS,
     R_FEE_DEN,
     R_FEE_NUM,
     R_HEAD_BIG,
@@ -320,7 +321,7 @@ def _covering(
     for s in range(n):
         covered = st[COVERED + s]
         ncov = popcount(covered)
-        pts = card_points(covered)
+        pts = ncov if R[R_COUNT_CARDS] else card_points(covered)  # what the covered cards cost
         work[W_POINTS + s] = pts
         seven = _last_seven(st, R, s)
         clean = _clean(st, s)

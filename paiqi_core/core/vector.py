@@ -76,6 +76,7 @@ def fill_scoring(R: list[int], f: Form) -> None:
         R[L.R_WM_CLEAN] = int(clean)
     if f.kind == "covering":
         R[L.R_COMPLETION] = int(f["completion_bonus"])
+        R[L.R_COUNT_CARDS] = int(f.get("count", "points") == "cards")
         R[L.R_BIG] = int(f["big_head"])
         R[L.R_MIDDLE] = int(f["middle_head"])
     elif f.kind == "platform":

@@ -58,6 +58,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "match.games": lambda p, r: p.get("match.games") == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
     "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
+    "scoring.count": lambda p, r: p.get("scoring.count") == "points",
     "scoring.rate": lambda p, r: p.get("scoring.settlement") == "heads",
     "scoring.head_amounts.small": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.middle": lambda p, r: p.get("scoring.settlement") == "difference",

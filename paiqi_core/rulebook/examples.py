@@ -410,7 +410,8 @@ def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
 
 def _localised(factor: str, words: Mapping[str, str]) -> str:
     """A factor of a payment (``25 points``, ``× stake 1``) in the book's words."""
-    for english in ("covered points", "cards held", "points", "stake", "passes", "ante"):
+    said = ("covered points", "covered cards", "cards held", "points", "stake", "passes", "ante")
+    for english in said:
         factor = factor.replace(english, words[english])
     return factor
 
