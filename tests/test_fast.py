@@ -499,6 +499,28 @@ def test_the_worked_doujue_example_counted_by_cards_by_hand() -> None:
     assert kernel_result(busting, outcomes).money == (68, 0, -8, -60)
 
 
+def test_qq_pairs_by_hand() -> None:
+    # QQ 排七 (2kk4.net): each scores the others' covered points less 3 times its own, and
+    # every score doubles once a player has gone out clean. Covered points 0, 3, 20 and 13
+    # (36 in all), 甲 clean: 甲 36 x 2 = 72; 乙 (33 - 9) x 2 = 48; 丙 (16 - 60) x 2 = -88;
+    # 丁 (23 - 39) x 2 = -32; they add up to 0
+    s, d = 0, 26
+    outcomes = [
+        PlayerOutcome((), 13),
+        PlayerOutcome((s + 2,), 12),
+        PlayerOutcome((s + 9, d + 9), 11),
+        PlayerOutcome((d + 12,), 12),
+    ]
+    result = kernel_result(Game("qq"), outcomes)
+    assert result.total == (0, -3, -20, -13)
+    assert result.rank == (1, 2, 4, 3)
+    assert result.money == (72, 48, -88, -32)
+    # 甲 covered SA instead: 1, 3, 20, 13 (37), nobody clean, nothing doubles: 甲 36 - 3 = 33;
+    # 乙 34 - 9 = 25; 丙 17 - 60 = -43; 丁 24 - 39 = -15
+    outcomes[0] = PlayerOutcome((s + 0,), 12)
+    assert kernel_result(Game("qq"), outcomes).money == (33, 25, -43, -15)
+
+
 MELD_CASES = [
     ([0, 1, 2, 3, 4, 13, 26, 39], 15),  # SA-S5 straight flush; the three other aces count
     ([8, 21, 34, 47, 12], 36),  # four 9s (鐵支); SK counts

@@ -920,13 +920,18 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
     stake = Fraction(str(p["stake"]))
     wm = p["winner_multiplier"]
     by_cards = p.get("count", "points") == "cards"  # 排七 counted by cards (WILD_RULES row 33)
+    pairs = p.get("pay", "winner") == "pairs"  # QQ 排七: every two settle (row 36)
 
     def cost(covered: list[int]) -> int:
         """What covered cards cost: 1 each by cards, else their face points."""
         return len(covered) if by_cards else sum(points(c) for c in covered)
 
+    def special(f: Facts) -> bool:
+        """全蓋, where the winner collects (in pairs, no special hand)."""
+        return f.all_covered and not pairs
+
     def total(f: Facts) -> int:
-        if f.all_covered:
+        if special(f):
             return 0
         bonus = p["completion_bonus"] * len(f.closures)
         bonus += p["last_seven_bonus"] if f.last_seven else 0
@@ -941,11 +946,20 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
         if not f.covered:
             achievement = 3 if f.last_seven else 2 if f.clean else 1 if f.closures else 0
         distance = sum(abs(points(c) - 7) for c in f.covered)
-        return (not f.all_covered, -totals[s], len(f.covered), distance, -achievement)
+        return (not special(f), -totals[s], len(f.covered), distance, -achievement)
 
     seats = range(len(facts))
     rank = [1 + sum(1 for o in seats if key(o) < key(s)) for s in seats]
     winners = [s for s in range(len(facts)) if rank[s] == 1]
+    if pairs:  # each pair settles the difference of its totals, doubled (QQ) after a clean out
+        times = p.get("clean_multiplier", 1) if any(f.clean for f in facts) else 1
+        return {
+            "total": totals,
+            "rank": rank,
+            "winners": winners,
+            "labels": ["winner" if s in winners else "" for s in seats],
+            "money": [sum((totals[s] - totals[o]) * times * stake for o in seats) for s in seats],
+        }
     payers = [s for s in range(len(facts)) if s not in winners and totals[s] < 0]
     values = sorted({totals[s] for s in payers})
     heads = {s: 1 for s in payers}
@@ -1260,25 +1274,30 @@ def played_as_the_model(
 
 
 # covering scored by the number of covered cards (以蓋牌張數; WILD_RULES row 33), the bust
-# threshold counting cards too; a covered joker is a card
+# threshold counting cards too; a covered joker is a card. And settled by pairs (row 36)
 COUNTED = [
     ("doujue", ("scoring.count=cards",)),
     ("doujue", ("scoring.count=cards", "scoring.bust_above=3", "deck.jokers=1")),
     ("doujue-passes", ("scoring.count=cards", "scoring.bust_above=2")),
+    # QQ 排七 (row 36): every two players settle the difference of their totals
+    ("qq", ("deck.jokers=1",)),
+    ("doujue", ("scoring.pay=pairs", "scoring.clean_multiplier=3", "scoring.stake=0.5")),
+    ("qq", ("scoring.count=cards", "players=5")),
 ]
 
 
 @pytest.mark.parametrize(("profile", "sets"), COUNTED)
 @FAST
 @given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
-def test_covering_counted_by_cards_follows_the_rules(
+def test_covering_counted_by_cards_or_settled_by_pairs_follows_the_rules(
     profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
 ) -> None:
     """Where covered cards are counted, each costs 1 in the totals, the ranks, the heads
-    and the bust, as the model reckons them."""
+    and the bust; where every two players settle, each pair pays the difference of its
+    totals: as the model reckons them."""
     played = Game(profile, sets)
     rules = Rules.of(played)
-    assert rules.params["count"] == "cards"
+    assert rules.params["count"] == "cards" or rules.params["pay"] == "pairs"
     state = played_as_the_model(played, rules, seed, rnd)
     check_result(state, rules)
 

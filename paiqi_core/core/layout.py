@@ -164,6 +164,8 @@ R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
 # 69-79: rules of play; 80 and above: scorings, matches and sessions
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
+R_PAIRS = 81  # covering: every two players settle the difference of their totals
+R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player went out clean
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

@@ -71,6 +71,8 @@ from paiqi_core.core.layout import (
     R_MELDS,
     R_MIDDLE,
     R_NPOINTS,
+    R_PAIRS,
+    R_PAIRS_CLEAN,
     R_PASS_COST,
     R_PLAYERS,
     R_POINTS,
@@ -325,7 +327,8 @@ def _covering(
         work[W_POINTS + s] = pts
         seven = _last_seven(st, R, s)
         clean = _clean(st, s)
-        all_covered = res[s, X_ALL_COVERED] == 1
+        # 全蓋 (a total of 0, ranked first) where the winner collects; in pairs, no special hand
+        all_covered = res[s, X_ALL_COVERED] == 1 and not R[R_PAIRS]
         if all_covered:
             t = 0
         else:
@@ -350,6 +353,9 @@ def _covering(
             work[W_MULT + s] = 1
     _ranks(work, n, res)
     split = _winners(res, n)
+    if R[R_PAIRS]:
+        _pairs(st, R, n, res, game)
+        return
     # heads among the payers (negative totals that did not win): the lowest unique is
     # 大頭 and a unique second lowest 中頭; the lowest shared by two are both 中頭
     lowest_total = 1
@@ -398,6 +404,25 @@ def _covering(
                 res[s, X_MONEY] -= amount
     game[G_DEN] = split
     game[G_WINNERS] = split
+    game[G_HAS_TOTAL] = 1
+
+
+@hot
+def _pairs(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
+    """Every two players settle the difference of their totals (QQ 排七: each collects the
+    others' covered points less n - 1 times its own), every payment multiplied once a
+    player went out clean."""
+    mult = 1
+    sum_t = 0
+    for s in range(n):
+        sum_t += res[s, X_TOTAL]
+        if _clean(st, s):
+            mult = R[R_PAIRS_CLEAN]
+    for s in range(n):
+        res[s, X_LABEL] = L_WINNER if res[s, X_WIN] else 0
+        res[s, X_MONEY] = (n * res[s, X_TOTAL] - sum_t) * mult
+    game[G_DEN] = 1
+    game[G_WINNERS] = _winners(res, n)
     game[G_HAS_TOTAL] = 1
 
 

@@ -77,6 +77,8 @@ def fill_scoring(R: list[int], f: Form) -> None:
     if f.kind == "covering":
         R[L.R_COMPLETION] = int(f["completion_bonus"])
         R[L.R_COUNT_CARDS] = int(f.get("count", "points") == "cards")
+        R[L.R_PAIRS] = int(f.get("pay", "winner") == "pairs")
+        R[L.R_PAIRS_CLEAN] = int(f.get("clean_multiplier", 1))
         R[L.R_BIG] = int(f["big_head"])
         R[L.R_MIDDLE] = int(f["middle_head"])
     elif f.kind == "platform":

@@ -31,6 +31,8 @@ PARAMS = (
     "bust_multiplier",
     "winner_multiplier",
     "count",
+    "pay",
+    "clean_multiplier",
 )
 
 
@@ -60,6 +62,8 @@ def covering(p: Params) -> Scoring:
     mult_last_seven, mult_all_covered, mult_clean = winner_multipliers(p)
     by_cards = p.get("count", "points") == "cards"  # 以蓋牌張數: a covered card costs 1
     cost = covered_cards if by_cards else covered_points
+    pairs = p.get("pay", "winner") == "pairs"  # QQ 排七: every two players settle
+    clean_mult = int(p.get("clean_multiplier", 1))
 
     facts = ScoringFacts(
         objective="money",
@@ -67,7 +71,7 @@ def covering(p: Params) -> Scoring:
         last_seven_bonus=last_seven,
         clean_bonus=clean,
         covered_points_count=not by_cards,
-        bust_above=bust_above,
+        bust_above=None if pairs else bust_above,
     )
     compiled = form(
         "covering",
@@ -81,6 +85,7 @@ def covering(p: Params) -> Scoring:
         bust_multiplier=bust_mult,
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
         **({"count": "cards"} if by_cards else {}),
+        **({"pay": "pairs", "clean_multiplier": clean_mult} if pairs else {}),
     )
     score = core_score(compiled, pack_of(p), Fraction(stake))
     most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
@@ -89,8 +94,12 @@ def covering(p: Params) -> Scoring:
         """No payer pays more than a hand's most covered points (or cards) times the
         largest head, bust and winner multipliers; no winner collects more than the others
         pay."""
-        worst = max(big, middle, 1) * max(bust_mult, 1) * most
         most_cost = limits.hand if by_cards else limits.most_points(limits.hand)
+        if pairs:  # each of the others' totals lies within bonuses + most_cost of one's own
+            apart = 4 * completion + last_seven + clean + most_cost
+            most_pair = (limits.players - 1) * apart * clean_mult * Fraction(stake)
+            return -most_pair, most_pair
+        worst = max(big, middle, 1) * max(bust_mult, 1) * most
         pays = most_cost * worst * Fraction(stake)
         return -pays, (limits.players - 1) * pays
 
@@ -104,7 +113,7 @@ def covering(p: Params) -> Scoring:
         out = []
         for seat, o in enumerate(outcomes):
             parts: list[dict[str, Any]] = []
-            if o.all_covered:
+            if o.all_covered and not pairs:
                 parts.append({"what": "全蓋: every card covered, covered points not counted",
                               "points": 0})  # fmt: skip
             else:
@@ -118,6 +127,9 @@ def covering(p: Params) -> Scoring:
                 if o.clean:
                     parts.append({"what": "全脫手", "points": clean, "rule": "clean_bonus"})
                 parts += covered_part(o, cost=cost)
+            if pairs:  # no winner's multiplier, no payer's payment to the winners, no bust
+                out.append(SeatSettlement(tuple(parts), sum(int(x["points"]) for x in parts)))
+                continue
             multiplier = collects_with(o, by_win, ("全蓋", "尾張7", "全脫手"))
             points = cost(o)
             pays = None
