@@ -39,10 +39,12 @@ from paiqi_core.topology import Topology, compile_topology
 
 @dataclass(frozen=True)
 class SessionRules:
-    """A session (局): how many hands, and the money each player starts with."""
+    """A session (局): how many hands, the money each player starts with, and the winnings
+    or losses that end it (None: none)."""
 
     hands: int
     bankroll: int | None
+    target: int | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,7 @@ def compile_rules(profile: Profile) -> Rules:
     ProfileError located at the rule that names it."""
     pack = pack_of(profile)
     bankroll = profile.get("session.bankroll")
+    target = profile.get("session.target")
     must_play = bool(profile.get("turn.must_play"))
     stuck = _slot_object(profile, "stuck", pack)
     return Rules(
@@ -225,7 +228,9 @@ def compile_rules(profile: Profile) -> Rules:
         ending=_slot_object(profile, "ending", pack),
         scoring=_slot_object(profile, "scoring", pack),
         session=SessionRules(
-            int(profile.get("session.hands")), None if bankroll is None else int(bankroll)
+            int(profile.get("session.hands")),
+            None if bankroll is None else int(bankroll),
+            None if target is None else int(target),
         ),
         match=MatchRules(int(profile.get("match.games"))),
         extra_after_end=str(profile.get("turn.extra_after_end")),

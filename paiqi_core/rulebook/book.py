@@ -55,6 +55,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "ending.stall": lambda p, r: r.stall is None,
     "session.bankroll": lambda p, r: p.get("session.bankroll") is None or not _money(r),
     "session.hands": lambda p, r: not _money(r),  # a session carries money from game to game
+    "session.target": lambda p, r: p.get("session.target") is None or not _money(r),
     "layout.ace_king": lambda p, r: p.get("layout.ace") == "high",  # A and K lie at two ends
     "match.games": lambda p, r: p.get("match.games") == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),

@@ -351,11 +351,12 @@ def _session(game: Game, ident: Mapping[str, Any], method: str,
     if any(r.money is None or not any(r.money) for r in results):
         return None  # no money changes hands: nothing is carried
     rules = game.rules.session
-    session = run_session(results, game.players, rules.hands, rules.bankroll)
+    session = run_session(results, game.players, rules.hands, rules.bankroll, rules.target)
     money = [_number(m) for m in session.money]
     expect = {"money": money, "hands_played": session.hands_played}
     per_game = [" / ".join(str(_number(m)) for m in r.money) for r in results]
-    text = words["ex_session"].format(
+    said = "ex_session" if session.hands_played == 2 else "ex_session_target"
+    text = words[said].format(
         first=per_game[0], second=per_game[1], money=" / ".join(map(str, money))
     )
     return Worked("session", text, {**ident, "session": {"hands": hands}, "expect": expect})
