@@ -84,6 +84,7 @@ VARIANTS = [
     ("pagat", ("players=7",)),
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
     ("bicycle", ("players=5", "scoring.pass_cost=3")),
+    ("pagat", ("scoring.penalty=cards", "players=5")),
     # the stall rule: a round of passes by choice ends the game (holders tied)
     ("pagat", ("turn.must_play=false", "ending.stall=1")),
     ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
@@ -497,6 +498,18 @@ def test_the_worked_doujue_example_counted_by_cards_by_hand() -> None:
     assert result.money == (38, 0, -8, -30)
     busting = game_for("doujue", ["scoring.count=cards", "scoring.bust_above=4"])
     assert kernel_result(busting, outcomes).money == (68, 0, -8, -60)
+
+
+def test_penalty_points_by_hand() -> None:
+    # pagat with a penalty point a card (WILD_RULES row 8): seat 1 went out; the others
+    # still hold 2, 5 and 1 cards: totals 0, -2, -5, -1 (seat 1 wins, nobody pays money)
+    outcomes = [PlayerOutcome(hand_left=h) for h in (2, 0, 5, 1)]
+    outcomes[1] = outcomes[1]._replace(finish=0, played=13)
+    result = kernel_result(game_for("pagat", ["scoring.penalty=cards"]), outcomes)
+    assert result.total == (-2, 0, -5, -1)
+    assert result.winners == (1,)
+    assert result.money == (0, 0, 0, 0)
+    assert kernel_result(Game("pagat"), outcomes).total is None
 
 
 def test_qq_pairs_by_hand() -> None:

@@ -1017,7 +1017,9 @@ def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> di
         money = [-x for x in paid]
         for w in winners:
             money[w] += sum(paid) / len(winners)
-    return {"winners": winners, "money": money}
+    # penalty points (WILD_RULES row 8): minus a point for each card still held
+    total = [-f.held for f in facts] if p.get("penalty", "none") == "cards" else None
+    return {"winners": winners, "money": money, "total": total}
 
 
 # Melds among covered cards (RULES.md section 2): kinds in order of priority.
@@ -1221,6 +1223,7 @@ def check_result(state: State, rules: Rules) -> None:
         assert rules.scoring in ("first_out", "chips")
         want = expected_first_out(facts, rules.params, chips=rules.scoring == "chips")
         assert list(result.money) == want["money"]
+        assert (None if result.total is None else list(result.total)) == want["total"]
         assert all(result.rank[w] == 1 for w in want["winners"])
         assert all(r > 1 for s, r in enumerate(result.rank) if s not in want["winners"])
     assert list(result.winners) == want["winners"]
@@ -1284,6 +1287,26 @@ COUNTED = [
     ("doujue", ("scoring.pay=pairs", "scoring.clean_multiplier=3", "scoring.stake=0.5")),
     ("qq", ("scoring.count=cards", "players=5")),
 ]
+
+# penalty points for the cards left when the first player goes out (WILD_RULES row 8)
+PENALTIES = [
+    ("pagat", ("scoring.penalty=cards",)),
+    ("pagat", ("scoring.penalty=cards", "players=6", "turn.must_play=false", "ending.stall=1")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), PENALTIES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_penalty_points_are_the_cards_left(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Each player's total is minus the cards still held when the game ended."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
+    assert state.result().total is not None
 
 
 @pytest.mark.parametrize(("profile", "sets"), COUNTED)

@@ -166,6 +166,7 @@ R_CARD_COST = 68  # chips: what each other player pays the winner a card still h
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
 R_PAIRS = 81  # covering: every two players settle the difference of their totals
 R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player went out clean
+R_PENALTY = 83  # first_out: a penalty point for every card still held (0: no totals)
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

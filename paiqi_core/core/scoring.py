@@ -74,6 +74,7 @@ from paiqi_core.core.layout import (
     R_PAIRS,
     R_PAIRS_CLEAN,
     R_PASS_COST,
+    R_PENALTY,
     R_PLAYERS,
     R_POINTS,
     R_RATE,
@@ -614,5 +615,9 @@ def score(
         _placement(st, R, n, res, game)
     elif kind == 3:
         _first_out(st, n, res, game)
+        if R[R_PENALTY]:  # penalty points: minus a point for every card still held
+            for s in range(n):
+                res[s, X_TOTAL] = -held(st, s)
+            game[G_HAS_TOTAL] = 1
     else:
         _chips(st, R, n, res, game)

@@ -98,6 +98,8 @@ def fill_scoring(R: list[int], f: Form) -> None:
             R[L.R_NPOINTS] = min(len(points), L.MAX_PLACE_POINTS)
             for i, p in enumerate(points[: L.MAX_PLACE_POINTS]):
                 R[L.R_POINTS + i] = int(p)
+    elif f.kind == "first_out":
+        R[L.R_PENALTY] = int(f.get("penalty", "none") == "cards")
     elif f.kind == "chips":
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])

@@ -62,6 +62,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
     "scoring.count": lambda p, r: p.get("scoring.count") == "points",
     "scoring.pay": lambda p, r: p.get("scoring.pay") == "winner",
+    "scoring.penalty": lambda p, r: p.get("scoring.penalty") == "none",
     "scoring.clean_multiplier": lambda p, r: p.get("scoring.pay") != "pairs",
     # every two players settle: the sentence of scoring.pay gives the totals too, and there
     # are no heads, bust or winner's multipliers

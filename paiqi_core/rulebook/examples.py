@@ -294,12 +294,15 @@ FACTS: dict[str, list[dict[str, Any]]] = {
     # (cards played of 13: the cards still held, which chips may charge for)
     "chips": [{"passes": 2, "played": 9}, {"out": 1}, {"passes": 1, "played": 11}, {"played": 10}],
     "placement": [{"out": 2}, {"burst": 1}, {"out": 1}, {}],
+    # first out with penalty points: the cards each other seat still holds count
+    "first_out+penalty": [{"played": 10}, {"out": 1}, {"played": 7}, {"played": 12}],
 }  # fmt: skip
 
 
 def _settlement(game: Game, ident: Mapping[str, Any], method: str,
                 words: Mapping[str, str]) -> Worked | None:  # fmt: skip
-    facts = FACTS.get(method)
+    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
+    facts = FACTS.get(method if penalty == "none" else f"{method}+penalty")
     if facts is None:
         return None
     facts = (facts + [{}] * game.players)[: game.players]
@@ -339,7 +342,8 @@ def _session(game: Game, ident: Mapping[str, Any], method: str,
              words: Mapping[str, str]) -> Worked | None:  # fmt: skip
     """Two games of a session, the second the worked settlement with every seat's part moved
     one seat on: the money carried from one to the next."""
-    facts = FACTS.get(method)
+    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
+    facts = FACTS.get(method if penalty == "none" else f"{method}+penalty")
     if facts is None or game.players != len(facts):
         return None
     hands = [facts, facts[-1:] + facts[:-1]]
@@ -366,7 +370,8 @@ def _match(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Wo
     """A whole match scored by rank points, each game's ranks one seat on from the last."""
     games = int(game.rules.match.games)
     n = game.players
-    if not 1 < games <= 5 or game.rules.scoring.facts.objective != "points":
+    # rank points (placement): penalty points add up too, but are no ranks
+    if not 1 < games <= 5 or game.rules.profile.get("scoring.method") != "placement":
         return None
     ranks = [[(s - g) % n + 1 for s in range(n)] for g in range(games)]
     fixed = game.rules.scoring.facts.place_points
