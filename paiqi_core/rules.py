@@ -49,9 +49,11 @@ class SessionRules:
 
 @dataclass(frozen=True)
 class MatchRules:
-    """A match: how many games, scored by rank points."""
+    """A match: how many games, scored by rank (or penalty) points, and the points that
+    end it early (None: none)."""
 
     games: int
+    limit: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,6 +196,10 @@ def stall_rounds(
     return AUTO_STALL if endless or takes or dead else None
 
 
+def _or_none(value: object) -> int | None:
+    return None if value is None else int(str(value))
+
+
 def compile_rules(profile: Profile) -> Rules:
     """Compile a validated profile; a hook that fails or breaks its protocol is a
     ProfileError located at the rule that names it."""
@@ -232,7 +238,7 @@ def compile_rules(profile: Profile) -> Rules:
             None if bankroll is None else int(bankroll),
             None if target is None else int(target),
         ),
-        match=MatchRules(int(profile.get("match.games"))),
+        match=MatchRules(int(profile.get("match.games")), _or_none(profile.get("match.limit"))),
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),
         pass_takes=str(profile.get("turn.pass_takes")),

@@ -216,7 +216,8 @@ def simulate_matches(
     summary = MatchSummary(game.id, game.players, games)
     for j in range(matches):
         indices = range(j * games, (j + 1) * games)
-        summary.add(run_match(list(_results(game, seed, indices, agents, records, engine))))
+        results = _results(game, seed, indices, agents, records, engine)
+        summary.add(run_match(results, game.rules.match.limit))
         if progress is not None:
             progress(j + 1)
     return summary

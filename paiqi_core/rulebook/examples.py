@@ -378,8 +378,10 @@ def _match(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Wo
     try:
         played = [Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
                   for r in ranks]  # fmt: skip
-        match = run_match(played)
+        match = run_match(played, game.rules.match.limit)
     except REFUSED:
+        return None
+    if match.games < games:  # the limit ends it early: not the whole match these words tell
         return None
     expect = {"points": list(match.points), "winners": list(match.winners)}
     text = words["ex_match"].format(

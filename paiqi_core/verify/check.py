@@ -322,6 +322,9 @@ def _check_match(
     games = [
         Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
     ]
-    match = run_match(games)
-    actual = {"points": match.points, "winners": match.winners}
+    match = run_match(games, game.rules.match.limit)
+    actual = {
+        "points": match.points, "winners": match.winners, "games_played": match.games,
+        "reached": match.reached,
+    }  # fmt: skip
     _check_values("match", actual, seats, expect, failures, where)
