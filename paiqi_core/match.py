@@ -1,12 +1,14 @@
-"""Matches: several games scored by rank points (Japanese 七並べ).
+"""Matches: several games scored by rank points (Japanese 七並べ) or penalty points.
 
 The player with the most points wins; a tie goes to whoever ranked higher in the last game
-(players still tied share the win).
+(players still tied share the win). With ``match.limit`` the match ends early, after the
+game in which a player's points reach the limit in size: rank points up to it, penalty
+points (negative totals) down to minus it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from paiqi_core.outcome import Result
@@ -19,21 +21,29 @@ class MatchResult:
     points: tuple[int, ...]
     winners: tuple[int, ...]
     games: int
+    reached: tuple[int, ...] = ()  # players whose points reached the limit in size
 
 
-def run_match(results: Sequence[Result]) -> MatchResult:
-    """Add up the rank points (each game's ``total``) of a match's games."""
-    if not results:
-        raise ValueError("a match needs at least one game")
-    players = len(results[0].rank)
-    points = [0] * players
+def run_match(results: Iterable[Result], limit: int | None = None) -> MatchResult:
+    """Add up the points (each game's ``total``) of a match's games, until one player's
+    reach ``limit`` in size (None: every game is played)."""
+    points: list[int] = []
+    last: Result | None = None
+    played = 0
+    reached: tuple[int, ...] = ()
     for r in results:
         if r.total is None:
-            raise ValueError("a match needs a scoring that gives rank points (placement)")
-        points = [a + b for a, b in zip(points, r.total, strict=True)]
+            raise ValueError("a match needs a scoring that gives points (placement, penalty)")
+        points = [a + b for a, b in zip(points or [0] * len(r.total), r.total, strict=True)]
+        last, played = r, played + 1
+        if limit is not None:
+            reached = tuple(s for s, p in enumerate(points) if abs(p) >= limit)
+            if reached:
+                break
+    if last is None:
+        raise ValueError("a match needs at least one game")
     best = max(points)
-    tied = [s for s in range(players) if points[s] == best]
-    last = results[-1].rank
-    top = min(last[s] for s in tied)
-    winners = tuple(s for s in tied if last[s] == top)
-    return MatchResult(tuple(points), winners, len(results))
+    tied = [s for s in range(len(points)) if points[s] == best]
+    top = min(last.rank[s] for s in tied)
+    winners = tuple(s for s in tied if last.rank[s] == top)
+    return MatchResult(tuple(points), winners, played, reached)

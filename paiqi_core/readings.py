@@ -43,6 +43,12 @@ def _opens_with_a_card(rules: Rules) -> bool:
     return start.first_card is not None
 
 
+def pays_by_pairs(rules: Rules) -> bool:
+    """Whether every two players settle the difference of their totals (QQ 排七)."""
+    data = rules.profile.data.get("scoring", {})
+    return bool(data.get("method") == "covering" and data.get("pay") == "pairs")
+
+
 READINGS: dict[str, Reading] = {
     r.key: r
     for r in (
@@ -275,6 +281,22 @@ READINGS: dict[str, Reading] = {
             "The card that must open the game stays compulsory where passes are voluntary: its "
             "holder may not pass instead of playing it.",
             lambda r: not r.must_play and _opens_with_a_card(r),
+        ),
+        Reading(
+            "count-covers-cards",
+            "Where covered cards are counted rather than their points (scoring.count: cards), "
+            "a covered joker is a covered card and costs 1 like any other; equal totals still "
+            "rank the player with fewer covered cards first, then the one whose covered cards "
+            "lie nearer the 7.",
+            lambda r: r.facts.bust_above is not None and not r.facts.covered_points_count,
+        ),
+        Reading(
+            "pairs-no-special-hands",
+            "Where every two players settle the difference of their totals (scoring.pay: "
+            "pairs), covering every card is no special hand (its covered cards count like "
+            "anyone's), a clean finish multiplies the payments once however many players "
+            "finish clean, and the heads, the bust and the winner's multipliers do not apply.",
+            pays_by_pairs,
         ),
         Reading(
             "bust-after-melds",

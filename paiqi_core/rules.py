@@ -39,17 +39,21 @@ from paiqi_core.topology import Topology, compile_topology
 
 @dataclass(frozen=True)
 class SessionRules:
-    """A session (局): how many hands, and the money each player starts with."""
+    """A session (局): how many hands, the money each player starts with, and the winnings
+    or losses that end it (None: none)."""
 
     hands: int
     bankroll: int | None
+    target: int | None = None
 
 
 @dataclass(frozen=True)
 class MatchRules:
-    """A match: how many games, scored by rank points."""
+    """A match: how many games, scored by rank (or penalty) points, and the points that
+    end it early (None: none)."""
 
     games: int
+    limit: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,11 +198,16 @@ def stall_rounds(
     return AUTO_STALL if endless or takes or dead else None
 
 
+def _or_none(value: object) -> int | None:
+    return None if value is None else int(str(value))
+
+
 def compile_rules(profile: Profile) -> Rules:
     """Compile a validated profile; a hook that fails or breaks its protocol is a
     ProfileError located at the rule that names it."""
     pack = pack_of(profile)
     bankroll = profile.get("session.bankroll")
+    target = profile.get("session.target")
     must_play = bool(profile.get("turn.must_play"))
     stuck = _slot_object(profile, "stuck", pack)
     return Rules(
@@ -227,9 +236,11 @@ def compile_rules(profile: Profile) -> Rules:
         ending=_slot_object(profile, "ending", pack),
         scoring=_slot_object(profile, "scoring", pack),
         session=SessionRules(
-            int(profile.get("session.hands")), None if bankroll is None else int(bankroll)
+            int(profile.get("session.hands")),
+            None if bankroll is None else int(bankroll),
+            None if target is None else int(target),
         ),
-        match=MatchRules(int(profile.get("match.games"))),
+        match=MatchRules(int(profile.get("match.games")), _or_none(profile.get("match.limit"))),
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),
         pass_takes=str(profile.get("turn.pass_takes")),

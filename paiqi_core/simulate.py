@@ -73,6 +73,8 @@ class SessionSummary:
     sessions: int = 0
     hands_played: int = 0
     ended_early: int = 0
+    target: int | None = None  # winnings or losses that end a session (session.target)
+    reached: int = 0  # sessions ended by a player reaching the target
     _wins: list[Fraction] = field(default_factory=list)
     _money: list[Fraction] = field(default_factory=list)
 
@@ -85,6 +87,7 @@ class SessionSummary:
         self.sessions += 1
         self.hands_played += result.hands_played
         self.ended_early += bool(result.broke)
+        self.reached += bool(result.reached)
         for w in result.winners:
             self._wins[w] += Fraction(1, len(result.winners))
         start = self.bankroll or 0
@@ -93,6 +96,7 @@ class SessionSummary:
     def as_dict(self) -> dict[str, Any]:
         """The summary as data (rates and means per seat)."""
         n = max(self.sessions, 1)
+        target = {} if self.target is None else {"target": self.target, "reached": self.reached}
         return {
             "profile": self.profile,
             "sessions": self.sessions,
@@ -102,6 +106,7 @@ class SessionSummary:
             "ended_early": self.ended_early,
             "session_win_rate": [round(float(w) / n, 4) for w in self._wins],
             "mean_session_money": [round(float(m) / n, 4) for m in self._money],
+            **target,
         }
 
 
@@ -147,14 +152,15 @@ def simulate_sessions(
     """Play ``sessions`` sessions; hand ``h`` of session ``j`` is dealt from game index
     ``j * hands + h`` of the run seed, so sessions and plain runs share deals."""
     hands, bankroll = game.rules.session.hands, game.rules.session.bankroll
-    summary = SessionSummary(game.id, game.players, hands, bankroll)
+    target = game.rules.session.target
+    summary = SessionSummary(game.id, game.players, hands, bankroll, target=target)
 
     def results(j: int) -> Iterator[Result]:
         indices = range(j * hands, (j + 1) * hands)
         yield from _results(game, seed, indices, agents, records, engine)
 
     for j in range(sessions):
-        summary.add(run_session(results(j), game.players, hands, bankroll))
+        summary.add(run_session(results(j), game.players, hands, bankroll, target))
         if progress is not None:
             progress(j + 1)
     return summary
@@ -210,7 +216,8 @@ def simulate_matches(
     summary = MatchSummary(game.id, game.players, games)
     for j in range(matches):
         indices = range(j * games, (j + 1) * games)
-        summary.add(run_match(list(_results(game, seed, indices, agents, records, engine))))
+        results = _results(game, seed, indices, agents, records, engine)
+        summary.add(run_match(results, game.rules.match.limit))
         if progress is not None:
             progress(j + 1)
     return summary

@@ -30,6 +30,7 @@ def test_paiqi_verify_docs_passes(in_repo: Path, capsys: pytest.CaptureFixture[s
         ("variants/platform.md", 40),
         ("variants/shichinarabe.md", 35),
         ("variants/house.md", 8),
+        ("variants/wild.md", 4),
         ("verifying.md", 5),
         ("authoring.md", 1),
     ],

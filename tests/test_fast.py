@@ -73,6 +73,7 @@ VARIANTS = [
     ("shichinarabe", ("players=3", "deck.jokers=1")),
     ("shichinarabe", ("turn.must_play=true", "scoring.place_points=[5,3]")),
     ("doujue", ("deck.jokers=1",)),
+    ("doujue", ("scoring.count=cards", "scoring.bust_above=3", "deck.jokers=1")),
     ("doujue", ("turn.must_play=false", "scoring.stake=0.5")),
     ("doujue", ("turn.stuck=pass", "turn.pass_limit=2")),
     ("doujue-passes", ("players=3", "deck.jokers=1")),
@@ -83,6 +84,7 @@ VARIANTS = [
     ("pagat", ("players=7",)),
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
     ("bicycle", ("players=5", "scoring.pass_cost=3")),
+    ("pagat", ("scoring.penalty=cards", "players=5")),
     # the stall rule: a round of passes by choice ends the game (holders tied)
     ("pagat", ("turn.must_play=false", "ending.stall=1")),
     ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
@@ -496,6 +498,59 @@ def test_the_worked_doujue_example_by_hand() -> None:
     assert result.total == (10, 2, -20, -60)
     assert result.rank == (1, 2, 3, 4)
     assert result.money == (800, 0, -80, -720)
+
+
+def test_the_worked_doujue_example_counted_by_cards_by_hand() -> None:
+    # the same game counted by cards (以蓋牌張數): 乙 +5 - 1 = 4; 丙 -2 (中頭: 2 x 2 x 2 = 8);
+    # 丁 -5 (大頭: 5 x 3 x 2 = 30; five cards are no bust above 55); 甲 receives 38.
+    # With the bust above 4 cards, 丁's five bust: 5 x 3 x 2 x 2 = 60, and 甲 receives 68
+    s, d = 0, 26
+    outcomes = [
+        PlayerOutcome((), 13),
+        PlayerOutcome((s + 2,), 12, completions=(2,)),
+        PlayerOutcome((s + 9, d + 9), 11),
+        PlayerOutcome((s + 10, s + 11, s + 12, d + 10, d + 12), 8),
+    ]
+    result = kernel_result(game_for("doujue", ["scoring.count=cards"]), outcomes)
+    assert result.total == (10, 4, -2, -5)
+    assert result.rank == (1, 2, 3, 4)
+    assert result.money == (38, 0, -8, -30)
+    busting = game_for("doujue", ["scoring.count=cards", "scoring.bust_above=4"])
+    assert kernel_result(busting, outcomes).money == (68, 0, -8, -60)
+
+
+def test_penalty_points_by_hand() -> None:
+    # pagat with a penalty point a card (WILD_RULES row 8): seat 1 went out; the others
+    # still hold 2, 5 and 1 cards: totals 0, -2, -5, -1 (seat 1 wins, nobody pays money)
+    outcomes = [PlayerOutcome(hand_left=h) for h in (2, 0, 5, 1)]
+    outcomes[1] = outcomes[1]._replace(finish=0, played=13)
+    result = kernel_result(game_for("pagat", ["scoring.penalty=cards"]), outcomes)
+    assert result.total == (-2, 0, -5, -1)
+    assert result.winners == (1,)
+    assert result.money == (0, 0, 0, 0)
+    assert kernel_result(Game("pagat"), outcomes).total is None
+
+
+def test_qq_pairs_by_hand() -> None:
+    # QQ 排七 (2kk4.net): each scores the others' covered points less 3 times its own, and
+    # every score doubles once a player has gone out clean. Covered points 0, 3, 20 and 13
+    # (36 in all), 甲 clean: 甲 36 x 2 = 72; 乙 (33 - 9) x 2 = 48; 丙 (16 - 60) x 2 = -88;
+    # 丁 (23 - 39) x 2 = -32; they add up to 0
+    s, d = 0, 26
+    outcomes = [
+        PlayerOutcome((), 13),
+        PlayerOutcome((s + 2,), 12),
+        PlayerOutcome((s + 9, d + 9), 11),
+        PlayerOutcome((d + 12,), 12),
+    ]
+    result = kernel_result(Game("qq"), outcomes)
+    assert result.total == (0, -3, -20, -13)
+    assert result.rank == (1, 2, 4, 3)
+    assert result.money == (72, 48, -88, -32)
+    # 甲 covered SA instead: 1, 3, 20, 13 (37), nobody clean, nothing doubles: 甲 36 - 3 = 33;
+    # 乙 34 - 9 = 25; 丙 17 - 60 = -43; 丁 24 - 39 = -15
+    outcomes[0] = PlayerOutcome((s + 0,), 12)
+    assert kernel_result(Game("qq"), outcomes).money == (33, 25, -43, -15)
 
 
 MELD_CASES = [

@@ -930,14 +930,24 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
     """鬥雀 scoring, RULES.md section 1."""
     stake = Fraction(str(p["stake"]))
     wm = p["winner_multiplier"]
+    by_cards = p.get("count", "points") == "cards"  # 排七 counted by cards (WILD_RULES row 33)
+    pairs = p.get("pay", "winner") == "pairs"  # QQ 排七: every two settle (row 36)
+
+    def cost(covered: list[int]) -> int:
+        """What covered cards cost: 1 each by cards, else their face points."""
+        return len(covered) if by_cards else sum(points(c) for c in covered)
+
+    def special(f: Facts) -> bool:
+        """全蓋, where the winner collects (in pairs, no special hand)."""
+        return f.all_covered and not pairs
 
     def total(f: Facts) -> int:
-        if f.all_covered:
+        if special(f):
             return 0
         bonus = p["completion_bonus"] * len(f.closures)
         bonus += p["last_seven_bonus"] if f.last_seven else 0
         bonus += p["clean_bonus"] if f.clean else 0
-        return bonus - sum(points(c) for c in f.covered)
+        return bonus - cost(f.covered)
 
     totals = [total(f) for f in facts]
 
@@ -947,11 +957,20 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
         if not f.covered:
             achievement = 3 if f.last_seven else 2 if f.clean else 1 if f.closures else 0
         distance = sum(abs(points(c) - 7) for c in f.covered)
-        return (not f.all_covered, -totals[s], len(f.covered), distance, -achievement)
+        return (not special(f), -totals[s], len(f.covered), distance, -achievement)
 
     seats = range(len(facts))
     rank = [1 + sum(1 for o in seats if key(o) < key(s)) for s in seats]
     winners = [s for s in range(len(facts)) if rank[s] == 1]
+    if pairs:  # each pair settles the difference of its totals, doubled (QQ) after a clean out
+        times = p.get("clean_multiplier", 1) if any(f.clean for f in facts) else 1
+        return {
+            "total": totals,
+            "rank": rank,
+            "winners": winners,
+            "labels": ["winner" if s in winners else "" for s in seats],
+            "money": [sum((totals[s] - totals[o]) * times * stake for o in seats) for s in seats],
+        }
     payers = [s for s in range(len(facts)) if s not in winners and totals[s] < 0]
     values = sorted({totals[s] for s in payers})
     heads = {s: 1 for s in payers}
@@ -980,8 +999,7 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
 
     money = [Fraction(0)] * len(facts)
     for s in payers:
-        covered_points = sum(points(c) for c in facts[s].covered)
-        bust = p["bust_multiplier"] if covered_points > p["bust_above"] else 1
+        bust = p["bust_multiplier"] if cost(facts[s].covered) > p["bust_above"] else 1
         owed = Fraction(-totals[s]) * heads[s] * bust * stake
         for w in winners:
             amount = owed / len(winners) * winner_multiplier(facts[w])
@@ -1010,7 +1028,9 @@ def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> di
         money = [-x for x in paid]
         for w in winners:
             money[w] += sum(paid) / len(winners)
-    return {"winners": winners, "money": money}
+    # penalty points (WILD_RULES row 8): minus a point for each card still held
+    total = [-f.held for f in facts] if p.get("penalty", "none") == "cards" else None
+    return {"winners": winners, "money": money, "total": total}
 
 
 # Melds among covered cards (RULES.md section 2): kinds in order of priority.
@@ -1214,6 +1234,7 @@ def check_result(state: State, rules: Rules) -> None:
         assert rules.scoring in ("first_out", "chips")
         want = expected_first_out(facts, rules.params, chips=rules.scoring == "chips")
         assert list(result.money) == want["money"]
+        assert (None if result.total is None else list(result.total)) == want["total"]
         assert all(result.rank[w] == 1 for w in want["winners"])
         assert all(r > 1 for s, r in enumerate(result.rank) if s not in want["winners"])
     assert list(result.winners) == want["winners"]
@@ -1264,6 +1285,55 @@ def played_as_the_model(
         check_state(state, model)
     assert model.over
     return state
+
+
+# covering scored by the number of covered cards (以蓋牌張數; WILD_RULES row 33), the bust
+# threshold counting cards too; a covered joker is a card. And settled by pairs (row 36)
+COUNTED = [
+    ("doujue", ("scoring.count=cards",)),
+    ("doujue", ("scoring.count=cards", "scoring.bust_above=3", "deck.jokers=1")),
+    ("doujue-passes", ("scoring.count=cards", "scoring.bust_above=2")),
+    # QQ 排七 (row 36): every two players settle the difference of their totals
+    ("qq", ("deck.jokers=1",)),
+    ("doujue", ("scoring.pay=pairs", "scoring.clean_multiplier=3", "scoring.stake=0.5")),
+    ("qq", ("scoring.count=cards", "players=5")),
+]
+
+# penalty points for the cards left when the first player goes out (WILD_RULES row 8)
+PENALTIES = [
+    ("pagat", ("scoring.penalty=cards",)),
+    ("pagat", ("scoring.penalty=cards", "players=6", "turn.must_play=false", "ending.stall=1")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), PENALTIES)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_penalty_points_are_the_cards_left(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Each player's total is minus the cards still held when the game ended."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
+    assert state.result().total is not None
+
+
+@pytest.mark.parametrize(("profile", "sets"), COUNTED)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_covering_counted_by_cards_or_settled_by_pairs_follows_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Where covered cards are counted, each costs 1 in the totals, the ranks, the heads
+    and the bust; where every two players settle, each pair pays the difference of its
+    totals: as the model reckons them."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.params["count"] == "cards" or rules.params["pay"] == "pairs"
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 # the order in which a row leaves its 7 (WILD_RULES rows 6 and 20; Ristiseiska on BGA)

@@ -151,7 +151,7 @@ def bad_line_cases(record: Record) -> dict[str, tuple[str | bytes, str]]:
         ),
         "no such profile": (
             text.replace('"profile": "doujue"', '"profile": "doujeu"'),
-            ":3:1: profile: 'doujeu' is not a built-in profile (built-ins: bicycle, doujue,",
+            ":3:1: profile: 'doujeu' is not a built-in profile (built-ins: badam-satti, bicycle,",
         ),
         "a pass that names a card": (
             text.replace('"type": "play"', '"type": "pass"', 1),

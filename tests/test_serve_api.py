@@ -118,6 +118,20 @@ def test_a_whole_game_of_each_family(client: Client, profile: str) -> None:
     assert all(len(h) for h in record["hands"])
 
 
+# named house profiles of WILD_RULES.md, each played through the page like a family
+NAMED = ("qq",)
+
+
+@pytest.mark.parametrize("profile", NAMED)
+def test_a_whole_game_of_each_named_profile(client: Client, profile: str) -> None:
+    view = play_through(client, profile)
+    money = [Fraction(str(x["money"])) for x in view["settlement"]["seats"]]
+    assert sum(money) == 0
+    record = client.get(f"/api/games/{view['table']}/record")
+    assert record["profile"] == profile
+    assert replay(record) == []
+
+
 def test_profiles_and_levels(client: Client) -> None:
     data = client.get("/api/profiles")
     ids = [p["id"] for p in data["profiles"]]
@@ -779,6 +793,25 @@ def test_chips_settlement_says_what_each_player_paid() -> None:
     ]
     # the winner put in 1 + 1 and collects 12 + 9 + 11 + 2 = 34
     assert [x["money"] for x in s["seats"]] == [32, -12, -9, -11]
+
+
+def test_pairs_settlement_shows_totals_and_money_without_invented_payments() -> None:
+    # QQ 排七: covered points 0, 13, 8, 25 (46); 甲 went clean, so everything doubles:
+    # 46 x 2 = 92; (33 - 39) x 2 = -12; (38 - 24) x 2 = 28; (21 - 75) x 2 = -108. Money flows
+    # between every two players, so no payer-to-winner payments are shown
+    rules = Game("qq").rules
+    outcomes = [
+        PlayerOutcome(played=13),
+        PlayerOutcome(covered=(12,), played=12),
+        PlayerOutcome(covered=(13, 14, 15, 27), played=9),
+        PlayerOutcome(covered=(50, 51), played=11),
+    ]
+    s = settlement(rules, outcomes, rules.scoring.score(outcomes))
+    assert [x["total"] for x in s["seats"]] == [0, -13, -8, -25]
+    assert [x["money"] for x in s["seats"]] == [92, -12, 28, -108]
+    assert [x["covered_points"] for x in s["seats"]] == [0, 13, 8, 25]
+    assert s["payments"] == []
+    assert all("bust" not in x for x in s["seats"])
 
 
 def test_paiqi_serve_command_starts_and_stops(tmp_path: Path) -> None:

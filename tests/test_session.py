@@ -61,6 +61,25 @@ def test_a_session_stops_after_its_hands() -> None:
     assert result.money == (590, -60, -260, -270)
 
 
+def test_a_session_ends_once_winnings_or_losses_reach_the_target() -> None:
+    # the poker7 app's ±1000 (WILD_RULES row 37). Running money after each of SIX's hands:
+    # seat 0 300, 250, 150, 740; seat 1 -150, 300, 250, -10; seat 2 -50, -350, -50, -160;
+    # seat 3 -100, -200, -350, -570. With a target of 700, seat 0's 740 after the fourth hand
+    # ends it; of 300, seat 0's 300 after the first (exactly the target counts)
+    result = run_session(SIX, players=4, hands=6, bankroll=None, target=700)
+    assert (result.hands_played, result.reached) == (4, (0,))
+    assert result.money == (740, -10, -160, -570)
+    assert run_session(SIX, players=4, hands=6, bankroll=None, target=300).hands_played == 1
+    # losses count too: seat 2's -350 after the second hand reaches 350 (seat 0 stands at 250)
+    losing = run_session(SIX, players=4, hands=6, bankroll=None, target=350)
+    assert (losing.hands_played, losing.reached, losing.winners) == (2, (2,), (1,))
+    # counted from a bankroll of 1000: seat 0 at 1740 has won 740
+    banked = run_session(SIX, players=4, hands=6, bankroll=1000, target=700)
+    assert (banked.hands_played, banked.reached, banked.broke) == (4, (0,), ())
+    # never reached: session.hands ends it, as without a target
+    assert run_session(SIX, players=4, hands=6, bankroll=None, target=5000).reached == ()
+
+
 def test_a_session_takes_its_hands_one_by_one() -> None:
     # Hands are played as the session asks for them: a player who cannot pay stops the
     # dealing, and no hand after the last one is needed.
@@ -192,18 +211,27 @@ def test_simulate_sessions_adds_up_the_recorded_hands(
     assert summary["session_win_rate"] == [round(float(w) / 4, 4) for w in wins]
 
 
+def simulated(
+    tmp_path: Path, capsys: Capsys, *argv: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The JSON summary of ``paiqi simulate platform ARGV`` and the hands it recorded."""
+    path = tmp_path / "hands.jsonl"
+    status, out, _ = run(
+        capsys, "simulate", "platform", *argv, "--json", "-q", "--records", str(path)
+    )
+    assert status == 0
+    (summary,) = json.loads(out)
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return summary, records
+
+
 def test_simulate_sessions_with_a_bankroll_ends_sessions_early(
     tmp_path: Path, capsys: Capsys
 ) -> None:
-    path = tmp_path / "hands.jsonl"
-    status, out, _ = run(
-        capsys, "simulate", "platform", "--sessions", "6", "--seed", "2", "--json", "-q",
-        "--set", "session.bankroll=200", "--records", str(path),
-    )  # fmt: skip
-    assert status == 0
-    (summary,) = json.loads(out)
+    summary, records = simulated(
+        tmp_path, capsys, "--sessions", "6", "--seed", "2", "--set", "session.bankroll=200"
+    )
     assert summary["bankroll"] == 200
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     # Only the hands actually played are dealt and recorded.
     assert summary["mean_hands_played"] == round(len(records) / 6, 3)
     # Rebuild the sessions from the records: each ends at 6 hands or after a hand that
@@ -219,6 +247,29 @@ def test_simulate_sessions_with_a_bankroll_ends_sessions_early(
     assert next(results, None) is None
     assert summary["ended_early"] == ended_early
     assert ended_early > 0  # 200 does not last six platform hands at 50/100/150 a head
+
+
+def test_simulate_sessions_to_a_target_end_when_a_player_reaches_it(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    # the poker7 app's session to ±1000, here ±300 so that platform sessions of up to 50
+    # hands reach it; the sessions rebuilt from the recorded hands end where the run's did
+    summary, records = simulated(
+        tmp_path, capsys, "--sessions", "5", "--seed", "3",
+        "--set", "session.target=300", "--set", "session.hands=50",
+    )  # fmt: skip
+    assert summary["target"] == 300
+    results = iter(sessions_of(records, 1))
+    reached = 0
+    for _ in range(5):
+        session = run_session((next(results)[0] for _ in range(50)), 4, 50, None, 300)
+        reached += bool(session.reached)
+        for s in session.reached:
+            assert abs(session.money[s]) >= 300
+        if not session.reached:
+            assert session.hands_played == 50
+    assert next(results, None) is None
+    assert summary["reached"] == reached == 5  # 150 a 大頭 reaches 300 well within 50 hands
 
 
 def test_simulate_sessions_text(capsys: Capsys) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from paiqi_core import Game
+from paiqi_core import Game, resources
 from paiqi_core.actions import PASS
 from paiqi_core.agents import make_agent
 from paiqi_core.cards import parse_card
@@ -134,21 +136,24 @@ def test_explain_shows_the_rule_and_its_reading_where_it_is_in_effect() -> None:
     assert "stall-ends-game" not in explain_text(load_profile("shichinarabe"))
 
 
+def _omitted_at_default(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """The (section, key) of every rule the schema leaves out of a fingerprint at its
+    default (``x-fingerprint: omit-default``): the keys added after rules were first stored."""
+    for section, sub in schema["properties"].items():
+        for key, rule in sub.get("properties", {}).items():
+            if rule.get("x-fingerprint") == "omit-default":
+                yield section, key
+
+
 def test_rules_stored_before_the_stall_rule_keep_their_fingerprint() -> None:
     # a run or record stored by an earlier paiqi holds resolved rules without
     # ending.stall and the fingerprint of exactly those rules: they must load alike
+    later = list(_omitted_at_default(resources.schema("profile")))
+    assert ("ending", "stall") in later and ("turn", "sevens_first") in later
     for name in ("doujue", "shichinarabe", "pagat"):
         data = Game(name).rules.profile.resolved()
-        del data["ending"]["stall"]
-        del data["turn"]["extra_after_end"]  # nor the keys that came later still
-        del data["layout"]["sides"]
-        del data["layout"]["centre"]
-        del data["deck"]["ranks"]
-        del data["deck"]["leftover"]
-        del data["turn"]["pass_takes"]
-        del data["deck"]["hand"]
-        del data["turn"]["draw"]
-        del data["deck"]["decks"]
+        for section, key in later:  # ending.stall, nor the keys that came later still
+            data[section].pop(key, None)
         then = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
         earlier = hashlib.sha256(then.encode("utf-8")).hexdigest()
         assert load_resolved(data, source="stored").fingerprint == earlier
@@ -156,8 +161,9 @@ def test_rules_stored_before_the_stall_rule_keep_their_fingerprint() -> None:
     assert (
         load_profile("pagat", ["ending.stall=3"]).fingerprint != load_profile("pagat").fingerprint
     )
-    for later in ("turn.extra_after_end=may", "layout.sides=high_first", "deck.decks=2"):
-        assert load_profile("pagat", [later]).fingerprint != load_profile("pagat").fingerprint
+    for set_later in ("turn.extra_after_end=may", "layout.sides=high_first", "deck.decks=2",
+                      "turn.sevens_first=true", "opening.method=seven_holder"):  # fmt: skip
+        assert load_profile("pagat", [set_later]).fingerprint != load_profile("pagat").fingerprint
 
 
 def test_the_compiled_engine_ends_a_stalled_game_where_python_does() -> None:

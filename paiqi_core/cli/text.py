@@ -71,6 +71,8 @@ def sessions_text(s: Any, seed: int) -> str:
         f"{d['mean_hands_played']} hands played on average, {s.ended_early} ended early "
         "(a player could not pay)"
     )
+    if s.target is not None:
+        title += f", {s.reached} ended by a player reaching ±{s.target}"
     rows = [
         [seat, f"{d['session_win_rate'][seat]:.3f}", f"{d['mean_session_money'][seat]:+.2f}"]
         for seat in range(s.players)

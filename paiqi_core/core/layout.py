@@ -164,7 +164,12 @@ R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) inste
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
 R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other card
-RULES = 72
+# 69-79: rules of play; 80 and above: scorings, matches and sessions
+R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
+R_PAIRS = 81  # covering: every two players settle the difference of their totals
+R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player went out clean
+R_PENALTY = 83  # first_out: a penalty point for every card still held (0: no totals)
+RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
 EXTRA = 1  # PHASE: the extra play after a card that ends its line

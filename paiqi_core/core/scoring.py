@@ -61,6 +61,7 @@ from paiqi_core.core.layout import (
     R_CLEAN_EVENT,
     R_CLOSURE,
     R_COMPLETION,
+    R_COUNT_CARDS,
     R_FEE_DEN,
     R_FEE_NUM,
     R_HEAD_BIG,
@@ -70,7 +71,10 @@ from paiqi_core.core.layout import (
     R_MELDS,
     R_MIDDLE,
     R_NPOINTS,
+    R_PAIRS,
+    R_PAIRS_CLEAN,
     R_PASS_COST,
+    R_PENALTY,
     R_PLAYERS,
     R_POINTS,
     R_RATE,
@@ -320,11 +324,12 @@ def _covering(
     for s in range(n):
         covered = st[COVERED + s]
         ncov = popcount(covered)
-        pts = card_points(covered)
+        pts = ncov if R[R_COUNT_CARDS] else card_points(covered)  # what the covered cards cost
         work[W_POINTS + s] = pts
         seven = _last_seven(st, R, s)
         clean = _clean(st, s)
-        all_covered = res[s, X_ALL_COVERED] == 1
+        # 全蓋 (a total of 0, ranked first) where the winner collects; in pairs, no special hand
+        all_covered = res[s, X_ALL_COVERED] == 1 and not R[R_PAIRS]
         if all_covered:
             t = 0
         else:
@@ -349,6 +354,9 @@ def _covering(
             work[W_MULT + s] = 1
     _ranks(work, n, res)
     split = _winners(res, n)
+    if R[R_PAIRS]:
+        _pairs(st, R, n, res, game)
+        return
     # heads among the payers (negative totals that did not win): the lowest unique is
     # 大頭 and a unique second lowest 中頭; the lowest shared by two are both 中頭
     lowest_total = 1
@@ -397,6 +405,25 @@ def _covering(
                 res[s, X_MONEY] -= amount
     game[G_DEN] = split
     game[G_WINNERS] = split
+    game[G_HAS_TOTAL] = 1
+
+
+@hot
+def _pairs(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
+    """Every two players settle the difference of their totals (QQ 排七: each collects the
+    others' covered points less n - 1 times its own), every payment multiplied once a
+    player went out clean."""
+    mult = 1
+    sum_t = 0
+    for s in range(n):
+        sum_t += res[s, X_TOTAL]
+        if _clean(st, s):
+            mult = R[R_PAIRS_CLEAN]
+    for s in range(n):
+        res[s, X_LABEL] = L_WINNER if res[s, X_WIN] else 0
+        res[s, X_MONEY] = (n * res[s, X_TOTAL] - sum_t) * mult
+    game[G_DEN] = 1
+    game[G_WINNERS] = _winners(res, n)
     game[G_HAS_TOTAL] = 1
 
 
@@ -588,5 +615,9 @@ def score(
         _placement(st, R, n, res, game)
     elif kind == 3:
         _first_out(st, n, res, game)
+        if R[R_PENALTY]:  # penalty points: minus a point for every card still held
+            for s in range(n):
+                res[s, X_TOTAL] = -held(st, s)
+            game[G_HAS_TOTAL] = 1
     else:
         _chips(st, R, n, res, game)

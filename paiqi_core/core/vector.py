@@ -77,6 +77,9 @@ def fill_scoring(R: list[int], f: Form) -> None:
         R[L.R_WM_CLEAN] = int(clean)
     if f.kind == "covering":
         R[L.R_COMPLETION] = int(f["completion_bonus"])
+        R[L.R_COUNT_CARDS] = int(f.get("count", "points") == "cards")
+        R[L.R_PAIRS] = int(f.get("pay", "winner") == "pairs")
+        R[L.R_PAIRS_CLEAN] = int(f.get("clean_multiplier", 1))
         R[L.R_BIG] = int(f["big_head"])
         R[L.R_MIDDLE] = int(f["middle_head"])
     elif f.kind == "platform":
@@ -96,6 +99,8 @@ def fill_scoring(R: list[int], f: Form) -> None:
             R[L.R_NPOINTS] = min(len(points), L.MAX_PLACE_POINTS)
             for i, p in enumerate(points[: L.MAX_PLACE_POINTS]):
                 R[L.R_POINTS + i] = int(p)
+    elif f.kind == "first_out":
+        R[L.R_PENALTY] = int(f.get("penalty", "none") == "cards")
     elif f.kind == "chips":
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,9 @@ PARAMS = (
     "middle_head",
     "bust_multiplier",
     "winner_multiplier",
+    "count",
+    "pay",
+    "clean_multiplier",
 )
 
 
@@ -57,14 +60,18 @@ def covering(p: Params) -> Scoring:
     )
     big, middle, bust_mult = int(p["big_head"]), int(p["middle_head"]), int(p["bust_multiplier"])
     mult_last_seven, mult_all_covered, mult_clean = winner_multipliers(p)
+    by_cards = p.get("count", "points") == "cards"  # 以蓋牌張數: a covered card costs 1
+    cost = covered_cards if by_cards else covered_points
+    pairs = p.get("pay", "winner") == "pairs"  # QQ 排七: every two players settle
+    clean_mult = int(p.get("clean_multiplier", 1))
 
     facts = ScoringFacts(
         objective="money",
         closure_bonus=(completion,) * 4,
         last_seven_bonus=last_seven,
         clean_bonus=clean,
-        covered_points_count=True,
-        bust_above=bust_above,
+        covered_points_count=not by_cards,
+        bust_above=None if pairs else bust_above,
     )
     compiled = form(
         "covering",
@@ -77,15 +84,23 @@ def covering(p: Params) -> Scoring:
         middle_head=middle,
         bust_multiplier=bust_mult,
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
+        **({"count": "cards"} if by_cards else {}),
+        **({"pay": "pairs", "clean_multiplier": clean_mult} if pairs else {}),
     )
     score = core_score(compiled, pack_of(p), Fraction(stake))
     most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
-        """No payer pays more than a hand's most covered points times the largest head,
-        bust and winner multipliers; no winner collects more than the others pay."""
+        """No payer pays more than a hand's most covered points (or cards) times the
+        largest head, bust and winner multipliers; no winner collects more than the others
+        pay."""
+        most_cost = limits.hand if by_cards else limits.most_points(limits.hand)
+        if pairs:  # each of the others' totals lies within bonuses + most_cost of one's own
+            apart = 4 * completion + last_seven + clean + most_cost
+            most_pair = (limits.players - 1) * apart * clean_mult * Fraction(stake)
+            return -most_pair, most_pair
         worst = max(big, middle, 1) * max(bust_mult, 1) * most
-        pays = limits.most_points(limits.hand) * worst * Fraction(stake)
+        pays = most_cost * worst * Fraction(stake)
         return -pays, (limits.players - 1) * pays
 
     by_win = (mult_all_covered, mult_last_seven, mult_clean)  # all covered, out on a 7, clean
@@ -98,7 +113,7 @@ def covering(p: Params) -> Scoring:
         out = []
         for seat, o in enumerate(outcomes):
             parts: list[dict[str, Any]] = []
-            if o.all_covered:
+            if o.all_covered and not pairs:
                 parts.append({"what": "全蓋: every card covered, covered points not counted",
                               "points": 0})  # fmt: skip
             else:
@@ -111,9 +126,12 @@ def covering(p: Params) -> Scoring:
                                   "rule": "last_seven_bonus"})  # fmt: skip
                 if o.clean:
                     parts.append({"what": "全脫手", "points": clean, "rule": "clean_bonus"})
-                parts += covered_part(o)
+                parts += covered_part(o, cost=cost)
+            if pairs:  # no winner's multiplier, no payer's payment to the winners, no bust
+                out.append(SeatSettlement(tuple(parts), sum(int(x["points"]) for x in parts)))
+                continue
             multiplier = collects_with(o, by_win, ("全蓋", "尾張7", "全脫手"))
-            points = o.covered_points
+            points = cost(o)
             pays = None
             if result.total is not None:
                 t = result.total[seat]
@@ -123,7 +141,9 @@ def covering(p: Params) -> Scoring:
                 if head is not None:
                     amount *= head
                     words.append(f"× {head} ({label})")
-                amount, words = busted(amount, words, points, bust_above, bust_mult)
+                amount, words = busted(
+                    amount, words, points, bust_above, bust_mult, "card" if by_cards else "point"
+                )
                 amount *= Fraction(stake)
                 words.append(f"× stake {money_text(stake)}")
                 pays = (amount, tuple(words))
@@ -147,25 +167,44 @@ def collects_with(
     return 1, ""
 
 
-def covered_part(o: PlayerOutcome, exempt: int = 0) -> list[dict[str, Any]]:
-    """The covered cards' points against a total, and the points of melds not counted."""
+def covered_points(o: PlayerOutcome) -> int:
+    """What covered cards cost where each counts its face points (A = 1 … K = 13)."""
+    return o.covered_points
+
+
+def covered_cards(o: PlayerOutcome) -> int:
+    """What covered cards cost where each counts 1 (以蓋牌張數)."""
+    return len(o.covered)
+
+
+def covered_part(
+    o: PlayerOutcome, exempt: int = 0, cost: Callable[[PlayerOutcome], int] = covered_points
+) -> list[dict[str, Any]]:
+    """The covered cards' cost (``cost``: their points, or 1 each) against a total, and the
+    points of melds not counted."""
     parts: list[dict[str, Any]] = []
-    if o.covered_points:
+    if cost(o):
         parts.append({"what": "covered", "cards": [card_text(c) for c in o.covered],
-                      "points": -o.covered_points})  # fmt: skip
+                      "points": -cost(o)})  # fmt: skip
     if exempt:
         parts.append({"what": "melds not counted", "points": exempt, "rule": "melds"})
     return parts
 
 
 def busted(
-    amount: Fraction, words: list[str], points: int, above: int, multiplier: int
+    amount: Fraction,
+    words: list[str],
+    points: int,
+    above: int,
+    multiplier: int,
+    unit: str = "point",
 ) -> tuple[Fraction, list[str]]:
-    """A payment with the bust applied, where the covered ``points`` exceed ``above``."""
+    """A payment with the bust applied, where the covered ``points`` (or cards: ``unit``)
+    exceed ``above``."""
     if points > above:
         amount *= multiplier
         plural = "s" if points != 1 else ""
-        words.append(f"× {multiplier} (爆點: {points} covered point{plural} > {above})")
+        words.append(f"× {multiplier} (爆點: {points} covered {unit}{plural} > {above})")
     return amount, words
 
 

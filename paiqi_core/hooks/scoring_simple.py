@@ -14,13 +14,38 @@ from paiqi_core.outcome import PlayerOutcome, Result
 from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
 
 
-@register("scoring", "first_out", summary="the first player out wins; nobody else is ranked")
+@register(
+    "scoring",
+    "first_out",
+    params=("penalty",),
+    summary="the first player out wins; nobody else is ranked (penalty points: {penalty})",
+)
 def first_out(p: Params) -> Scoring:
-    """The first player out wins; nobody else is ranked."""
-
-    compiled = form("first_out")
+    """The first player out wins; nobody else is ranked. With penalty points, each
+    player's total is minus a point for every card still held (summed over a match)."""
+    if p.get("penalty", "none") == "none":
+        compiled = form("first_out")
+        score = core_score(compiled, pack_of(p))
+        return Scoring(score, ScoringFacts(objective="win"), compiled, win_bounds, one_win)
+    compiled = form("first_out", penalty="cards")
     score = core_score(compiled, pack_of(p))
-    return Scoring(score, ScoringFacts(objective="win"), compiled, win_bounds, one_win)
+
+    def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
+        """From a point for every card of the fullest hand to none."""
+        return Fraction(-limits.hand), Fraction(0)
+
+    def settle(
+        outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
+    ) -> list[SeatSettlement]:
+        """A penalty point for each card still held."""
+        out = []
+        for o in outcomes:
+            parts = [{"what": f"{o.hand_left} cards held", "points": -o.hand_left}]
+            out.append(SeatSettlement(tuple(parts) if o.hand_left else (), -o.hand_left))
+        return out
+
+    facts = ScoringFacts(objective="points")
+    return Scoring(score, facts, compiled, bounds, None, settle)
 
 
 def win_bounds(limits: Limits) -> tuple[Fraction, Fraction]:

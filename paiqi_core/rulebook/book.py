@@ -16,6 +16,7 @@ from typing import Any
 
 from paiqi_core.profile.explain import description_of, readings_of, rules_in_effect
 from paiqi_core.profile.model import Profile
+from paiqi_core.readings import pays_by_pairs
 from paiqi_core.rulebook import languages
 from paiqi_core.rulebook.cards import shown_value
 from paiqi_core.rules import Rules, rules_of
@@ -56,10 +57,29 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "ending.stall": lambda p, r: r.stall is None,
     "session.bankroll": lambda p, r: p.get("session.bankroll") is None or not _money(r),
     "session.hands": lambda p, r: not _money(r),  # a session carries money from game to game
+    "session.target": lambda p, r: p.get("session.target") is None or not _money(r),
     "layout.ace_king": lambda p, r: p.get("layout.ace") == "high",  # A and K lie at two ends
     "match.games": lambda p, r: p.get("match.games") == 1,
+    "match.limit": lambda p, r: p.get("match.limit") is None or p.get("match.games") == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
     "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
+    "scoring.count": lambda p, r: p.get("scoring.count") == "points",
+    "scoring.pay": lambda p, r: p.get("scoring.pay") == "winner",
+    "scoring.penalty": lambda p, r: p.get("scoring.penalty") == "none",
+    "scoring.clean_multiplier": lambda p, r: p.get("scoring.pay") != "pairs",
+    # every two players settle: the sentence of scoring.pay gives the totals too, and there
+    # are no heads, bust or winner's multipliers
+    "scoring.method": lambda p, r: pays_by_pairs(r),
+    "scoring.last_seven_bonus": lambda p, r: p.get("scoring.last_seven_bonus") == 0,
+    "scoring.completion_bonus": lambda p, r: p.get("scoring.completion_bonus") == 0,
+    "scoring.clean_bonus": lambda p, r: p.get("scoring.clean_bonus") == 0,
+    "scoring.big_head": lambda p, r: pays_by_pairs(r),
+    "scoring.middle_head": lambda p, r: pays_by_pairs(r),
+    "scoring.bust_above": lambda p, r: pays_by_pairs(r),
+    "scoring.bust_multiplier": lambda p, r: pays_by_pairs(r),
+    "scoring.winner_multiplier.last_seven": lambda p, r: pays_by_pairs(r),
+    "scoring.winner_multiplier.all_covered": lambda p, r: pays_by_pairs(r),
+    "scoring.winner_multiplier.clean": lambda p, r: pays_by_pairs(r),
     "scoring.rate": lambda p, r: p.get("scoring.settlement") == "heads",
     "scoring.head_amounts.small": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.middle": lambda p, r: p.get("scoring.settlement") == "difference",
@@ -142,6 +162,7 @@ def _context(profile: Profile, rules: Rules, lang: str) -> dict[str, Any]:
 
     walk(profile.data)
     out["stall_rounds"] = rules.stall
+    out["others"] = rules.players - 1  # each player's opponents
     return _Missing(out)
 
 

@@ -302,12 +302,15 @@ FACTS: dict[str, list[dict[str, Any]]] = {
     "first_out": CHIPS,
     "chips": CHIPS,
     "placement": [{"out": 2}, {"burst": 1}, {"out": 1}, {}],
+    # first out with penalty points: the cards each other seat still holds count
+    "first_out+penalty": [{"played": 10}, {"out": 1}, {"played": 7}, {"played": 12}],
 }  # fmt: skip
 
 
 def _settlement(game: Game, ident: Mapping[str, Any], method: str,
                 words: Mapping[str, str]) -> Worked | None:  # fmt: skip
-    facts = FACTS.get(method)
+    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
+    facts = FACTS.get(method if penalty == "none" else f"{method}+penalty")
     if facts is None:
         return None
     facts = (facts + [{}] * game.players)[: game.players]
@@ -346,7 +349,8 @@ def _session(game: Game, ident: Mapping[str, Any], method: str,
              words: Mapping[str, str]) -> Worked | None:  # fmt: skip
     """Two games of a session, the second the worked settlement with every seat's part moved
     one seat on: the money carried from one to the next."""
-    facts = FACTS.get(method)
+    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
+    facts = FACTS.get(method if penalty == "none" else f"{method}+penalty")
     if facts is None or game.players != len(facts):
         return None
     hands = [facts, facts[-1:] + facts[:-1]]
@@ -358,11 +362,12 @@ def _session(game: Game, ident: Mapping[str, Any], method: str,
     if any(r.money is None or not any(r.money) for r in results):
         return None  # no money changes hands: nothing is carried
     rules = game.rules.session
-    session = run_session(results, game.players, rules.hands, rules.bankroll)
+    session = run_session(results, game.players, rules.hands, rules.bankroll, rules.target)
     money = [_number(m) for m in session.money]
     expect = {"money": money, "hands_played": session.hands_played}
     per_game = [" / ".join(str(_number(m)) for m in r.money) for r in results]
-    text = words["ex_session"].format(
+    said = "ex_session" if session.hands_played == 2 else "ex_session_target"
+    text = words[said].format(
         first=per_game[0], second=per_game[1], money=" / ".join(map(str, money))
     )
     return Worked("session", text, {**ident, "session": {"hands": hands}, "expect": expect})
@@ -372,15 +377,18 @@ def _match(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Wo
     """A whole match scored by rank points, each game's ranks one seat on from the last."""
     games = int(game.rules.match.games)
     n = game.players
-    if not 1 < games <= 5 or game.rules.scoring.facts.objective != "points":
+    # rank points (placement): penalty points add up too, but are no ranks
+    if not 1 < games <= 5 or game.rules.profile.get("scoring.method") != "placement":
         return None
     ranks = [[(s - g) % n + 1 for s in range(n)] for g in range(games)]
     fixed = game.rules.scoring.facts.place_points
     try:
         played = [Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
                   for r in ranks]  # fmt: skip
-        match = run_match(played)
+        match = run_match(played, game.rules.match.limit)
     except REFUSED:
+        return None
+    if match.games < games:  # the limit ends it early: not the whole match these words tell
         return None
     expect = {"points": list(match.points), "winners": list(match.winners)}
     text = words["ex_match"].format(
@@ -417,7 +425,8 @@ def arithmetic(game: Game, outcomes: Sequence[Any], result: Any,
 
 def _localised(factor: str, words: Mapping[str, str]) -> str:
     """A factor of a payment (``25 points``, ``× stake 1``) in the book's words."""
-    for english in ("covered points", "cards held", "points", "stake", "passes", "ante"):
+    said = ("covered points", "covered cards", "cards held", "points", "stake", "passes", "ante")
+    for english in said:
         factor = factor.replace(english, words[english])
     return factor
 

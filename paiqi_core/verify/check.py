@@ -161,6 +161,7 @@ NORMALISE: dict[str, Callable[[Seats, Any], Any]] = {
     "money": _money_list,
     "house": lambda seats, v: _money_text(Fraction(str(v))),
     "winners": _seat_names,
+    "reached": _seat_names,
 }
 
 
@@ -300,10 +301,11 @@ def _check_session(
     opened = data.get("opened")
     results = [score(outcomes_from_facts(game, seats, facts, opened)) for facts in hands]
     rules = game.rules.session
-    session = run_session(results, game.players, rules.hands, rules.bankroll)
+    session = run_session(results, game.players, rules.hands, rules.bankroll, rules.target)
     actual = {
         "money": session.money, "winners": session.winners,
         "hands_played": session.hands_played, "house": session.house,
+        "reached": session.reached,
     }  # fmt: skip
     _check_values("session", actual, seats, expect, failures, where)
 
@@ -320,6 +322,9 @@ def _check_match(
     games = [
         Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
     ]
-    match = run_match(games)
-    actual = {"points": match.points, "winners": match.winners}
+    match = run_match(games, game.rules.match.limit)
+    actual = {
+        "points": match.points, "winners": match.winners, "games_played": match.games,
+        "reached": match.reached,
+    }  # fmt: skip
     _check_values("match", actual, seats, expect, failures, where)
