@@ -8,6 +8,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # Девятка's rules on Pagat's Fan Tan (docs/variants/house.md): the 36 cards from 6 to ace,
 # rows from the nines, the nine of diamonds opens
 DEVYATKA = ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads", "opening.card=D9")
+# 七並べ with the joker, where a 7 that can be played goes first (the 7s not put out at once)
+SEVENS_FIRST_JOKER = (
+    "turn.sevens_first=true",
+    "opening.method=holder_leads",
+    "opening.card=D7",
+    "deck.jokers=1",
+)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from paiqi_core.belief import Belief
 from paiqi_core.cards import JOKER, alike, bits, parse_card
 from paiqi_core.resources import builtin_profiles
 
-from .conftest import DEVYATKA
+from .conftest import DEVYATKA, SEVENS_FIRST_JOKER
 
 CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("shichinarabe", ("deck.jokers=1",)),
@@ -57,15 +57,7 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("players=5", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
     # a 7 that fits goes first: any other move proves the mover held no 7 that fitted
     ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
-    (
-        "shichinarabe",
-        (
-            "turn.sevens_first=true",
-            "opening.method=holder_leads",
-            "opening.card=D7",
-            "deck.jokers=1",
-        ),
-    ),
+    ("shichinarabe", SEVENS_FIRST_JOKER),
     # the first player holding a 7 moves first: the seats before it were dealt none
     ("platform-zhanlong", ("opening.method=seven_holder",)),
     (

@@ -62,7 +62,7 @@ from paiqi_core.verify.check import _check_result
 from paiqi_core.verify.extract import find_files, load_examples
 from paiqi_core.verify.scenario import Seats, outcomes_from_facts
 
-from .conftest import DEVYATKA, ROOT
+from .conftest import DEVYATKA, ROOT, SEVENS_FIRST_JOKER
 from .test_properties import exemption as model_exemption
 
 PROFILES = sorted(builtin_profiles())
@@ -166,15 +166,7 @@ VARIANTS = [
     ("pagat", ("deck.decks=2", "players=8", *DEVYATKA)),
     # a 7 that can be played goes first (Badam Satti)
     ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
-    (
-        "shichinarabe",
-        (
-            "turn.sevens_first=true",
-            "opening.method=holder_leads",
-            "opening.card=D7",
-            "deck.jokers=1",
-        ),
-    ),
+    ("shichinarabe", SEVENS_FIRST_JOKER),
     ("pagat", ("turn.sevens_first=true", "deck.decks=2", "players=8")),
     # the first player holding a 7 moves first (seven_holder)
     ("bicycle", ("deck.decks=2", "players=8", "opening.method=seven_holder")),

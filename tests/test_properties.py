@@ -43,7 +43,7 @@ from paiqi_core.engine import IllegalAction
 from paiqi_core.records import replay, state_record
 from paiqi_core.resources import builtin_profiles, schema
 
-from .conftest import DEVYATKA
+from .conftest import DEVYATKA, SEVENS_FIRST_JOKER
 
 PROFILES = sorted(builtin_profiles())
 SEEDS = st.integers(0, 2**32)
@@ -1590,8 +1590,7 @@ SEVENS_FIRST = [
     ("pagat", ("turn.sevens_first=true",)),
     ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
     ("pagat", ("turn.sevens_first=true", "turn.extra_after_end=may", "layout.ace=low")),
-    ("shichinarabe", ("turn.sevens_first=true", "opening.method=holder_leads", "opening.card=D7",
-                      "deck.jokers=1")),
+    ("shichinarabe", SEVENS_FIRST_JOKER),
     ("doujue", ("turn.sevens_first=true",)),
     ("pagat", ("turn.sevens_first=true", "deck.hand=5", "deck.leftover=stock", "turn.draw=one")),
     ("pagat", ("turn.sevens_first=true", *DEVYATKA)),
