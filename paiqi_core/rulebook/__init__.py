@@ -74,7 +74,7 @@ def rules_text(profile: Profile | str, lang: str = "en") -> str:
     rules card shows."""
     if isinstance(profile, str):
         profile = load_profile(profile)
-    return markdown(build(profile, lang))
+    return markdown(build(profile, lang), card_only=True)
 
 
 __all__ = [

@@ -12,10 +12,13 @@ from paiqi_core.rulebook.book import Book
 from paiqi_core.rulebook.cards import card
 
 
-def markdown(book: Book) -> str:
-    """The book as Markdown, each worked example followed by its ``paiqi`` block."""
+def markdown(book: Book, *, card_only: bool = False) -> str:
+    """The book as Markdown, each worked example followed by its ``paiqi`` block. As a
+    rules card (``card_only``): without the line on how the book was written, and with the
+    glossary's terms that its sentences use."""
     words = languages.get(book.lang).words
-    out = [f"# {book.title}", "", *book.intro, ""]
+    intro = book.intro[1:] if card_only else book.intro  # (the first: how it was written)
+    out = [f"# {book.title}", "", *intro] + ([""] if intro else [])
     if any(s.examples for s in book.sections):
         out += [words["examples_note"], ""]
     for section in book.sections:
@@ -30,15 +33,24 @@ def markdown(book: Book) -> str:
         out += [f"## {words['readings']}", "", words["readings_intro"], ""]
         out += [f"- **{key}**: {card(text)}" for key, text in book.readings]
         out.append("")
-    out += [f"## {words['glossary']}", ""]
-    out += [f"- **{term}**: {meaning}" for term, meaning in book.glossary]
+    glossary = book.glossary
+    if card_only:
+        said = " ".join(line.text for s in book.sections for line in s.lines).lower()
+        glossary = [
+            (term, meaning)
+            for term, meaning in glossary
+            if any(name.strip().lower() in said for name in re.split("[／/]", term))
+        ]  # (a term may give each table's name: 尾張7／尾張七)
+    if glossary:
+        out += [f"## {words['glossary']}", ""]
+        out += [f"- **{term}**: {meaning}" for term, meaning in glossary]
     return "\n".join(out) + "\n"
 
 
 CSS = (Path(__file__).resolve().parent / "book.css").read_text(encoding="utf-8")  # inlined
 
 
-def _inline(text: str) -> str:
+def inline(text: str) -> str:
     """Markdown's `code`, **bold** and *emphasis* in one sentence, as HTML."""
     text = html.escape(text)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
@@ -49,8 +61,8 @@ def _inline(text: str) -> str:
 def _paragraph(text: str) -> str:
     """A paragraph of the introduction; one starting ``> `` is quoted."""
     if text.startswith("> "):
-        return f"<blockquote>{_inline(text[2:])}</blockquote>"
-    return f"<p>{_inline(text)}</p>"
+        return f"<blockquote>{inline(text[2:])}</blockquote>"
+    return f"<p>{inline(text)}</p>"
 
 
 def html_page(book: Book) -> str:
@@ -68,17 +80,17 @@ def html_page(book: Book) -> str:
         out.append(f"<h2>{html.escape(section.title)}</h2><ul>")
         for line in section.lines:
             mark = f'<span class="house">{words["house"]}</span> ' if line.house else ""
-            out.append(f"<li>{mark}{_inline(line.text)}</li>")
+            out.append(f"<li>{mark}{inline(line.text)}</li>")
         out.append("</ul>")
         for worked in section.examples:
             out.append(
-                f'<div class="example">{_inline(words["example_label"])} '
-                f"{_inline(worked.text)}<pre>{html.escape(worked.fenced())}</pre></div>"
+                f'<div class="example">{inline(words["example_label"])} '
+                f"{inline(worked.text)}<pre>{html.escape(worked.fenced())}</pre></div>"
             )
     if book.readings:
         out.append(f"<h2>{html.escape(words['readings'])}</h2>")
-        out.append(f"<p>{_inline(words['readings_intro'])}</p><ul>")
-        out += [f"<li><strong>{key}</strong>: {_inline(card(t))}</li>" for key, t in book.readings]
+        out.append(f"<p>{inline(words['readings_intro'])}</p><ul>")
+        out += [f"<li><strong>{key}</strong>: {inline(card(t))}</li>" for key, t in book.readings]
         out.append("</ul>")
     out.append(f'<h2>{html.escape(words["glossary"])}</h2><dl class="glossary">')
     out += [f"<dt>{html.escape(t)}</dt><dd>{html.escape(m)}</dd>" for t, m in book.glossary]

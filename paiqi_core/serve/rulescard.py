@@ -15,7 +15,7 @@ from typing import Any
 from paiqi_core.profile.model import Profile
 from paiqi_core.rulebook import LANGS, UnknownLanguage, best_language, rules_text
 from paiqi_core.rulebook.languages import get as language_texts
-from paiqi_core.rulebook.render import _inline as inline_html
+from paiqi_core.rulebook.render import inline as inline_html
 
 # each language by its own name, in the order the card's switch offers them
 LANGUAGE_NAMES = {"zh-TW": "中文", "ja": "日本語", "en": "English"}
