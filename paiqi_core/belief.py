@@ -56,7 +56,7 @@ from paiqi_core.actions import (
     SWAP,
     kind,
 )
-from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker, planes
+from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker, mask_of, planes
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
@@ -222,6 +222,9 @@ class Belief:
         none_before = getattr(rules.opening, "none_before_first_mover", 0)
         for t in range(mover if none_before else 0):
             self._void[t] |= none_before
+        # and the first mover was dealt one of them (unless nobody was): a rule the masks
+        # cannot hold, checked on each placement (``_opens_as_seen``)
+        self._first_mover = (none_before, mover)
         held_joker = _joker_spans(obs.history, obs.laid)
         beyond = rules.topology.beyond
         laid = iter(obs.laid)
@@ -853,6 +856,8 @@ class Belief:
                 covered[t] = sum(1 << c for c in order[t])
         dealt = self._dealt(hands, covered)
         assert dealt is not None  # no joker is unseen: the counts are those of the template
+        if not self._opens_as_seen(dealt):
+            return None
         for t in range(n):
             if t != me:
                 state.set_hidden(t, hands[t], covered[t], dealt[t])
@@ -877,6 +882,8 @@ class Belief:
         for constraint in (self._opener, self._leader):  # the seat that moved first for
             if constraint is not None and constraint[0] not in dealt[constraint[1]]:
                 return None  # holding a copy of a card holds one (the masks bar the others)
+        if not self._opens_as_seen([mask_of(cards) for cards in dealt]):
+            return None
         state = template.clone()
         st = state.st
         for t in range(self.game.players):
@@ -885,6 +892,15 @@ class Belief:
                 st[L.DEALT + t], st[L.DEALT_TWICE + t], st[L.DEALT_THRICE + t] = planes(dealt[t])
         stuck = self.game.may_burst and not state.over and not state.legal_actions()
         return None if stuck and state.turn != me else state
+
+    def _opens_as_seen(self, dealt: list[int]) -> bool:
+        """Whether hands dealt as ``dealt`` (card masks by seat) give the first move to the
+        seat that moved first, where the opening gives it to the first seat dealt one of
+        some cards (seven_holder; seat 0 where no seat was)."""
+        cards, mover = self._first_mover
+        if not cards:
+            return True
+        return next((t for t, hand in enumerate(dealt) if hand & cards), 0) == mover
 
     def state_at(self, placement: list[int]) -> State | None:
         """The state of ``placement``: rebuilt from an earlier sample where that gives the
