@@ -290,7 +290,8 @@ class Belief:
                 ends_line = (action < COVER or action >= JOKER) and ends >> (card % 13) & 1
                 ended_by = seat if ends_line else -1
             if action in (HIDDEN_COVER, PASS):
-                self._void[seat] |= fitting() & sevens_first  # (a 7 that fitted went first)
+                if sevens_first:  # a 7 that fitted would have gone first
+                    self._void[seat] |= fitting() & sevens_first
                 if not by_choice(action, passes[seat]):
                     playable = fitting()
                     self._void[seat] |= playable & SUITED

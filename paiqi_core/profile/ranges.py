@@ -53,7 +53,7 @@ def range_notes(profile: Profile) -> list[Problem]:
     fam = family(profile)
     if fam is None:
         return []
-    families = resources.families()
+    named_games = set(resources.builtin_profiles()) - set(resources.families())
     notes = []
     for path, by_family in _documented(resources.schema("profile")):
         rng = by_family.get(fam)
@@ -63,7 +63,7 @@ def range_notes(profile: Profile) -> list[Problem]:
         if rng is None or value is None or _inside(value, rng):
             continue
         origin = profile.origin(path)
-        if origin.profile in resources.builtin_profiles() and origin.profile not in families:
+        if origin.profile in named_games:
             continue  # a named game's own rule, from its own source (devyatka's 9s)
         where = origin.location or Location(profile.source, 1, 1)
         notes.append(
