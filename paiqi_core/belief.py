@@ -218,7 +218,9 @@ class Belief:
         # (seven_holder: a 7): the seats before the first mover were dealt none of them
         # where a 7 that fits goes first (turn.sevens_first), any other move proves the
         # mover held none that fitted
-        sevens_first = EACH_SUIT << rules.topology.centre if rules.sevens_first else 0
+        sevens_first = 0
+        if rules.profile.get("turn.sevens_first"):
+            sevens_first = EACH_SUIT << rules.topology.centre
         none_before = getattr(rules.opening, "none_before_first_mover", 0)
         for t in range(mover if none_before else 0):
             self._void[t] |= none_before

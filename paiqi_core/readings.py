@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paiqi_core.cards import SEVEN
+from paiqi_core.core.play_rules import PLAY_RULES, PlayRule
 from paiqi_core.pack import ALL_RANKS
 
 if TYPE_CHECKING:
@@ -47,6 +48,11 @@ def pays_by_pairs(rules: Rules) -> bool:
     """Whether every two players settle the difference of their totals (QQ 排七)."""
     data = rules.profile.data.get("scoring", {})
     return bool(data.get("method") == "covering" and data.get("pay") == "pairs")
+
+
+def _is_on(rule: PlayRule) -> Callable[[Rules], bool]:
+    """Whether the rules of play set ``rule`` to a value that does something."""
+    return lambda rules: not rule.inert(rules.profile.get(rule.key))
 
 
 READINGS: dict[str, Reading] = {
@@ -261,15 +267,6 @@ READINGS: dict[str, Reading] = {
             "under the seats that held them; placing them is nobody's turn.",
         ),
         Reading(
-            "sevens-first-everything",
-            "A 7 that can be played goes before everything else, not only before other cards: "
-            "while a player holds one, no joker move, cover or pass by choice is allowed; "
-            "after a card that ends its line the extra card must be a 7 if one fits (or the "
-            "player stops, where stopping is allowed). A 7 that cannot be played yet (a second "
-            "copy with several decks) does not count.",
-            lambda r: r.sevens_first,
-        ),
-        Reading(
             "seven-holder-none",
             "With seven_holder the seats are asked in turn from the dealer's left, and the "
             "first holding a 7 moves first; it may open with any 7 it holds, and a seat before "
@@ -332,6 +329,12 @@ READINGS: dict[str, Reading] = {
             "By default a 十三蓋 player's covered cards are not counted, so a 十三蓋 player who "
             "loses never busts; with scoring.all_covered_busts, one whose covered points after "
             "the meld exemption are above the bust threshold pays double.",
+        ),
+        # the readings of the rules of play declared in ``core.play_rules``
+        *(
+            Reading(rule.reading, rule.reading_texts["en"], _is_on(rule))
+            for rule in PLAY_RULES
+            if rule.reading and rule.reading_texts
         ),
     )
 }

@@ -82,8 +82,6 @@ class Rules:
     leftover: str = "dealt"
     # what a pass costs: none, or a card the previous player holding cards chooses and hands on
     pass_takes: str = "none"
-    # a 7 that can be played goes before any other card (Badam Satti)
-    sevens_first: bool = False
     # the cards dealt to each seat (None: the pack shared out, as ``leftover`` says)
     hand: int | None = None
     # what a stuck player does while the stock holds cards: none (passes), or one (draws one)
@@ -244,7 +242,6 @@ def compile_rules(profile: Profile) -> Rules:
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),
         pass_takes=str(profile.get("turn.pass_takes")),
-        sevens_first=bool(profile.get("turn.sevens_first")),
         hand=None if profile.get("deck.hand") is None else int(profile.get("deck.hand")),
         draw=str(profile.get("turn.draw")),
         decks=pack.decks,

@@ -35,7 +35,6 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
     BY_PLUGIN,
-    BY_SEVENS_FIRST,
     BY_STUCK,
     CLOSED,
     COVER,
@@ -109,7 +108,6 @@ from paiqi_core.core.layout import (
     R_PASS_LIMIT,
     R_PLAYERS,
     R_ROW,
-    R_SEVENS_FIRST,
     R_STALL,
     R_STUCK,
     R_TAKE,
@@ -128,6 +126,7 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
+from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_SEVENS_FIRST
 from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:

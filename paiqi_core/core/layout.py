@@ -163,8 +163,8 @@ R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
-R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other card
-# 69-79: rules of play; 80 and above: scorings, matches and sessions
+# 69-79: rules of play declared in ``play_rules`` (their slots are there); 80 and above:
+# scorings, matches and sessions
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
 R_PAIRS = 81  # covering: every two players settle the difference of their totals
 R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player went out clean
@@ -187,8 +187,7 @@ MAY, MUST = 1, 2
 # the draw of a stuck player from the stock (its one action, ``DRAW``), and the card just
 # drawn (``PHASE`` DREW: play it, or stop where the player need not play)
 BY_CHOICE, BY_STUCK, BY_NO_PASSES, BY_OPENING, BY_MUST_PLAY, BY_EXTRA, BY_PLUGIN, BY_GIVE = range(8)
-BY_DRAW = 8
-BY_SEVENS_FIRST = 9  # a centre card held that can be played goes first
+BY_DRAW = 8  # (9 and above: the rules of ``play_rules``)
 
 OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out", "seven_holder")
 STUCKS = ("cover", "pass")

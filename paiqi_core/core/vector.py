@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from paiqi_core.core import layout as L
+from paiqi_core.core.play_rules import PLAY_RULES
 from paiqi_core.forms import Form, form_of
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_HAND] = rules.hand or 0
     R[L.R_DECKS] = rules.pack.decks
     R[L.R_DRAW] = int(rules.draw != "none")
-    R[L.R_SEVENS_FIRST] = int(rules.sevens_first)
+    for rule in PLAY_RULES:
+        R[rule.slot] = rule.code(rules.profile.get(rule.key))
     line = rules.topology.line
     R[L.R_ENDS] = 0 if rules.topology.ring else 1 << line[0] | 1 << line[-1]
     R[L.R_CENTRE] = rules.topology.centre

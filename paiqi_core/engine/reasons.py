@@ -19,8 +19,8 @@ from paiqi_core.core.layout import (
     BY_MUST_PLAY,
     BY_NO_PASSES,
     BY_OPENING,
-    BY_SEVENS_FIRST,
 )
+from paiqi_core.core.play_rules import BY_CODE
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -53,10 +53,12 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if by == BY_GIVE or k == "give":
         return _why_not_give(state, action, by)
-    if by == BY_SEVENS_FIRST and (k != "play" or state.plays() >> action & 1):
+    if by in BY_CODE and (k != "play" or state.plays() >> action & 1):
+        # a declared rule of play narrowed the options (a card that does not fit is refused
+        # for that, below)
         centre = RANKS[state.game.rules.topology.centre]
-        sevens = ", ".join(action_text(a) for a in legal)
-        return f"{MUST_PLAY}: a {centre} that can be played goes first ({sevens})"
+        allowed = ", ".join(action_text(a) for a in legal)
+        return f"{MUST_PLAY}: " + BY_CODE[by].refusal.format(centre=centre, legal=allowed)
     if k == "joker":
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]

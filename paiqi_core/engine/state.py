@@ -259,18 +259,6 @@ class State(VectorView):
         """Mask of the cards the player to move may play."""
         return _plays(self.st, self.st[L.TURN])
 
-    def joker_plays(self) -> list[int]:
-        """Joker actions of the player to move: the joker takes the place of a legal
-        extension X that the player does not hold, and the card just beyond X (the next
-        empty place in the same direction, across the A-K junction where rows run on) is
-        played from the hand in the same turn."""
-        if not self.game.jokers:
-            return []
-        jx, jy = [0] * 16, [0] * 16
-        st = self.st
-        count = kernel.joker_moves(st, self.game.beyond, st[L.HAND + st[L.TURN]], jx, jy)
-        return [JOKER + 64 * jx[i] + jy[i] for i in range(count)]
-
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to move, ascending (empty when the game is over):
         plays, then covers or a pass, then joker moves."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from paiqi_core.core.play_rules import PLAY_RULES, PlayRule
 from paiqi_core.profile.explain import description_of, readings_of, rules_in_effect
 from paiqi_core.profile.model import Profile
 from paiqi_core.readings import pays_by_pairs
@@ -37,12 +38,12 @@ _PLACE = {
     "layout": "play",
     "turn.must_play": "play",
     "turn.extra_after_end": "play",
-    "turn.sevens_first": "play",
     "turn": "stuck",
     "ending": "end",
     "scoring": "scoring",
     "session": "session",
     "match": "session",
+    **{rule.key: rule.section for rule in PLAY_RULES},
 }
 
 # rules in effect that change nothing under the profile's other rules, with why
@@ -50,7 +51,6 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "deck.decks": lambda p, r: r.decks == 1,
     "deck.hand": lambda p, r: r.hand is None,
     "turn.extra_after_end": lambda p, r: r.extra_after_end == "none",
-    "turn.sevens_first": lambda p, r: not r.sevens_first,
     "turn.pass_takes": lambda p, r: r.pass_takes == "none",
     "turn.draw": lambda p, r: r.draw == "none",
     "turn.out_of_passes": lambda p, r: p.get("turn.pass_limit") is None,
@@ -85,6 +85,13 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "scoring.head_amounts.middle": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.big": lambda p, r: p.get("scoring.settlement") == "difference",
 }
+
+
+def _declared_inert(rule: PlayRule) -> Callable[[Profile, Rules], bool]:
+    return lambda p, r: rule.inert(p.get(rule.key))
+
+
+INERT.update({rule.key: _declared_inert(rule) for rule in PLAY_RULES})  # (``core.play_rules``)
 
 
 def _money(rules: Rules) -> bool:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from paiqi_core.core.play_rules import PLAY_RULES
+
 FOLDER = Path(__file__).resolve().parent / "lang"
 LANGS = ("en", "zh-TW", "ja")  # the first is the default
 
@@ -37,11 +39,14 @@ def get(lang: str) -> Language:
         raise UnknownLanguage(f"--lang: no rule book in {lang!r}; choose one of {', '.join(LANGS)}")
     with open(FOLDER / f"{lang}.yaml", encoding="utf-8") as f:
         data = yaml.safe_load(f)
+    # the rules of play declared in the core bring their own sentences and readings
+    declared = {rule.key: rule.sentences[lang] for rule in PLAY_RULES}
+    readings = {r.reading: r.reading_texts[lang] for r in PLAY_RULES if r.reading_texts}
     return Language(
         code=lang,
         words=data["words"],
-        rules=data["rules"],
-        readings=data.get("readings") or {},
+        rules={**data["rules"], **declared},
+        readings={**(data.get("readings") or {}), **readings},
         glossary=tuple((str(t), str(m)) for t, m in data["glossary"]),
     )
 
