@@ -60,6 +60,7 @@ from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_jok
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
+from paiqi_core.core.play_rules import R_JOKER_FINISH
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 from paiqi_core.topology import stacked_fits
@@ -228,6 +229,7 @@ class Belief:
         # cannot hold, checked on each placement (``_opens_as_seen``)
         self._first_mover = (none_before, mover)
         held_joker = _joker_spans(obs.history, obs.laid)
+        joker_proves = not game.vector[R_JOKER_FINISH]
         beyond = rules.topology.beyond
         laid = iter(obs.laid)
         self._bursts = self._burst_copies() if decks > 1 else []
@@ -298,8 +300,9 @@ class Belief:
                     playable = fitting()
                     self._void[seat] |= playable & SUITED
                     self._stuck[index] = playable & SUITED
-                    if any(a <= index < b for a, b in held_joker.get(seat, ())):
+                    if joker_proves and any(a <= index < b for a, b in held_joker.get(seat, ())):
                         # holding the joker, no joker move either: no card beyond a free place
+                        # (where a player may not go out on a joker, a last card may be one)
                         for x in bits(playable & SUITED):
                             row = (table >> 13 * (x // 13)) & SUIT_MASK
                             y = beyond(row, x % 13)

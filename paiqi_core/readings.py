@@ -52,7 +52,7 @@ def pays_by_pairs(rules: Rules) -> bool:
 
 def _is_on(rule: PlayRule) -> Callable[[Rules], bool]:
     """Whether the rules of play set ``rule`` to a value that does something."""
-    return lambda rules: not rule.inert(rules.profile.get(rule.key))
+    return lambda rules: not rule.inert_in(rules.profile.get)
 
 
 READINGS: dict[str, Reading] = {

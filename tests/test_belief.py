@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paiqi_core import Game, State
-from paiqi_core.actions import kind
+from paiqi_core.actions import LEAVE, PASS, kind
 from paiqi_core.belief import Belief
 from paiqi_core.cards import JOKER, alike, bits, parse_card
 from paiqi_core.resources import builtin_profiles
@@ -58,6 +58,10 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     # a 7 that fits goes first: any other move proves the mover held no 7 that fitted
     ("pagat", ("turn.sevens_first=true", "turn.must_play=false", "ending.stall=2")),
     ("shichinarabe", SEVENS_FIRST_JOKER),
+    # nobody may go out on a joker: a stuck seat holding the joker and one card may hold the
+    # card beyond a free place
+    ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=1", "turn.pass_limit=null")),
+    ("doujue", ("turn.joker_finish=refused", "deck.jokers=1")),
     # the first player holding a 7 moves first: the seats before it were dealt none
     ("platform-zhanlong", ("opening.method=seven_holder",)),
     (
@@ -324,3 +328,29 @@ def test_a_card_other_than_a_seven_proves_its_player_held_no_seven_that_fitted()
             assert not set(bits(sample.hands[seat])) & unseen
         return
     raise AssertionError("no deal had a card other than a 7 played while a 7 was unseen")
+
+
+def test_a_pass_holding_the_joker_proves_less_where_nobody_may_go_out_on_it() -> None:
+    """Fan Tan with the joker where nobody may go out on it: 乙 opens S7, 丙 puts the joker
+    on S8 (乙's, so 乙 lays S8 and takes the joker) with S9 beyond it; 乙, left with the
+    joker and SJ, may not go out with the joker at S10 and SJ beyond it, and passes; after
+    丙's S10, 乙 plays SJ and leaves with the joker. A pass made holding the joker proves the
+    seat held no card beyond a free place (the joker would have taken the place), but not
+    where that move would have gone out on the joker: SJ, beyond the free S10, was 乙's."""
+    g = game("pagat", ("deck.jokers=1", "turn.joker_finish=refused"))
+    named = ["S7", "S8", "SJ", "S9", "H7", "D7", "C7", "S6", "S10"]
+    rest = [c for c in range(52) if c not in map(parse_card, named)]
+    hands = [rest[:22], [parse_card(c) for c in named[:3]], [JOKER, *map(parse_card, named[3:])],
+             rest[22:]]  # fmt: skip
+    state = g.new_state(hands=hands)
+    for action in ("pass", "S7", "joker S8 S9", "pass", "pass"):
+        state.apply(action)
+    assert state.turn == 1 and state.hands[1] == 1 << JOKER | 1 << parse_card("SJ")
+    assert state.legal_actions() == [PASS]  # (the joker at S10 and SJ would go out on it)
+    for action in ("pass", "S10", "pass", "pass", "SJ"):
+        state.apply(action)
+    assert state.observation(3).history[-1] == (1, LEAVE)
+    belief = Belief(g, state.observation(3))
+    assert not belief._void[1] >> parse_card("SJ") & 1
+    for sample in belief.samples(random.Random(2), 20):
+        assert sample.hands[1] == 0

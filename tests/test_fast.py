@@ -176,6 +176,8 @@ VARIANTS = [
         ("opening.method=seven_holder", "deck.hand=9", "deck.leftover=stock", "turn.draw=one"),
     ),
     ("bicycle", ("deck.decks=2", "players=8")),
+    # nobody may go out on a joker (the ハマる preset's rules)
+    ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=2", "turn.pass_limit=0")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

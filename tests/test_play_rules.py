@@ -9,6 +9,7 @@ import pytest
 from paiqi_core.core import layout as L
 from paiqi_core.core.play_rules import PLAY_RULES, PlayRule
 from paiqi_core.engine import Game
+from paiqi_core.engine.reasons import CATEGORIES
 from paiqi_core.resources import schema
 from paiqi_core.rulebook import book, languages
 from paiqi_core.rules import rules_of
@@ -27,8 +28,8 @@ def test_each_rule_has_a_slot_of_its_own_among_the_rules_of_play() -> None:
     assert all(69 <= slot <= 79 for slot in slots)  # (layout: 69-79 are the rules of play)
     taken = {v for k, v in vars(L).items() if k.startswith("R_") and isinstance(v, int)}
     assert not taken & set(slots)  # no slot of layout's own
-    codes = [rule.by for rule in PLAY_RULES if rule.by >= 0]
-    assert len(set(codes)) == len(codes) and min(codes, default=9) > L.BY_DRAW
+    # a refusal is worded in one of the categories documentation examples match on
+    assert all(rule.refusal[0] in CATEGORIES for rule in PLAY_RULES if rule.refusal[0])
 
 
 @pytest.mark.parametrize("rule", PLAY_RULES, ids=lambda r: r.key)
@@ -66,3 +67,16 @@ def test_a_declared_rule_reaches_the_rules_vector_the_readings_and_the_book() ->
     assert book.INERT[rule.key](off.profile, off) and not book.INERT[rule.key](on.profile, on)
     words = book.build(on.profile, "en").sections
     assert any(rule.key in line.rules for s in words for line in s.lines)
+
+
+def test_a_rule_that_needs_another_does_nothing_without_it() -> None:
+    """turn.joker_finish needs jokers: without them the book states it nowhere and its
+    reading is not listed."""
+    rule = next(r for r in PLAY_RULES if r.key == "turn.joker_finish")
+    assert rule.needs == "deck.jokers"
+    bare = rules_of("shichinarabe", ["turn.joker_finish=refused"])
+    joker = rules_of("shichinarabe", ["turn.joker_finish=refused", "deck.jokers=1"])
+    assert book.INERT[rule.key](bare.profile, bare)
+    assert not book.INERT[rule.key](joker.profile, joker)
+    assert rule.reading not in {r.key for r in bare.readings}
+    assert rule.reading in {r.key for r in joker.readings}

@@ -115,6 +115,8 @@ class Rules:
     # over (Ristiseiska's lappu, Sjuan; WILD_RULES row 17)
     pass_takes: str = "none"
     sevens_first: bool = False  # a 7 that can be played goes first (Badam Satti)
+    # whether a player may go out on a joker (WILD_RULES row 29): allowed or refused
+    joker_finish: str = "allowed"
     # a stock to draw from (WILD_RULES row 10): the cards dealt to each (None: shared out),
     # and whether a stuck player draws one instead of passing
     hand: int | None = None
@@ -178,6 +180,7 @@ class Rules:
             leftover=p.get("deck.leftover"),
             pass_takes=p.get("turn.pass_takes"),
             sevens_first=p.get("turn.sevens_first"),
+            joker_finish=p.get("turn.joker_finish"),
             hand=p.get("deck.hand"),
             draw=p.get("turn.draw"),
         )
@@ -497,6 +500,8 @@ class Model:
         opening_card = not self.table and self.first is not None  # compulsory
         jokers = self.jokers[self.turn] > 0
         moves = joker_moves(r, self.table, hand) if jokers and not opening_card else set()
+        if r.joker_finish == "refused" and len(hand) + self.jokers[self.turn] == 2:
+            moves = set()  # the joker and one card: that move would go out on the joker
         sevens = {c for c in plays if c % 13 == r.centre} if r.sevens_first else set()
         if sevens:  # Badam Satti: a 7 that can be played goes before anything else
             plays, moves = sevens, set()
@@ -1910,6 +1915,11 @@ JOKER_TABLES = [
     ("platform-zhanlong", ("deck.jokers=1",)),
     ("platform-zhanlong", ("deck.jokers=2", "turn.extra_after_end=may")),
     ("doujue", ("deck.jokers=2", "layout.ends=cut")),
+    # nobody may go out on a joker (WILD_RULES row 29; the ハマる preset: no passes, two jokers)
+    ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=1")),
+    ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=2", "turn.pass_limit=0")),
+    ("doujue", ("turn.joker_finish=refused", "deck.jokers=2")),
+    ("pagat", ("turn.joker_finish=refused", "deck.jokers=1", "turn.sevens_first=true")),
 ]
 
 

@@ -126,7 +126,7 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
-from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_SEVENS_FIRST
+from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_JOKER_FINISH, R_SEVENS_FIRST
 from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:
@@ -340,6 +340,15 @@ def joker_moves(
     return count
 
 
+@step
+def _joker_hand(R: np.ndarray, hand: int) -> int:
+    """``hand`` as the joker's moves see it: none where a joker move would empty it (the
+    joker and one card) and a player may not go out on a joker (``R_JOKER_FINISH``)."""
+    if R[R_JOKER_FINISH] and popcount(hand) == 2:
+        return 0
+    return hand
+
+
 @hot
 def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
     """Whether a player holding ``hand`` has a joker move."""
@@ -366,7 +375,7 @@ def _bursts_now(
         return False
     if plays(st, seat):
         return False
-    if R[R_JOKERS] and _any_joker_move(st, beyond, st[HAND + seat]):
+    if R[R_JOKERS] and _any_joker_move(st, beyond, _joker_hand(R, st[HAND + seat])):
         return False
     if R[R_STUCK] == PLUGIN:
         return plugin_stuck(st, R, log, seat, True) == 0
@@ -852,7 +861,7 @@ def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, a
         return False
     if plays(st, seat):
         return True
-    return R[R_JOKERS] != 0 and _any_joker_move(st, beyond, st[HAND + seat])
+    return R[R_JOKERS] != 0 and _any_joker_move(st, beyond, _joker_hand(R, st[HAND + seat]))
 
 
 @step
@@ -889,7 +898,7 @@ def options(
         can = sevens
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BITS and not sevens:
-        njokers = joker_moves(st, beyond, hand, jx, jy)
+        njokers = joker_moves(st, beyond, _joker_hand(R, hand), jx, jy)
     if phase:  # a later step of the turn
         if phase == EXTRA:  # another card after one that ended its line; or stop, with MAY
             return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA

@@ -10,8 +10,8 @@ does nothing), and the place of that code in the rules vector (a slot between 69
   the books' languages (``rulebook``); the first value is a rule that does nothing there;
 - the reading of the points the source leaves open, in each language (``readings``,
   ``paiqi explain``);
-- the code ``kernel.options`` returns when the rule decided what the player to move may
-  do, and the words of a refusal under it (``engine.reasons``).
+- the words of a refusal under it: an action the rule alone refuses (one that would be
+  legal with the rule's first value) is refused in these words (``engine.reasons``).
 
 A new rule of play is then its schema entry, its behaviour in ``kernel`` (which imports its
 slot from here), what its moves prove in ``belief`` where they prove something, and this
@@ -21,22 +21,24 @@ as constants.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 # -- the rules vector's slots and the codes of ``kernel.options`` (``layout.BY_*``) --------------
 R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other card
-BY_SEVENS_FIRST = 9  # a centre card held that can be played goes first
+R_JOKER_FINISH = 70  # 1: a joker move may not empty its player's hand
+BY_SEVENS_FIRST = 9  # (kernel.options) a centre card held that can be played went first
 
 
 @dataclass(frozen=True)
 class PlayRule:
     """A rule of play: the profile key, its slot, its values (in the order of their codes),
     its section of the rule book and sentences (language -> value -> sentence, for the
-    values that do something), its reading (key and statement by language), and the code
-    of ``kernel.options`` with the words of a refusal under it (a format string naming
-    ``centre``, the centre rank, and ``legal``, the actions allowed)."""
+    values that do something), its reading (key and statement by language), the words of
+    a refusal under it (its category, ``engine.reasons.CATEGORIES``, and a format string
+    naming ``centre``, the centre rank, and ``legal``, the actions allowed), and the rule
+    (a profile key) without which it does nothing (jokers, for a rule of the joker)."""
 
     key: str
     slot: int
@@ -45,16 +47,21 @@ class PlayRule:
     sentences: Mapping[str, Mapping[str, str]]
     reading: str = ""
     reading_texts: Mapping[str, str] | None = None
-    by: int = -1
-    refusal: str = ""
+    refusal: tuple[str, str] = ("", "")
+    needs: str = ""
 
     def code(self, value: Any) -> int:
         """The rules vector's code of ``value``."""
         return self.values.index(value)
 
-    def inert(self, value: Any) -> bool:
-        """Whether ``value`` does nothing (the rule book states it nowhere)."""
-        return bool(value == self.values[0])
+    def inert(self, value: Any, needed: Any = True) -> bool:
+        """Whether ``value`` does nothing (the rule book states it nowhere), the rule it
+        needs (``needs``) having the value ``needed``."""
+        return bool(value == self.values[0] or not needed)
+
+    def inert_in(self, get: Callable[[str], Any]) -> bool:
+        """Whether the rule does nothing in the profile whose values ``get`` reads."""
+        return self.inert(get(self.key), get(self.needs) if self.needs else True)
 
 
 PLAY_RULES: tuple[PlayRule, ...] = (
@@ -89,10 +96,45 @@ PLAY_RULES: tuple[PlayRule, ...] = (
             "7 があれば 7 でなければなりません（やめてよいルールならやめることはできます）。"
             "まだ出せない 7（デッキが複数のときの 2 枚目）は数えません。",
         },
-        BY_SEVENS_FIRST,
-        "a {centre} that can be played goes first ({legal})",
+        ("must play when able", "a {centre} that can be played goes first ({legal})"),
+    ),
+    PlayRule(
+        "turn.joker_finish",
+        R_JOKER_FINISH,
+        ("allowed", "refused"),
+        "jokers",
+        {
+            "en": {
+                "refused": "Nobody may go out on a joker: a joker move that would play a "
+                "player's last cards is not allowed."
+            },
+            "zh-TW": {"refused": "不能用鬼牌出完：會讓手牌出光的鬼牌出法不可以出。"},
+            "ja": {
+                "refused": "ジョーカーで上がることはできません。"
+                "手札がなくなるジョーカーの手は出せません。"
+            },
+        },
+        "joker-finish-refused",
+        {
+            "en": "Going out on a joker, which the source calls a foul ranked last, is read as a "
+            "move nobody may make: a joker move whose two cards are the player's last is not "
+            "legal. The player may still play the other card where it fits; left holding only "
+            "the joker, they leave with it and rank behind every player who went out and the "
+            "last holder. A player whose only move was that joker move is stuck: it passes, "
+            "or with no passes left it is out as the stuck rule says.",
+            "zh-TW": "來源說用鬼牌出完是犯規、排最後；這裡讀作沒有人可以這樣出：讓手上最後兩張"
+            "（鬼牌和另一張）出完的鬼牌出法不合法。那張牌能接時仍可照常出；之後手上只剩鬼牌，"
+            "便帶著鬼牌離場，排在所有出完的人和最後持牌的人之後。唯一的出法是這種鬼牌出法的人"
+            "算是無牌可出：過牌，沒有過牌次數時照卡住的規則出局。",
+            "ja": "ジョーカー上がりは反則で最下位という決まりを、誰もできない手として読みます。"
+            "最後の二枚（ジョーカーともう一枚）を出しきるジョーカーの手は出せません。もう一枚が"
+            "出せるならふつうに出せ、そのあとジョーカーだけが残った人はジョーカーとともに抜け、"
+            "上がった人と最後まで持っていた人の後の順位になります。その手しかなかった人は出せ"
+            "ない人として扱い、パスし、パスがなければ出せないときの規則のとおり脱落します。",
+        },
+        ("not legal", "nobody may go out on a joker"),
+        "deck.jokers",
     ),
 )
 
 BY_KEY: Mapping[str, PlayRule] = {rule.key: rule for rule in PLAY_RULES}
-BY_CODE: Mapping[int, PlayRule] = {rule.by: rule for rule in PLAY_RULES if rule.by >= 0}

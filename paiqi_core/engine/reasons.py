@@ -20,7 +20,7 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
 )
-from paiqi_core.core.play_rules import BY_CODE
+from paiqi_core.core.play_rules import PLAY_RULES
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -53,12 +53,9 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if by == BY_GIVE or k == "give":
         return _why_not_give(state, action, by)
-    if by in BY_CODE and (k != "play" or state.plays() >> action & 1):
-        # a declared rule of play narrowed the options (a card that does not fit is refused
-        # for that, below)
-        centre = RANKS[state.game.rules.topology.centre]
-        allowed = ", ".join(action_text(a) for a in legal)
-        return f"{MUST_PLAY}: " + BY_CODE[by].refusal.format(centre=centre, legal=allowed)
+    refused = _refused_by_a_declared_rule(state, action, legal)
+    if refused:
+        return refused
     if k == "joker":
         return _why_not_joker(state, action)
     hand = state.hands[state.turn]
@@ -142,6 +139,22 @@ def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str |
 def _holds(hand: int, card: int) -> bool:
     """Whether ``hand`` holds ``card`` (for a joker: any of the alike jokers)."""
     return bool(hand & JOKERS) if is_joker(card) else bool(hand >> card & 1)
+
+
+def _refused_by_a_declared_rule(state: State, action: int, legal: list[int]) -> str | None:
+    """The words of the declared rule of play (``core.play_rules``) that alone refuses
+    ``action``: the one in effect without which the action would be legal."""
+    vector = state.game.vector
+    for rule in PLAY_RULES:
+        if vector[rule.slot] and rule.refusal[0]:
+            lifted = vector.copy()
+            lifted[rule.slot] = 0
+            if action in state.decided(lifted)[0]:
+                category, words = rule.refusal
+                centre = RANKS[state.game.rules.topology.centre]
+                allowed = ", ".join(action_text(a) for a in legal)
+                return f"{category}: " + words.format(centre=centre, legal=allowed)
+    return None
 
 
 def _why_not_joker(state: State, action: int) -> str:

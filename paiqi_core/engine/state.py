@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from paiqi_core.actions import (
     COVER,
@@ -264,9 +264,10 @@ class State(VectorView):
         plays, then covers or a pass, then joker moves."""
         return self.decided()[0]
 
-    def decided(self) -> tuple[list[int], int]:
+    def decided(self, vector: Any = None) -> tuple[list[int], int]:
         """The legal actions of the player to move (``legal_actions``) and the rule that
-        decided them (one of ``layout.BY_*``, -1 when the game is over)."""
+        decided them (one of ``layout.BY_*``, -1 when the game is over); under another rules
+        vector where one is given (what another rule would allow, for a refusal's words)."""
         st = self.st
         if st[L.OVER]:
             return [], -1
@@ -275,9 +276,8 @@ class State(VectorView):
             jx, jy = [0] * 16, [0] * 16
         else:
             jx = jy = _NO_JOKERS
-        can, njokers, covers, may_pass, by = _options(
-            st, game.vector, game.beyond, self.log, jx, jy
-        )
+        R = game.vector if vector is None else vector
+        can, njokers, covers, may_pass, by = _options(st, R, game.beyond, self.log, jx, jy)
         acts = list(bits(can)) if can else []
         if covers:
             base = GIVE if by == L.BY_GIVE else COVER

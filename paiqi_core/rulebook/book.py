@@ -88,7 +88,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
 
 
 def _declared_inert(rule: PlayRule) -> Callable[[Profile, Rules], bool]:
-    return lambda p, r: rule.inert(p.get(rule.key))
+    return lambda p, r: rule.inert_in(p.get)
 
 
 INERT.update({rule.key: _declared_inert(rule) for rule in PLAY_RULES})  # (``core.play_rules``)
