@@ -828,13 +828,15 @@ class Belief:
         (``_rebuilt``): the rules are built-in ones, whose every refusal of a history the
         placement constraints already express, and the joker is not among the unseen cards
         (where it is held, and whether a joker move was open, only a replay can tell), and no
-        extra play follows a card that ends its line."""
+        extra play follows a card that ends its line, and a joker may end a hand."""
         from paiqi_core.fast.plan import forms_of  # declared forms: standard library only
 
         if any(map(is_joker, self.hidden)) or self.game.rules.extra_after_end != "none":
             return False  # extra plays: whether a pass was a stop, only a replay can tell
         if self.game.rules.pass_takes != "none" or self.game.rules.draw != "none":
             return False  # which cards moved unseen, only a walk back and a replay tell
+        if self.game.vector[R_JOKER_FINISH]:
+            return False  # whether a joker move would have gone out: the hand's size then
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

@@ -62,6 +62,8 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     # card beyond a free place
     ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=1", "turn.pass_limit=null")),
     ("doujue", ("turn.joker_finish=refused", "deck.jokers=1")),
+    # a pass bars its player until another passes: the barred seat's turns are skipped
+    ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
     # the first player holding a 7 moves first: the seats before it were dealt none
     ("platform-zhanlong", ("opening.method=seven_holder",)),
     (
@@ -145,12 +147,13 @@ def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
     rng = random.Random(seed)
     belief.sample(rng)
     if belief._template is None:  # only where the joker is unseen, a pass may be a stop,
-        rules = belief.game.rules  # or cards were handed on
+        rules = belief.game.rules  # cards were handed on, or a joker may not end a hand
         assert (
             (rules.jokers and JOKER in belief.hidden)
             or rules.extra_after_end != "none"
             or rules.pass_takes != "none"
             or rules.draw != "none"
+            or rules.profile.get("turn.joker_finish") == "refused"
         )
         return
     draws = belief.placements(rng)

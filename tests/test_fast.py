@@ -178,6 +178,9 @@ VARIANTS = [
     ("bicycle", ("deck.decks=2", "players=8")),
     # nobody may go out on a joker (the ハマる preset's rules)
     ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=2", "turn.pass_limit=0")),
+    # a pass bars its player until another passes (Sjuan's other penalty)
+    ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
+    ("pagat", ("turn.pass_bars=true", "turn.must_play=false", "ending.stall=2")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

@@ -118,6 +118,8 @@ class Rules:
     sevens_first: bool = False  # a 7 that can be played goes first (Badam Satti)
     # whether a player may go out on a joker (WILD_RULES row 29): allowed or refused
     joker_finish: str = "allowed"
+    # a pass bars its player until another passes (Sjuan's other penalty, WILD_RULES row 17)
+    pass_bars: bool = False
     # a stock to draw from (WILD_RULES row 10): the cards dealt to each (None: shared out),
     # and whether a stuck player draws one instead of passing
     hand: int | None = None
@@ -182,6 +184,7 @@ class Rules:
             pass_takes=p.get("turn.pass_takes"),
             sevens_first=p.get("turn.sevens_first"),
             joker_finish=p.get("turn.joker_finish"),
+            pass_bars=p.get("turn.pass_bars"),
             hand=p.get("deck.hand"),
             draw=p.get("turn.draw"),
         )
@@ -414,6 +417,7 @@ class Model:
         self.standing: set[int] = set()
         self.left: list[int] = []
         self.joker_moves = [0] * n
+        self.barred: int | None = None  # the seat a pass barred (turn.pass_bars)
         self.dealt = [set(h) for h in hands]
         self.hands = [set(h) for h in hands]
         # with leftovers face up, the pack's cards that no hand was dealt lie face up
@@ -559,6 +563,8 @@ class Model:
             pass
         elif text == "pass":
             self.passes[seat] += 1
+            if self.rules.pass_bars:
+                self.barred = seat  # (and whoever was barred is free)
             n = self.rules.players
             givers = [(seat - k) % n for k in range(1, n) if self.hands[(seat - k) % n]]
             if self.rules.pass_takes == "chosen" and givers:
@@ -692,7 +698,9 @@ class Model:
         n = self.rules.players
         seat = self.turn
         while True:
-            seat = next(s % n for s in range(seat + 1, seat + n + 1) if self.hands[s % n])
+            holders = [s % n for s in range(seat + 1, seat + n + 1) if self.hands[s % n]]
+            # a barred seat is skipped while another holds cards
+            seat = next(s for s in holders if s != self.barred or len(holders) == 1)
             self.turn = seat
             self._legal = None
             if self.legal():
@@ -1507,6 +1515,34 @@ TAKES = [
     ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),
     ("pagat", ("turn.pass_takes=chosen", "turn.must_play=false", "ending.stall=1")),
 ]  # fmt: skip
+
+
+# a pass bars its player until another player passes (Sjuan's other penalty, WILD_RULES row
+# 17): with passes by choice, extra plays, a stock, bursts, the other penalty, and all_empty
+BARS = [
+    ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
+    ("pagat", ("turn.pass_bars=true", "players=3")),
+    ("pagat", ("turn.pass_bars=true", "turn.must_play=false", "ending.stall=2")),
+    ("shichinarabe", ("turn.pass_bars=true", "deck.jokers=1")),
+    ("shichinarabe", ("turn.pass_bars=true", "ending.method=all_empty", "players=5")),
+    ("pagat", ("turn.pass_bars=true", "deck.hand=6", "deck.leftover=stock", "turn.draw=one")),
+    ("sjuan", ("turn.pass_bars=true",)),
+    ("doujue-passes", ("turn.pass_bars=true",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("profile", "sets"), BARS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_where_a_pass_bars_its_player_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game where a pass bars its player equals the model's: the turn skips
+    the barred seat until another seat has passed, unless it alone holds cards."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 @pytest.mark.parametrize(("profile", "sets"), TAKES)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
 from paiqi_core.core.layout import (
     ACTIONS,
+    BARRED,
     BURST,
     BURSTED,
     BY_CHOICE,
@@ -126,7 +127,7 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
-from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_JOKER_FINISH, R_SEVENS_FIRST
+from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_JOKER_FINISH, R_PASS_BARS, R_SEVENS_FIRST
 from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:
@@ -426,7 +427,7 @@ def advance(
         seat += 1
         if seat == n:
             seat = 0
-        if st[HAND + seat] == 0:
+        if st[HAND + seat] == 0 or (seat + 1 == st[BARRED] and _another_holds(st, n, seat)):
             continue
         st[TURN] = seat
         if not R[R_MAY_BURST] or not _bursts_now(st, R, beyond, log, seat):
@@ -436,6 +437,15 @@ def advance(
             st[OVER] = 1
             return
     st[OVER] = 1
+
+
+@step
+def _another_holds(st: np.ndarray, n: int, seat: int) -> bool:
+    """Whether a seat other than ``seat`` holds cards."""
+    for t in range(n):  # noqa: SIM110 - a loop the compiler takes
+        if t != seat and st[HAND + t]:
+            return True
+    return False
 
 
 @step
@@ -524,6 +534,7 @@ def start(
     st[IDLE] = 0
     st[PHASE] = 0
     st[TAKER] = -1
+    st[BARRED] = 0
     table = opening(st, R, log, door)
     if table:
         set_table(st, R, ext, table)
@@ -753,6 +764,8 @@ def apply(
         if action == PASS:
             if not stop:
                 st[PASSES + seat] += 1
+                if R[R_PASS_BARS]:  # barred until another passes (which frees any other)
+                    st[BARRED] = seat + 1
                 if R[R_TAKE] and _ask_giver(st, R, seat):
                     return  # the previous player hands this seat a card, then the turn moves on
         elif action >= JOKER:

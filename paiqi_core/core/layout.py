@@ -94,7 +94,8 @@ TAKER = _J + 19  # the seat that passed and takes a card (PHASE GIVE), -1: none
 STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT): drawn from
 TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
-STATE = _J + 23
+BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
+STATE = _J + 24
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0

@@ -28,6 +28,7 @@ from typing import Any
 # -- the rules vector's slots and the codes of ``kernel.options`` (``layout.BY_*``) --------------
 R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other card
 R_JOKER_FINISH = 70  # 1: a joker move may not empty its player's hand
+R_PASS_BARS = 71  # 1: a pass bars its player from its turns until another player passes
 BY_SEVENS_FIRST = 9  # (kernel.options) a centre card held that can be played went first
 
 
@@ -134,6 +135,37 @@ PLAY_RULES: tuple[PlayRule, ...] = (
         },
         ("not legal", "nobody may go out on a joker"),
         "deck.jokers",
+    ),
+    PlayRule(
+        "turn.pass_bars",
+        R_PASS_BARS,
+        (False, True),
+        "stuck",
+        {
+            "en": {
+                "yes": "A player who passes is barred: their turns are skipped until another "
+                "player passes."
+            },
+            "zh-TW": {"yes": "過牌的人被停權：輪到他時跳過，直到另一個人過牌為止。"},
+            "ja": {"yes": "パスした人は、ほかの人がパスするまで手番を飛ばされます。"},
+        },
+        "pass-bars-until-another-passes",
+        {
+            "en": "A pass bars its player until another player passes; that pass frees them "
+            "and bars the new passer, so at most one player is barred at a time. A barred "
+            "player's turns are skipped, not passed: they are no passes and free nobody. A "
+            "player who stops instead of playing an extra card, or after a card drawn, has not "
+            "passed. A barred player who is the only one left holding cards is not skipped.",
+            "zh-TW": "過牌的人被停權，直到另一個人過牌；那次過牌解除他的停權，並讓新過牌的人"
+            "停權，所以同時最多只有一人被停權。被停權的人輪到時直接跳過，不算過牌，也不會解除"
+            "別人的停權。出了一列盡頭的牌或摸到的牌之後選擇不再出，不算過牌。只剩被停權的人"
+            "手上還有牌時，不再跳過他。",
+            "ja": "パスした人は、ほかの人がパスするまで手番を飛ばされます。そのパスで前の人は"
+            "戻り、新しくパスした人が飛ばされるので、飛ばされるのは一度に一人までです。飛ばさ"
+            "れた手番はパスではなく、誰も戻しません。列の端のあとや引いたカードのあとで出さず"
+            "にやめるのはパスではありません。手札が残っているのがその人だけなら飛ばしません。",
+        },
+        needs="",
     ),
 )
 
