@@ -126,3 +126,63 @@ def test_an_unknown_reading_key_is_a_located_error(tmp_path: Path) -> None:
         "ex.yaml:3:10: reading: unknown reading 'joker-covered-point'; did you mean "
         "'joker-covered-points'?"
     )
+
+
+MATCH_OF_PENALTIES = """```paiqi
+name: a match of penalty points
+profile: pagat
+set: {{scoring.penalty: cards, match.games: 3, match.limit: {limit}}}
+match:
+  games:
+    - [{{out: 1}}, {{held: 3}}, {{held: 1}}, {{held: 2}}]
+    - [{{held: 2}}, {{held: 1}}, {{out: 1}}, {{held: 4}}]
+    - [{{held: 1}}, {{out: 1}}, {{held: 2}}, {{held: 1}}]
+expect:
+  points: {points}
+  games_played: {played}
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("limit", "points", "played", "passed"),
+    [
+        # no limit reached: 0 − 2 − 1, −3 − 1 − 0, −1 − 0 − 2, −2 − 4 − 1
+        (100, [-3, -4, -3, -7], 3, True),
+        # seat 3 reaches 6 after the second game (−2 − 4): the third is not played
+        (6, [-2, -4, -1, -6], 2, True),
+        (6, [-3, -4, -3, -7], 3, False),  # the whole match, where the limit ended it sooner
+    ],
+)
+def test_a_match_of_penalty_points_is_scored_from_each_games_facts(
+    tmp_path: Path, limit: int, points: list[int], played: int, passed: bool
+) -> None:
+    doc = tmp_path / "match.md"
+    doc.write_text(
+        MATCH_OF_PENALTIES.format(limit=limit, points=points, played=played), encoding="utf-8"
+    )
+    report = verify_paths([doc])
+    assert report.errors == []
+    assert [o.passed for o in report.outcomes] == [passed]
+
+
+def test_a_match_takes_ranks_or_games_and_a_scoring_with_points(tmp_path: Path) -> None:
+    both = "match:\n  ranks: [[1, 2, 3, 4]]\n  games: [[{out: 1}, {}, {}, {}]]\n"
+    neither = "match: {}\n"
+    head = "```paiqi\nname: x\nprofile: shichinarabe\n"
+    tail = "expect:\n  points: [3, 2, 1, 0]\n```\n"
+    for body in (both, neither):
+        doc = tmp_path / "bad.md"
+        doc.write_text(head + body + tail, encoding="utf-8")
+        (error,) = verify_paths([doc]).errors
+        assert "match: needs exactly one of ranks, games" in str(error), error
+    doc = tmp_path / "first_out.md"
+    doc.write_text(
+        "```paiqi\nname: y\nprofile: pagat\nmatch:\n  games: [[{out: 1}, {}, {}, {}]]\n"
+        "expect:\n  points: [0, 0, 0, 0]\n```\n",
+        encoding="utf-8",
+    )
+    (outcome,) = verify_paths([doc]).outcomes
+    assert outcome.failures == [
+        "setup: a match adds up each game's points; this scoring gives none"
+    ]

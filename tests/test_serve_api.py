@@ -132,6 +132,34 @@ def test_a_whole_game_of_each_named_profile(client: Client, profile: str) -> Non
     assert replay(record) == []
 
 
+# the named games of WILD_RULES.md won by the first player out: the pack each deals (shared
+# by four), the card that opens (None: any card of the centre rank, here the 8), and whether
+# the others score a penalty point for each card they hold
+FIRST_OUT = {
+    "karten-domino": (32, None, False),
+    "nines": (52, "H9", False),
+    "ristiseiska": (52, "C7", True),
+}
+
+
+@pytest.mark.parametrize("profile", sorted(FIRST_OUT))
+def test_a_whole_game_of_each_first_out_named_profile(client: Client, profile: str) -> None:
+    pack, opening, penalty = FIRST_OUT[profile]
+    view = play_through(client, profile)
+    seats = view["settlement"]["seats"]
+    out = [s["seat"] for s in seats if s["cards_left"] == 0]
+    assert len(out) == 1 and view["settlement"]["winners"] == out
+    for s in seats:
+        assert s["total"] == (-s["cards_left"] if penalty else None)
+    record = client.get(f"/api/games/{view['table']}/record")
+    assert record["profile"] == profile
+    assert [len(h) for h in record["hands"]] == [pack // 4] * 4
+    first = record["actions"][0]
+    assert first["card"] == opening if opening else first["card"][1:] == "8"
+    assert first["card"] in record["hands"][first["seat"]]
+    assert replay(record) == []
+
+
 def test_profiles_and_levels(client: Client) -> None:
     data = client.get("/api/profiles")
     ids = [p["id"] for p in data["profiles"]]

@@ -136,8 +136,8 @@ def wait_for_person(page: Any) -> str:
 def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str, int]:
     """Play the game on the page to its end by clicking: now and then an illegal card first
     (the engine's reason must appear), then a legal card in the hand or its place on the
-    table, the pass button, or a joker move."""
-    counts = {"hand": 0, "table": 0, "pass": 0, "cover": 0, "joker": 0, "refused": 0}
+    table, a card to hand to a player who passed, the pass button, or a joker move."""
+    counts = {"hand": 0, "table": 0, "pass": 0, "cover": 0, "joker": 0, "give": 0, "refused": 0}
     for turn in range(max_turns):
         if wait_for_person(page) != "you":
             break
@@ -155,6 +155,7 @@ def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str,
         joker = page.query_selector(".joker-move")
         legal = page.query_selector_all("#hand .card.legal")
         coverable = page.query_selector_all("#hand .card.coverable")
+        givable = page.query_selector_all("#hand .card.givable")  # a card for another's pass
         target = page.query_selector_all("#board .cell.target")
         if joker and turn % 2 == 0:
             joker.click()
@@ -168,6 +169,9 @@ def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str,
         elif coverable:
             coverable[0].click()
             counts["cover"] += 1
+        elif givable:
+            givable[0].click()
+            counts["give"] += 1
         elif page.query_selector("#pass"):
             page.click("#pass")
             counts["pass"] += 1
@@ -248,6 +252,42 @@ def test_a_short_pack_game_from_the_nines_plays_to_its_end(
     page.locator("#settlement").wait_for(state="visible")
     assert page.locator("#settlement tbody tr").count() == 3
     shot(page, shots, "devyatka-end")
+
+
+# named games of the wild, each chosen from the page's list: the first and last card of the
+# spade row and its length (the pack, and where the ace lies), and words of the settlement
+NAMED_GAMES = {
+    "karten-domino": ("S7", "SA", 8, "first player out wins"),
+    "nines": ("S2", "SA", 13, "first player out wins"),
+    "ristiseiska": ("SA", "SK", 13, "cards held"),
+}
+
+
+@pytest.mark.parametrize("profile", sorted(NAMED_GAMES))
+def test_a_named_game_of_the_wild_plays_to_its_end(
+    page: Any, server: PaiqiServer, profile: str
+) -> None:
+    low, high, length, said = NAMED_GAMES[profile]
+    open_page(page, server)
+    page.select_option("#profile", profile)
+    page.select_option("#seat", "1")
+    page.fill("#seed", "9")
+    page.wait_for_function("() => !document.querySelector('#deal').disabled")
+    page.click("#deal")
+    page.wait_for_selector("#game:not([hidden])")
+    cells = page.locator("#board .row").first.locator(".cell")
+    assert (cells.first.get_attribute("data-card"), cells.last.get_attribute("data-card")) == (
+        low,
+        high,
+    )
+    assert cells.count() == length
+    counts = play_by_clicking(page, profile)
+    assert counts["hand"] + counts["table"] > 0
+    if profile == "ristiseiska":  # in deal 9 a player after the person is stuck: lappu
+        assert counts["give"] > 0
+    settlement = page.locator("#settlement")
+    settlement.wait_for(state="visible")
+    assert said in (settlement.text_content() or "")
 
 
 def test_keyboard_plays_a_card(page: Any, server: PaiqiServer) -> None:

@@ -251,3 +251,55 @@ def test_a_session_of_three_deals_in_one_room(
         (info,) = [r for r in store.runs() if r.id == run]
         assert info.command == "room" and info.played == 3
     shot(ann, shots, "room-desktop")
+
+
+def test_a_match_to_a_limit_ends_on_the_page_with_the_deal_that_reaches_it(
+    contexts: dict[str, Any], server: PaiqiServer
+) -> None:
+    """Ristiseiska in a room, to 3 penalty points: the scoreboard names the limit beside the
+    cap of 100 deals, and the match is said to be over after the deal in which a player's
+    penalty points reach 3, won by the fewest."""
+    ann = contexts["ann"].new_page()
+    ann.set_default_timeout(30_000)
+    ann.goto(f"{server.url}?speed=0&profile=ristiseiska#play")
+    ann.wait_for_selector("body[data-ready=true]")
+    ann.select_option("#seat", "0")
+    for seat in (1, 2, 3):
+        ann.select_option(f"#level-{seat}", "easy")
+    ann.fill("#seed", "5")
+    ann.fill("#options", "match.limit=3")
+    ann.fill("#your-name", "Ann")
+    ann.click("#open-room")
+    ann.wait_for_selector("#game[data-seat='0']")
+    for deal in range(1, 30):
+        for _ in range(300):
+            if state(ann)["turn"] == "over":
+                break
+            if state(ann)["turn"] != "you":
+                ann.wait_for_timeout(30)
+                continue
+            before = state(ann)["moves"]
+            move(ann)
+            settle([ann], before + 1)
+        else:
+            raise AssertionError("the deal did not end")
+        ann.wait_for_selector(f"#scoreboard tbody tr[data-deal='{deal}']")
+        caption = ann.inner_text("#scoreboard caption")
+        assert "(the profile's match: to 3 points, at most 100)" in caption, caption
+        board = api_view(ann)["scoreboard"]
+        if min(board["points"]) > -3:
+            assert ann.query_selector("#session-end") is None
+            ann.click("#next-deal")
+            ann.wait_for_function(
+                f"() => document.querySelector('#room-deal').textContent === 'deal {deal + 1}'"
+            )
+            continue
+        said = ann.inner_text("#session-end")
+        assert f"The profile's match is over after {deal} deal" in said, said
+        names = ("Ann", "seat 1", "seat 2", "seat 3")
+        best = max(board["points"])
+        named = [p for n, p in zip(names, board["points"], strict=True) if n in said]
+        assert named and all(p == best for p in named), (said, board["points"])
+        break
+    else:
+        raise AssertionError("nobody reached the limit in 29 deals")

@@ -467,6 +467,37 @@ def test_the_profiles_session_and_match_end_with_their_winners(
         assert set(board["winners"]) <= set(leaders) and board["winners"]
 
 
+def test_a_match_to_a_limit_ends_with_the_deal_that_reaches_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ristiseiska's match is played to a total of penalty points (match.limit), with
+    match.games only a cap: the room's match is over after the deal in which a player's
+    penalty points reach the limit, not after the cap, and the fewest penalty points win."""
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)
+    body = {"profile": "ristiseiska", "options": ["match.limit=4"], "seats": SEATS, "seed": 3}
+    room = post(client, "/api/rooms", body)
+    rid = room["room"]
+    tokens = {s: post(client, f"/api/rooms/{rid}/join", {"seat": s})["token"] for s in (0, 2)}
+    for deal in range(1, 30):
+        board = play_deal(client, rid, tokens)["scoreboard"]
+        assert board["match_games"] == 100 and board["match_limit"] == 4
+        # a round's points are minus the cards each player still holds: the first out has 0
+        last = board["deals"][-1]["points"]
+        assert max(last) == 0 and all(p <= 0 for p in last)
+        totals = board["points"]
+        if min(totals) > -4:
+            assert board["ended"] is None and board["winners"] == []
+            post(client, f"/api/rooms/{rid}/next", {"host": room["host"]})
+            continue
+        assert board["ended"] == deal < 100
+        assert totals == [sum(d["points"][s] for d in board["deals"]) for s in range(4)]
+        best = max(totals)
+        assert board["winners"] and all(totals[w] == best for w in board["winners"])
+        break
+    else:
+        raise AssertionError("nobody reached the limit in 29 deals")
+
+
 def _doujue_room(seed: int = 1) -> Room:
     profile, _ = profiles.load(profile="doujue", text=None, name="", options=[])
     return Room(game_of(rules_of(profile)), SEATS, seed, {"options": []})

@@ -284,21 +284,26 @@ class Room:
             "session_hands": rules.session.hands,
             "bankroll": rules.session.bankroll,
             "match_games": rules.match.games,
+            "match_limit": rules.match.limit,
             "broke": list(session.broke),
         }
 
     def _ended(self, by_points: bool) -> dict[str, Any]:
         """Whether the profile's own session (``session.hands``, or until a player with a
-        ``session.bankroll`` cannot pay) or match (``match.games``, for a scoring by points)
-        is over, and its winners: ``ended`` (the deals it took) and ``winners``."""
+        ``session.bankroll`` cannot pay) or match (``match.games``, for a scoring by points,
+        or sooner once a player's points reach ``match.limit``) is over, and its winners:
+        ``ended`` (the deals it took) and ``winners``."""
         rules = self.game.rules
         played = len(self.results)
         objective = rules.facts.objective
         if by_points and objective != "money":
             games = rules.match.games
-            if played < games:
+            if not self.results:
                 return {"ended": None, "winners": []}
-            return {"ended": games, "winners": list(run_match(self.results[:games]).winners)}
+            match = run_match(self.results[:games], rules.match.limit)
+            if match.games < games and not match.reached:
+                return {"ended": None, "winners": []}
+            return {"ended": match.games, "winners": list(match.winners)}
         hands = rules.session.hands
         session = run_session(self.results, self.game.players, hands, rules.session.bankroll)
         if played < hands and not session.broke:

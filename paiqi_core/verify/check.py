@@ -272,7 +272,7 @@ def _run_one(
         _check_session(game, seats, data, expect, failures, where)
         return
     if "match" in data:
-        _check_match(game, seats, data["match"]["ranks"], expect, failures, where)
+        _check_match(game, seats, data, expect, failures, where)
         return
     if not expect and "game" not in data:
         failures.append(f"{where}nothing to check: add 'expect:'")
@@ -313,15 +313,23 @@ def _check_session(
 def _check_match(
     game: Game,
     seats: Seats,
-    ranks: list[list[int]],
+    data: Mapping[str, Any],
     expect: Mapping[str, Any],
     failures: list[str],
     where: str,
 ) -> None:
-    fixed = game.rules.facts.place_points
-    games = [
-        Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
-    ]
+    spec = data["match"]
+    if "ranks" in spec:  # the games' ranks, scored by rank points
+        fixed = game.rules.facts.place_points
+        games = [
+            Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
+            for r in spec["ranks"]
+        ]
+    else:  # each game's settlement facts, scored by the profile (penalty points, say)
+        score, opened = game.rules.scoring.score, data.get("opened")
+        games = [score(outcomes_from_facts(game, seats, f, opened)) for f in spec["games"]]
+        if any(g.total is None for g in games):
+            raise SetupError("a match adds up each game's points; this scoring gives none")
     match = run_match(games, game.rules.match.limit)
     actual = {
         "points": match.points, "winners": match.winners, "games_played": match.games,

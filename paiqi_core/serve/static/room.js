@@ -117,8 +117,9 @@ function scoreboard(view) {
   if (fee) foot.append(el("td", { text: String(b.house) }));
   const what = usePoints ? "points" : "money";
   const planned = usePoints ? b.match_games : b.session_hands;
+  const limit = usePoints && b.match_limit && planned > 1 ? ` to ${b.match_limit} points, at most` : "";
   const caption = `Scoreboard: ${what}, ${plural(b.deals.length, "deal", "deals")} played` +
-    (planned > 1 ? ` (the profile's ${usePoints ? "match" : "session"}: ${planned})` : "");
+    (planned > 1 ? ` (the profile's ${usePoints ? "match" : "session"}:${limit || ""} ${planned})` : "");
   const box = el("div", { class: "scroll-x" }, el("table", { class: "scoreboard", id: "scoreboard" },
     el("caption", { text: caption }), el("thead", {}, head), body, el("tfoot", {}, foot)));
   if (b.ended) {
