@@ -126,3 +126,23 @@ def test_an_unknown_reading_key_is_a_located_error(tmp_path: Path) -> None:
         "ex.yaml:3:10: reading: unknown reading 'joker-covered-point'; did you mean "
         "'joker-covered-points'?"
     )
+
+
+def test_a_settlement_counted_by_the_cards_values_needs_the_cards_held(tmp_path: Path) -> None:
+    # penalty points by the cards' values (scoring.penalty: pips) cannot be scored from a
+    # number of cards: the example is told to list them, not scored as if they were the
+    # lowest cards
+    path = tmp_path / "ex.yaml"
+    path.write_text(
+        "name: x\nprofile: pagat\nset: {scoring.penalty: pips}\n"
+        "settlement: [{out: true}, {held: 2}]\n"
+        "expect: {total: [0, -3, 0, 0]}\n",
+        encoding="utf-8",
+    )
+    report = verify_paths([path])
+    (outcome,) = report.outcomes
+    assert not outcome.passed
+    assert outcome.failures == [
+        "setup: seat 1: give the cards still held as a list (held: [SK, C2]): the penalty "
+        "points count their values"
+    ]
