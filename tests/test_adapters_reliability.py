@@ -282,14 +282,15 @@ def expected_sums() -> dict[str, float | None]:
     Bicycle and Девятка, and QQ's settlements between every two players (0); the first out
     takes the whole win in Pagat and Badam Satti (1); the Japanese family ranks every seat
     with 3/2/1/0 rank points and its games end with one holder at most (6); Sjuan's may
-    stall with several holders tied, since a pass takes a card (no fixed sum)."""
+    stall with several holders tied, since a pass takes a card (no fixed sum), and Siebener
+    raus' penalty points are what the cards left count, which varies (no fixed sum)."""
     money = ["doujue", "doujue-passes", "doujue-tunnel", "platform", "platform-zhanlong", "bicycle",
              "devyatka", "qq"]  # fmt: skip
     ranks = ["shichinarabe", "shichinarabe-tunnel", "shichinarabe-wrap"]
     sums: dict[str, float | None] = dict.fromkeys(money, 0.0)
     sums.update(dict.fromkeys(ranks, 6.0))
     sums["pagat"] = sums["badam-satti"] = 1.0
-    sums["sjuan"] = None
+    sums["sjuan"] = sums["siebener-raus"] = None
     return sums
 
 

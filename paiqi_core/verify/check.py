@@ -272,7 +272,7 @@ def _run_one(
         _check_session(game, seats, data, expect, failures, where)
         return
     if "match" in data:
-        _check_match(game, seats, data["match"]["ranks"], expect, failures, where)
+        _check_match(game, seats, data, expect, failures, where)
         return
     if not expect and "game" not in data:
         failures.append(f"{where}nothing to check: add 'expect:'")
@@ -313,15 +313,21 @@ def _check_session(
 def _check_match(
     game: Game,
     seats: Seats,
-    ranks: list[list[int]],
+    data: Mapping[str, Any],
     expect: Mapping[str, Any],
     failures: list[str],
     where: str,
 ) -> None:
-    fixed = game.rules.facts.place_points
-    games = [
-        Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed)) for r in ranks
-    ]
+    """A match from its games' ranks (rank points), or from each game's settlement facts."""
+    if "games" in data["match"]:
+        score, opened = game.rules.scoring.score, data.get("opened")
+        games = [score(outcomes_from_facts(game, seats, f, opened)) for f in data["match"]["games"]]
+    else:
+        fixed = game.rules.facts.place_points
+        games = [
+            Result(rank=tuple(r), winners=(), money=(), total=rank_points(r, fixed))
+            for r in data["match"]["ranks"]
+        ]
     match = run_match(games, game.rules.match.limit)
     actual = {
         "points": match.points, "winners": match.winners, "games_played": match.games,
