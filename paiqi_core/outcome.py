@@ -29,6 +29,9 @@ class PlayerOutcome(NamedTuple):
     left_with_joker: bool = False  # left the game holding only jokers
     centre: int = SEVEN  # the rank every row starts from (the 7 unless the rules say)
     left: int | None = None  # 0 for the first player to leave holding only jokers, ...
+    # the cards still held, every copy (hand_left of them); () where only their number is
+    # known (an example's settlement that gives it), which counts them as the lowest cards
+    held: tuple[int, ...] = ()
 
     @property
     def covered_points(self) -> int:

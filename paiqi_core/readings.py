@@ -317,6 +317,14 @@ READINGS: dict[str, Reading] = {
             "4: both are 小頭 and 中頭 is unused).",
         ),
         Reading(
+            "penalty-card-values",
+            "Where penalty points count the cards' values (scoring.penalty: pips or ranks), "
+            "an ace counts 1 even where it ranks above the king, a joker still held counts as "
+            "the count's highest card (10 in pips, 13 in ranks), and with several decks each "
+            "copy held counts.",
+            lambda r: r.profile.get("scoring.penalty") in ("pips", "ranks"),
+        ),
+        Reading(
             "stall-ends-game",
             "Where a game could go on for ever (passes by choice without limit), the stall rule "
             "ends it: once every player still holding cards has passed ending.stall times in "

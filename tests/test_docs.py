@@ -186,3 +186,23 @@ def test_a_match_takes_ranks_or_games_and_a_scoring_with_points(tmp_path: Path) 
     assert outcome.failures == [
         "setup: a match adds up each game's points; this scoring gives none"
     ]
+
+
+def test_a_settlement_counted_by_the_cards_values_needs_the_cards_held(tmp_path: Path) -> None:
+    # penalty points by the cards' values (scoring.penalty: pips) cannot be scored from a
+    # number of cards: the example is told to list them, not scored as if they were the
+    # lowest cards
+    path = tmp_path / "ex.yaml"
+    path.write_text(
+        "name: x\nprofile: pagat\nset: {scoring.penalty: pips}\n"
+        "settlement: [{out: true}, {held: 2}]\n"
+        "expect: {total: [0, -3, 0, 0]}\n",
+        encoding="utf-8",
+    )
+    report = verify_paths([path])
+    (outcome,) = report.outcomes
+    assert not outcome.passed
+    assert outcome.failures == [
+        "setup: seat 1: give the cards still held as a list (held: [SK, C2]): the penalty "
+        "points count their values"
+    ]

@@ -40,6 +40,7 @@ import pytest
 from paiqi_core import Game
 from paiqi_core import fast as fast_path
 from paiqi_core.agents import RandomAgent
+from paiqi_core.cards import parse_card
 from paiqi_core.core import layout as L
 from paiqi_core.core.scoring import WORK, exempt_points, score
 from paiqi_core.fast.compiled import compiled_game
@@ -85,6 +86,8 @@ VARIANTS = [
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
     ("bicycle", ("players=5", "scoring.pass_cost=3")),
     ("pagat", ("scoring.penalty=cards", "players=5")),
+    ("pagat", ("scoring.penalty=pips", "deck.decks=2", "players=8")),
+    ("badam-satti", ("scoring.penalty=ranks", "players=3")),
     # the stall rule: a round of passes by choice ends the game (holders tied)
     ("pagat", ("turn.must_play=false", "ending.stall=1")),
     ("shichinarabe", ("turn.pass_limit=null", "ending.stall=2")),
@@ -388,7 +391,12 @@ def end_state(outcomes: list[PlayerOutcome]) -> np.ndarray:
             st[L.LEFT + s] = st[L.NLEFT]
         st[L.PASSES + s] = o.passes
         st[L.SIZE + s] = o.hand_size
-        st[L.HAND + s] = (1 << o.hand_left) - 1  # any cards: only how many counts
+        if o.held:  # the cards themselves, a second copy in the plane of copies held twice
+            for c in o.held:
+                plane = L.TWICE if st[L.HAND + s] >> c & 1 else L.HAND
+                st[plane + s] |= 1 << c
+        else:
+            st[L.HAND + s] = (1 << o.hand_left) - 1  # any cards: only how many counts
     return st
 
 
@@ -526,6 +534,41 @@ def test_penalty_points_by_hand() -> None:
     assert result.winners == (1,)
     assert result.money == (0, 0, 0, 0)
     assert kernel_result(Game("pagat"), outcomes).total is None
+
+
+def test_penalty_points_by_the_cards_values_by_hand() -> None:
+    # the same game counted by the cards' values (WILD_RULES row 8). Seat 0 holds SK and
+    # C2, seat 2 SA, HJ, HQ, D10 and C5, seat 3 CA. Pip values (Wikipedia's Sevens: court
+    # cards 10): 10 + 2 = 12; 1 + 10 + 10 + 10 + 5 = 36; 1. The ranks' values
+    # (2play1game.com: A 1 ... K 13): 13 + 2 = 15; 1 + 11 + 12 + 10 + 5 = 39; 1
+    held = [["SK", "C2"], [], ["SA", "HJ", "HQ", "D10", "C5"], ["CA"]]
+    outcomes = [PlayerOutcome(hand_left=len(h), held=tuple(map(parse_card, h))) for h in held]
+    outcomes[1] = outcomes[1]._replace(finish=0, played=13)
+    pips = game_for("pagat", ["scoring.penalty=pips"])
+    ranks = game_for("pagat", ["scoring.penalty=ranks"])
+    for game, total in ((pips, (-12, 0, -36, -1)), (ranks, (-15, 0, -39, -1))):
+        for result in (kernel_result(game, outcomes), game.rules.scoring.score(outcomes)):
+            assert result.total == total
+            assert result.winners == (1,)
+    # a joker still held counts as the dearest card: two and HA, 10 + 10 + 1 = 21 pips,
+    # 13 + 13 + 1 = 27 by rank
+    jokers = [PlayerOutcome(finish=0), PlayerOutcome(hand_left=3, held=(parse_card("HA"), 52, 53))]
+    jokers += [PlayerOutcome(), PlayerOutcome()]
+    for sets, total in (("scoring.penalty=pips", -21), ("scoring.penalty=ranks", -27)):
+        game = game_for("pagat", [sets, "deck.jokers=2"])
+        assert kernel_result(game, jokers).total == (0, total, 0, 0)
+        assert game.rules.scoring.score(jokers).total == (0, total, 0, 0)
+    # two decks: a card held twice counts twice (2 x 10 + 3 = 23 pips, 2 x 12 + 3 = 27)
+    hq, c3 = parse_card("HQ"), parse_card("C3")
+    twice = [
+        PlayerOutcome(hand_left=3, held=(hq, hq, c3)),
+        PlayerOutcome(finish=0),
+        PlayerOutcome(),
+    ]
+    for sets, total in (("scoring.penalty=pips", -23), ("scoring.penalty=ranks", -27)):
+        game = game_for("pagat", [sets, "deck.decks=2", "players=3"])
+        assert kernel_result(game, twice).total == (total, 0, 0)
+        assert game.rules.scoring.score(twice).total == (total, 0, 0)
 
 
 def test_qq_pairs_by_hand() -> None:

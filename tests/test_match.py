@@ -7,8 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from paiqi_core import Game
+from paiqi_core.cards import parse_cards
 from paiqi_core.match import run_match
-from paiqi_core.outcome import Result
+from paiqi_core.outcome import PlayerOutcome, Result
 
 
 def game(*total: int) -> Result:
@@ -71,3 +73,41 @@ def test_a_match_needs_games_with_points() -> None:
         run_match([])
     with pytest.raises(ValueError, match="gives points"):
         run_match([Result(rank=(1, 2), winners=(0,), money=(0, 0))])
+
+
+def test_siebener_raus_adds_up_the_pip_values_of_the_cards_left_over_its_five_games() -> None:
+    # WILD_RULES row 20: the value of the cards left, added up over the games. Pip values (A 1,
+    # 2-10 their number, J Q K 10), seat by seat and game by game:
+    #   game 1, seat 0 out:  SK 10 | H2 H3 5   | CA 1     -> 0, -10, -5, -1
+    #   game 2, seat 1 out:  D9 9  | CQ 10     | S4 S5 9  -> -9, 0, -10, -9
+    #   game 3, seat 3 out:  HA 1  | C6 6      | DJ D8 18 -> -1, -6, -18, 0
+    #   game 4, seat 2 out:  S10 10 | H5 5     | D3 3     -> -10, -5, 0, -3
+    #   game 5, seat 0 out:  CK 10 | S2 2      | H6 6     -> 0, -10, -2, -6
+    # totals -20, -31, -35, -19: seat 3 wins with the fewest penalty points
+    siebener = Game("siebener-raus")
+    assert siebener.rules.match.games == 5
+    deals = [
+        (0, {1: "SK", 2: "H2 H3", 3: "CA"}),
+        (1, {0: "D9", 2: "CQ", 3: "S4 S5"}),
+        (3, {0: "HA", 1: "C6", 2: "DJ D8"}),
+        (2, {0: "S10", 1: "H5", 3: "D3"}),
+        (0, {1: "CK", 2: "S2", 3: "H6"}),
+    ]
+    results = []
+    for out, held in deals:
+        seats = []
+        for s in range(4):
+            cards = tuple(parse_cards(held[s].split())) if s in held else ()
+            seats.append(
+                PlayerOutcome(finish=0 if s == out else None, hand_left=len(cards), held=cards)
+            )
+        results.append(siebener.rules.scoring.score(seats))
+    assert [r.total for r in results] == [
+        (0, -10, -5, -1),
+        (-9, 0, -10, -9),
+        (-1, -6, -18, 0),
+        (-10, -5, 0, -3),
+        (0, -10, -2, -6),
+    ]
+    match = run_match(results, siebener.rules.match.limit)
+    assert (match.points, match.winners, match.games) == ((-20, -31, -35, -19), (3,), 5)

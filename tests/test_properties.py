@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -742,6 +742,7 @@ class Model:
                 dealt=len(self.dealt[s]) + self.dealt_jokers[s],
                 left=self.left.index(s) if s in self.left else None,
                 held=len(self.hands[s]) + self.jokers[s],
+                holding=sorted(self.hands[s]),
             )
             for s in range(self.rules.players)
         ]
@@ -928,6 +929,7 @@ class Facts:
     dealt: int = 13  # cards dealt to this player
     left: int | None = None  # 0 for the first player to leave holding only jokers, ...
     held: int = 0  # cards still in the hand at the end (jokers included)
+    holding: list[int] = field(default_factory=list)  # the suited cards of them
 
     @property
     def all_covered(self) -> bool:
@@ -1042,9 +1044,22 @@ def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> di
         money = [-x for x in paid]
         for w in winners:
             money[w] += sum(paid) / len(winners)
-    # penalty points (WILD_RULES row 8): minus a point for each card still held
-    total = [-f.held for f in facts] if p.get("penalty", "none") == "cards" else None
+    # penalty points (WILD_RULES row 8): minus what the cards still held count
+    penalty = p.get("penalty", "none")
+    total = None if penalty == "none" else [-penalty_points(f, penalty) for f in facts]
     return {"winners": winners, "money": money, "total": total}
+
+
+def penalty_points(f: Facts, penalty: str) -> int:
+    """What a player's cards still held count (WILD_RULES row 8): 1 a card; pip values
+    (Wikipedia's Sevens: A 1, 2-10 their number, court cards 10); the ranks' values
+    (2play1game.com: A 1 ... K 13). A joker counts as the highest card of the count."""
+    if penalty == "cards":
+        return f.held
+    values = dict(pips=[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], ranks=list(range(1, 14)))
+    value = values[penalty]
+    jokers = f.held - len(f.holding)
+    return sum(value[c % 13] for c in f.holding) + jokers * max(value)
 
 
 # Melds among covered cards (RULES.md section 2): kinds in order of priority.
@@ -1318,6 +1333,11 @@ COUNTED = [
 PENALTIES = [
     ("pagat", ("scoring.penalty=cards",)),
     ("pagat", ("scoring.penalty=cards", "players=6", "turn.must_play=false", "ending.stall=1")),
+    # the cards' values: pips (court cards 10) or ranks (A 1 ... K 13), short packs too
+    ("pagat", ("scoring.penalty=pips",)),
+    ("badam-satti", ("scoring.penalty=ranks", "players=3")),
+    ("pagat", ("scoring.penalty=pips", "deck.ranks=7-A", "layout.centre=8", "players=3")),
+    ("pagat", ("scoring.penalty=ranks", "turn.must_play=false", "ending.stall=1")),
 ]
 
 
@@ -1327,7 +1347,7 @@ PENALTIES = [
 def test_penalty_points_are_the_cards_left(
     profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
 ) -> None:
-    """Each player's total is minus the cards still held when the game ended."""
+    """Each player's total is minus what the cards still held when the game ended count."""
     played = Game(profile, sets)
     rules = Rules.of(played)
     state = played_as_the_model(played, rules, seed, rnd)

@@ -530,3 +530,35 @@ def test_a_room_is_followed_by_a_bounded_number_of_pages() -> None:
     assert len(told) == MAX_LISTENERS
     stops[0]()
     room.listen(lambda: None)  # a page gone makes way for another
+
+
+def test_a_siebener_raus_match_counts_the_pip_values_of_the_cards_left(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WILD_RULES row 20 at the table: each deal scores minus the pip values (A 1, 2-10 their
+    number, J Q K 10) of the cards each seat was dealt and did not play, the settlement
+    names them, and the match adds the deals up."""
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)
+    pips = {"A": 1, "J": 10, "Q": 10, "K": 10}
+    body = {"profile": "siebener-raus", "options": ["match.games=2"], "seats": SEATS, "seed": 40}
+    room = post(client, "/api/rooms", body)
+    rid = room["room"]
+    tokens = {s: post(client, f"/api/rooms/{rid}/join", {"seat": s})["token"] for s in (0, 2)}
+    added = [0, 0, 0, 0]
+    for deal in range(2):
+        end = play_deal(client, rid, tokens)
+        for s, row in enumerate(end["settlement"]["seats"]):
+            played = {h["card"] for h in end["history"] if h["seat"] == s and "card" in h}
+            left = [c for c in end["dealt"][s] if c not in played]
+            assert row["cards_left"] == len(left)
+            assert row["total"] == -sum(pips.get(c[1:], 0) or int(c[1:]) for c in left)
+            if left:
+                assert row["parts"][0]["what"].endswith(" ".join(left))
+            added[s] += row["total"]
+        assert end["scoreboard"]["points"] == added
+        assert any(added)  # somebody was left holding cards
+        if deal == 0:
+            post(client, f"/api/rooms/{rid}/next", {"host": room["host"]})
+    assert end["scoreboard"]["ended"] == 2
+    leaders = {s for s in range(4) if added[s] == max(added)}  # the fewest penalty points
+    assert end["scoreboard"]["winners"] and set(end["scoreboard"]["winners"]) <= leaders

@@ -169,7 +169,9 @@ R_CARD_COST = 68  # chips: what each other player pays the winner a card still h
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
 R_PAIRS = 81  # covering: every two players settle the difference of their totals
 R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player went out clean
-R_PENALTY = 83  # first_out: a penalty point for every card still held (0: no totals)
+# first_out: penalty points for the cards still held (PENALTIES: 0 none, no totals; 1 a
+# point a card; 2 pip values; 3 the ranks' values)
+R_PENALTY = 83
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
@@ -194,6 +196,7 @@ OPENINGS = ("holder_leads", "first_seat", "door_card", "sevens_out", "seven_hold
 STUCKS = ("cover", "pass")
 ENDINGS = ("all_empty", "first_out", "one_left")
 SCORINGS = ("covering", "platform", "placement", "first_out", "chips")
+PENALTIES = ("none", "cards", "pips", "ranks")  # R_PENALTY
 
 # -- result of a game, per seat ---------------------------------------------------------------
 X_RANK = 0

@@ -59,16 +59,23 @@ def outcomes_of(st: Sequence[int], players: int, centre: int) -> list[PlayerOutc
             st[L.LEFT + s] != 0,  # left_with_joker
             centre,
             st[L.LEFT + s] - 1 if st[L.LEFT + s] else None,  # left: its order
+            _held(st, s) if st[L.HAND + s] else (),  # held
         )
         for s in range(players)
     ]
 
 
+def _held(st: Sequence[int], s: int) -> tuple[int, ...]:
+    """The cards seat ``s`` still holds in the state ``st``, every copy, in card order."""
+    return tuple(sorted((*bits(st[L.HAND + s]), *bits(st[L.TWICE + s]), *bits(st[L.THRICE + s]))))
+
+
 def _state(outcomes: Sequence[PlayerOutcome]) -> list[int]:
     """A finished game's state vector holding what the scorings read of ``outcomes``: the
     covered cards, plays, the last card, closures, finish and burst order, passes, the size
-    of the hand dealt and left (as that many cards), and who left holding only jokers (in
-    the order they left; in seat order where the outcomes give none)."""
+    of the hand dealt, the cards left (as that many cards where only their number is given),
+    and who left holding only jokers (in the order they left; in seat order where the
+    outcomes give none)."""
     st = [0] * L.STATE
     n = len(outcomes)
     leavers = sorted(
@@ -88,10 +95,17 @@ def _state(outcomes: Sequence[PlayerOutcome]) -> list[int]:
             st[L.CLOSED + 4 * s : L.CLOSED + 4 * s + len(o.completions)] = o.completions
         st[L.FINISH + s] = -1 if o.finish is None else o.finish
         st[L.PASSES + s] = o.passes
-        left = o.hand_left  # as that many cards, in the planes of several decks beyond 52
-        for plane in (L.HAND, L.TWICE, L.THRICE):
-            st[plane + s] = (1 << min(left, 52)) - 1
-            left = max(left - 52, 0)
+        if o.held:  # the cards themselves: a copy of a card held again lies a plane up
+            for c in o.held:
+                while c >= L.JOKER_CARD and st[L.HAND + s] >> c & 1:  # jokers: the next one
+                    c += 1
+                plane = next(p for p in (L.HAND, L.TWICE, L.THRICE) if not st[p + s] >> c & 1)
+                st[plane + s] |= 1 << c
+        else:  # as that many cards, in the planes of several decks beyond 52
+            left = o.hand_left
+            for plane in (L.HAND, L.TWICE, L.THRICE):
+                st[plane + s] = (1 << min(left, 52)) - 1
+                left = max(left - 52, 0)
         st[L.SIZE + s] = o.hand_size
         st[L.BURSTED + s] = -1 if o.burst is None else o.burst
     return st

@@ -85,6 +85,8 @@ from paiqi_core.core.layout import (
     R_WM_LAST_SEVEN,
     SIZE,
     SUITED,
+    THRICE,
+    TWICE,
     X_ACTIONS,
     X_ALL_COVERED,
     X_BURST,
@@ -131,6 +133,37 @@ def card_points(mask: int) -> int:
         m &= m - 1
         total += face_points(c)
     return total
+
+
+@hot
+def _valued(mask: int, top: int) -> int:
+    """The suited cards of ``mask`` valued A = 1, 2 … 10 their number, and J, Q, K 11 … 13
+    each at most ``top``: 10 gives pip values, 13 the ranks' values."""
+    total = 0
+    m = mask & SUITED
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        total += min(face_points(c), top)
+    return total
+
+
+@hot
+def penalty_points(st: np.ndarray, s: int, count: int) -> int:
+    """The penalty points of the cards ``s`` still holds, every copy counted, by the
+    count ``count`` (``R_PENALTY``): 1 a card; pip values (A = 1, 2 … 10, J, Q, K 10); or
+    the ranks' values (A = 1 … K = 13). A joker counts as a card, or as the count's
+    highest card (10, 13)."""
+    if count == 1:
+        return held(st, s)
+    top = 10 if count == 2 else 13
+    jokers = popcount(st[HAND + s] & ~SUITED)
+    return (
+        top * jokers
+        + _valued(st[HAND + s], top)
+        + _valued(st[TWICE + s], top)
+        + _valued(st[THRICE + s], top)
+    )
 
 
 @hot
@@ -615,9 +648,9 @@ def score(
         _placement(st, R, n, res, game)
     elif kind == 3:
         _first_out(st, n, res, game)
-        if R[R_PENALTY]:  # penalty points: minus a point for every card still held
+        if R[R_PENALTY]:  # penalty points: minus what the cards still held count
             for s in range(n):
-                res[s, X_TOTAL] = -held(st, s)
+                res[s, X_TOTAL] = -penalty_points(st, s, R[R_PENALTY])
             game[G_HAS_TOTAL] = 1
     else:
         _chips(st, R, n, res, game)

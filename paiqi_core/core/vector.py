@@ -102,7 +102,7 @@ def fill_scoring(R: list[int], f: Form) -> None:
             for i, p in enumerate(points[: L.MAX_PLACE_POINTS]):
                 R[L.R_POINTS + i] = int(p)
     elif f.kind == "first_out":
-        R[L.R_PENALTY] = int(f.get("penalty", "none") == "cards")
+        R[L.R_PENALTY] = L.PENALTIES.index(f.get("penalty", "none"))
     elif f.kind == "chips":
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])

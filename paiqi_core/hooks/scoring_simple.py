@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from paiqi_core.cards import card_text
 from paiqi_core.core.results import core_score
 from paiqi_core.forms import form
 from paiqi_core.hooks.registry import Params, pack_of, register
@@ -22,30 +23,40 @@ from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
 )
 def first_out(p: Params) -> Scoring:
     """The first player out wins; nobody else is ranked. With penalty points, each
-    player's total is minus a point for every card still held (summed over a match)."""
-    if p.get("penalty", "none") == "none":
+    player's total is minus what the cards still held count (summed over a match): a point
+    a card (``cards``), their pip values (``pips``) or their ranks' values (``ranks``)."""
+    penalty = p.get("penalty", "none")
+    if penalty == "none":
         compiled = form("first_out")
         score = core_score(compiled, pack_of(p))
         return Scoring(score, ScoringFacts(objective="win"), compiled, win_bounds, one_win)
-    compiled = form("first_out", penalty="cards")
+    compiled = form("first_out", penalty=penalty)
     score = core_score(compiled, pack_of(p))
+    most = PENALTY_MOST[penalty]
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
-        """From a point for every card of the fullest hand to none."""
-        return Fraction(-limits.hand), Fraction(0)
+        """From the most a card counts for every card of the fullest hand, to none."""
+        return Fraction(-most * limits.hand), Fraction(0)
 
     def settle(
         outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
     ) -> list[SeatSettlement]:
-        """A penalty point for each card still held."""
+        """The penalty points of the cards each seat still holds."""
         out = []
-        for o in outcomes:
-            parts = [{"what": f"{o.hand_left} cards held", "points": -o.hand_left}]
-            out.append(SeatSettlement(tuple(parts) if o.hand_left else (), -o.hand_left))
+        for o, total in zip(outcomes, result.total or (), strict=True):
+            what = f"{o.hand_left} cards held"
+            if penalty != "cards" and o.held:
+                what += ": " + " ".join(card_text(c) for c in o.held)
+            parts = ({"what": what, "points": total},) if o.hand_left else ()
+            out.append(SeatSettlement(parts, total))
         return out
 
     facts = ScoringFacts(objective="points")
     return Scoring(score, facts, compiled, bounds, None, settle)
+
+
+# the most one card still held counts, by scoring.penalty (a joker counts that much)
+PENALTY_MOST = {"cards": 1, "pips": 10, "ranks": 13}
 
 
 def win_bounds(limits: Limits) -> tuple[Fraction, Fraction]:

@@ -304,13 +304,23 @@ FACTS: dict[str, list[dict[str, Any]]] = {
     "placement": [{"out": 2}, {"burst": 1}, {"out": 1}, {}],
     # first out with penalty points: the cards each other seat still holds count
     "first_out+penalty": [{"played": 10}, {"out": 1}, {"played": 7}, {"played": 12}],
+    # ... and where they count the cards' values, which cards they are
+    "first_out+values": [{"held": ["SK", "H9", "D2"]}, {"out": 1},
+                         {"held": ["CQ", "S5", "HA", "D10", "C3", "S2"]}, {"held": ["DJ"]}],
 }  # fmt: skip
+
+
+def _facts_of(game: Game, method: str) -> str:
+    """The key in ``FACTS`` of the facts the worked settlement of ``method`` takes."""
+    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
+    if penalty == "none":
+        return method
+    return f"{method}+penalty" if penalty == "cards" else f"{method}+values"
 
 
 def _settlement(game: Game, ident: Mapping[str, Any], method: str,
                 words: Mapping[str, str]) -> Worked | None:  # fmt: skip
-    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
-    facts = FACTS.get(method if penalty == "none" else f"{method}+penalty")
+    facts = FACTS.get(_facts_of(game, method))
     if facts is None:
         return None
     facts = (facts + [{}] * game.players)[: game.players]
@@ -349,8 +359,7 @@ def _session(game: Game, ident: Mapping[str, Any], method: str,
              words: Mapping[str, str]) -> Worked | None:  # fmt: skip
     """Two games of a session, the second the worked settlement with every seat's part moved
     one seat on: the money carried from one to the next."""
-    penalty = game.rules.profile.get("scoring.penalty") if method == "first_out" else "none"
-    facts = FACTS.get(method if penalty == "none" else f"{method}+penalty")
+    facts = FACTS.get(_facts_of(game, method))
     if facts is None or game.players != len(facts):
         return None
     hands = [facts, facts[-1:] + facts[:-1]]
@@ -446,7 +455,9 @@ def _facts_said(seat: int, f: Mapping[str, Any], words: Mapping[str, str],
         out.append(words["fact_burst"].format(seat=seat))
     if "passes" in f:
         out.append(words["fact_passes"].format(seat=seat, n=f["passes"]))
-    if f.get("held"):
+    if isinstance(f.get("held"), list):
+        out.append(words["fact_held_cards"].format(seat=seat, cards=_shown(f["held"])))
+    elif f.get("held"):
         out.append(words["fact_cards"].format(seat=seat, n=f["held"]))
     elif not f or set(f) == {"passes"}:
         out.append(words[held].format(seat=seat))

@@ -318,6 +318,7 @@ def _check_match(
     failures: list[str],
     where: str,
 ) -> None:
+    """A match from its games' ranks (rank points), or from each game's settlement facts."""
     spec = data["match"]
     if "ranks" in spec:  # the games' ranks, scored by rank points
         fixed = game.rules.facts.place_points

@@ -243,13 +243,27 @@ def outcomes_from_facts(
         f = by_seat.get(s, {})
         covered = tuple(parse_cards(f.get("covered", [])))
         last = parse_card(f["last"]) if "last" in f else None
-        held = int(f.get("held", 0))
+        given = f.get("held", 0)
+        # the cards themselves (scorings that count their values need them), or how many
+        held_cards = tuple(parse_cards(given)) if isinstance(given, list) else ()
+        held = len(held_cards) if isinstance(given, list) else int(given)
         if held + len(covered) > hand_size:
             raise SetupError(
                 f"seat {seats.name(s)} holds {held} and covered {len(covered)} of the "
                 f"{hand_size} cards dealt"
             )
         played = int(f.get("played", hand_size - len(covered) - held))
+        left = max(0, hand_size - played - len(covered)) if "played" in f or "held" in f else 0
+        if held_cards and left != len(held_cards):
+            raise SetupError(
+                f"seat {seats.name(s)} holds {len(held_cards)} cards, but played {played} of "
+                f"the {hand_size} dealt"
+            )
+        if left and not held_cards and _counts_values(game):
+            raise SetupError(
+                f"seat {seats.name(s)}: give the cards still held as a list (held: [SK, C2]): "
+                "the penalty points count their values"
+            )
         suits = tuple(
             x if isinstance(x, int) else _opening_number(order, SUITS.index(x))
             for x in f.get("completed", [])
@@ -266,14 +280,18 @@ def outcomes_from_facts(
                 passes=int(f.get("passes", 0)),
                 burst=int(f["burst"]) - 1 if "burst" in f else None,
                 left_with_joker=bool(f.get("joker_only", False)),
-                hand_left=max(0, hand_size - played - len(covered))
-                if "played" in f or "held" in f
-                else 0,
+                hand_left=left,
                 hand_size=hand_size,
                 centre=game.rules.topology.centre,
+                held=held_cards,
             )
         )
     return out
+
+
+def _counts_values(game: Game) -> bool:
+    """Whether the game's penalty points count the values of the cards still held."""
+    return game.rules.profile.get("scoring.penalty") in ("pips", "ranks")
 
 
 def _opening_number(order: Sequence[int], suit: int) -> int:
