@@ -182,3 +182,19 @@ def test_seeded_episodes_repeat_and_opponents_are_checked() -> None:
         paiqi_gym_env("platform", opponents=["random"])
     with pytest.raises(ValueError, match="unknown agent"):
         paiqi_gym_env("platform", opponents="grandmaster")
+
+
+def test_a_deal_without_a_turn_for_the_learner_is_skipped() -> None:
+    """Where nobody may pass (hamaru), a learner with nothing to play on its first turn is
+    out at once and never decides: reset then deals the next deal of the seed's stream, and
+    every episode starts at a decision of the learner's."""
+    env = paiqi_gym_env("hamaru", opponents="random")
+    game = env.game
+    redealt = 0
+    for seed in range(120):
+        obs, _ = env.reset(seed=seed)
+        state = env.paiqi_state
+        assert state is not None and not state.is_terminal() and state.turn == 0
+        assert obs["action_mask"].any()
+        redealt += list(state.dealt) != list(game.new_state(seed).dealt)
+    assert redealt  # some deals left the learner no turn

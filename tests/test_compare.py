@@ -243,3 +243,19 @@ def test_simulate_names_rank_points(capsys: pytest.CaptureFixture[str]) -> None:
     assert shichi[-1].startswith("rank points: what a placement scoring gives each place")
     assert all("+" not in line for line in shichi[3:7])  # rank points are never negative
     assert cells(doujue[1]) == ["seat", "win rate", "mean total", "mean money", "stuck/game"]
+
+
+def test_compare_of_different_packs_does_not_claim_the_same_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Девятка deals 36 cards and Pagat 52: deal number k is other hands under each, so the
+    differences are paired game by game, not on the same cards, and the report says so."""
+    db = str(tmp_path / "packs.db")
+    args = ["compare", "pagat", "devyatka", "--games", "40", "--batch", "20", "--db", db, "-q"]
+    assert main([*args, "--workers", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deals_differ"] is True
+    assert main([*args, "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "devyatka − pagat, paired game by game" in text
+    assert "paired on the same deals" not in text
+    assert "the profiles deal from different packs" in text

@@ -58,6 +58,9 @@ from paiqi_core.streams import Stream
 Obs = dict[str, Any]  # observation (float32) and action_mask (int8) arrays
 
 
+_REDEALS = 1000  # deals tried for one where the learner has a turn
+
+
 class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
     """A paiqi game seen from one seat, the others played by paiqi players."""
 
@@ -210,15 +213,23 @@ class PaiqiGymEnv(gymnasium.Env[Obs, SupportsInt]):
     ) -> tuple[Obs, dict[str, Any]]:
         """Deal (paiqi's deal ``seed``, or the next of the seeded stream, or ``options``'
         ``hands``/``state`` as in the PettingZoo environment) and let the others play up to
-        the learner's first turn."""
+        the learner's first turn. A deal in which the learner never has a turn (it is out
+        before its first, as where nobody may pass) is followed by the next deal of the
+        stream that ``seed`` began."""
         super().reset(seed=seed)
         deal = seed if seed is not None else int(self.np_random.integers(0, 2**63))
-        self._steps = steps = self._start(deal, options)
-        self._turns = 0
-        self._others_play()
-        if steps.over:
-            raise RuntimeError("the game ended before the learner's first turn")
-        return self._observe(), {}
+        for _ in range(_REDEALS):
+            self._steps = steps = self._start(deal, options)
+            self._turns = 0
+            self._others_play()
+            if not steps.over:
+                return self._observe(), {}
+            if options:  # the hands or the state were given: nothing to deal again
+                break
+            # the learner had no decision in this deal (out before its first turn, as where
+            # nobody may pass): the next deal of the stream the seed began
+            deal = int(self.np_random.integers(0, 2**63))
+        raise RuntimeError("the game ended before the learner's first turn")
 
     def step(self, action: SupportsInt) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """The learner plays ``action`` (an index of the action space); the others answer."""

@@ -13,6 +13,7 @@ from paiqi_core.runs.summary import (
     has_money,
     has_total,
     money_compared,
+    pairing_of,
     shown_metrics,
 )
 from paiqi_core.textui import table
@@ -133,8 +134,16 @@ def compare_text(report: dict[str, Any], db: str, workers: int | None = None) ->
     if points:
         lines += ["", POINTS_NOTE]
     base = next(iter(profiles))
+    if report.get("deals_differ"):
+        lines += [
+            "",
+            "the profiles deal from different packs (other ranks, jokers or decks), so the same "
+            "deal number is not the same hands: differences are paired game by game but not "
+            "on the same cards (still valid, only less precise)",
+        ]
+    pairing = pairing_of(report)
     for other, diff in report["paired"].items():
-        lines += ["", f"{other} − {base}, paired on the same deals (mean ± 95% CI)"]
+        lines += ["", f"{other} − {base}, {pairing} (mean ± 95% CI)"]
         money = money_compared(report, base, other)
         seen = shown_metrics({"profiles": {p: profiles[p] for p in (base, other)}})
         keys = [
@@ -153,11 +162,11 @@ def compare_text(report: dict[str, Any], db: str, workers: int | None = None) ->
     if "design" in report:
         lines += design_lines(report)
     if "skill" in report:
-        lines += ["", *skill_lines(report["skill"])]
+        lines += ["", *skill_lines(report["skill"], pairing)]
     return "\n".join(lines)
 
 
-def skill_lines(skill: dict[str, Any]) -> list[str]:
+def skill_lines(skill: dict[str, Any], pairing: str = "paired on the same deals") -> list[str]:
     """The skill gap section: each profile's gap, the paired differences, and which profile
     rewards skill more."""
     strong, weak = skill["strong"], skill["weak"]
@@ -175,7 +184,8 @@ def skill_lines(skill: dict[str, Any]) -> list[str]:
     for other, diff in skill["paired"].items():
         lines.append(
             f"{other} − {skill.get('base', profiles[0])}: {_ci(diff)} standard deviations, "
-            "paired on the same deals" + (" (clear)" if _clear(diff) else " (not clear)")
+            + pairing
+            + (" (clear)" if _clear(diff) else " (not clear)")
         )
     most = skill["most"]
     lines.append(
@@ -296,7 +306,11 @@ SIGNED = {"seat_advantage", "seat_advantage_objective", "skill_gap"}
 
 
 def measures_lines(
-    rows: list[dict[str, Any]], names: list[str], heads: list[str], base: str | None
+    rows: list[dict[str, Any]],
+    names: list[str],
+    heads: list[str],
+    base: str | None,
+    pairing: str = "paired on the same deals",
 ) -> list[str]:
     """The measures table (one row per measure, one column per rule set) and the table of
     differences from ``base`` (a star marks an interval clear of zero)."""
@@ -325,7 +339,7 @@ def measures_lines(
             diff_rows.append([r["label"], *cells])
     lines += [
         "",
-        f"differences from the baseline {base}, paired on the same deals "
+        f"differences from the baseline {base}, {pairing} "
         "(mean ± 95% interval; * the interval leaves out zero)",
         table(["measure", *(h for _, h in others)], diff_rows),
     ]
@@ -417,10 +431,12 @@ def sweep_text(report: dict[str, Any], db: str, workers: int | None = None) -> s
     )
     title = ", ".join(v["rule"] for v in vary)
     lines += ["", f"by {title}:"]
-    lines += measures_lines(report["measures"], names, heads, report["baseline"])
+    lines += measures_lines(
+        report["measures"], names, heads, report["baseline"], pairing_of(report)
+    )
     lines += ["", *never_fired_lines(report, names), *design_notes(report, names)]
     if "skill" in report:
-        lines += ["", *skill_lines(report["skill"])]
+        lines += ["", *skill_lines(report["skill"], pairing_of(report))]
     return "\n".join(lines)
 
 
@@ -432,6 +448,6 @@ def design_lines(report: dict[str, Any], names: list[str] | None = None) -> list
     rows = [r for r in measure_rows(report, names) if r["key"] != "skill_gap"]
     base = report["design"].get("base")
     lines = ["", "design measures"]
-    lines += measures_lines(rows, names, names, base)
+    lines += measures_lines(rows, names, names, base, pairing_of(report))
     lines += ["", *never_fired_lines(report, names), *design_notes(report, names)]
     return lines

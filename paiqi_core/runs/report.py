@@ -27,6 +27,7 @@ from paiqi_core.runs.summary import (
     has_money,
     has_total,
     money_compared,
+    pairing_of,
     shown_metrics,
 )
 
@@ -453,7 +454,7 @@ def _skill_gap(plt: Any, report: dict[str, Any]) -> Plot:
     ax.set_xticks(range(len(others)), [f"{p} − {base}" for p in others])
     ax.axhline(0, color="#444444", lw=0.9)
     ax.set_ylabel("difference of gaps (standard deviations)")
-    ax.set_title("Against the baseline, paired on the same deals")
+    ax.set_title(f"Against the baseline, {pairing_of(report)}")
     title = "Skill gap"
     fig.suptitle(f"{title}: {skill['strong']} against {skill['weak']}")
     own = "; ".join(
@@ -633,7 +634,7 @@ def _paired(plt: Any, report: dict[str, Any], other: str) -> Plot | None:
     rows = [k for k in keys if _nonzero(diff[k]["mean"]) or _nonzero(diff[k]["ci95"])]
     happened = shown_metrics({"profiles": {p: report["profiles"][p] for p in (base, other)}})
     same = [PAIRED_LABELS[k] for k in happened if k not in rows]
-    title = f"{other} − {base} (baseline: {base}), paired on the same deals"
+    title = f"{other} − {base} (baseline: {base}), {pairing_of(report)}"
     height = 0.62 * max(len(rows), 1) + 1.5
     fig, axes = plt.subplots(
         len(rows) or 1, 1, figsize=(8, height), squeeze=False, layout="constrained"

@@ -86,7 +86,30 @@ def compare_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
     from paiqi_core.runs.design import design_report
 
     out["design"] = design_report(store, run_id, spec, rows)
+    out["deals_differ"] = decks_differ(store, run_id, spec)
     return out
+
+
+def pairing_of(report: dict[str, Any]) -> str:
+    """How a report's differences are paired: on the same deals, or game by game where its
+    profiles deal from different packs (the same deal number is then other hands)."""
+    return "paired game by game" if report.get("deals_differ") else "paired on the same deals"
+
+
+def decks_differ(store: Any, run_id: str, spec: Any) -> bool | None:
+    """Whether the run's profiles (or a sweep's points) deal from different packs (a joker
+    or a deck added, other ranks), so that their deals are not the same hands (None when
+    the stored rules cannot be read here)."""
+    from paiqi_core.profile import ProfileError
+    from paiqi_core.runs.store import StoreError
+
+    try:
+        stored = store.rules(run_id)
+    except (StoreError, ProfileError):
+        return None
+    keys = ("deck.jokers", "deck.decks", "deck.ranks")
+    decks = {tuple(stored[p].get(k) for k in keys) for p in spec.profiles if p in stored}
+    return len(decks) > 1
 
 
 def _rows(store: Any, run_id: str, spec: Any) -> dict[str, Any] | None:

@@ -283,7 +283,7 @@ def sweep_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
 
     from paiqi_core.runs.design import design_report, measure_rows
     from paiqi_core.runs.skill import skill_report
-    from paiqi_core.runs.summary import _objectives
+    from paiqi_core.runs.summary import _objectives, decks_differ
 
     objectives = _objectives(store, run_id)
     out: dict[str, Any] = {
@@ -294,7 +294,7 @@ def sweep_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
         "vary": [{"rule": rule, "values": list(values)} for rule, values in spec.vary],
         "baseline": spec.base,
         "points": point_values(spec),
-        "deals_differ": _decks_differ(store, run_id, spec),
+        "deals_differ": decks_differ(store, run_id, spec),
         "design": design_report(store, run_id, spec),
     }
     skill = skill_report(store, run_id, spec, objectives)
@@ -302,18 +302,3 @@ def sweep_report(store: Any, run_id: str, spec: Any) -> dict[str, Any]:
         out["skill"] = skill
     out["measures"] = measure_rows(out, spec.profiles)
     return out
-
-
-def _decks_differ(store: Any, run_id: str, spec: Any) -> bool | None:
-    """Whether the points deal from different packs (a joker or a deck added, other
-    ranks), so that their deals are not the same hands (None when the stored rules cannot
-    be read here)."""
-    from paiqi_core.runs.store import StoreError
-
-    try:
-        stored = store.rules(run_id)
-    except (StoreError, ProfileError):
-        return None
-    keys = ("deck.jokers", "deck.decks", "deck.ranks")
-    decks = {tuple(stored[p].get(k) for k in keys) for p in spec.profiles if p in stored}
-    return len(decks) > 1
