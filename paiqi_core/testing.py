@@ -179,10 +179,11 @@ def _check_hidden(state: State, rng: random.Random, where: str) -> None:
 
 
 def _check_cards(state: State, where: str) -> None:
-    """Each suited card is in exactly one place: a hand, covered, or on the table (the
-    places jokers hold may also be cards that were covered)."""
+    """Each suited card is in exactly one place: a hand, covered, on the table, or dealt to
+    no seat (face up, or in the stock) (the places jokers hold may also be cards that were
+    covered)."""
     seen = 0
-    for mask in (*state.hands, *state.covered, state.table):
+    for mask in (*state.hands, *state.covered, state.table, state.pool, state.stock):
         overlap = seen & mask & SUITED
         if overlap & ~state.jokers_at:
             cards = ", ".join(action_text(c) for c in bits(overlap))

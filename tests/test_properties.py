@@ -197,7 +197,7 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
-        return len(self.pack) // self.players
+        return self.hand or len(self.pack) // self.players
 
     def ends_line(self, card: int) -> bool:
         """Whether ``card`` ends its row's line: the A or the K where the ace is low, the 2

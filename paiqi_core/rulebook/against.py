@@ -24,7 +24,8 @@ def _said(profile: Profile, lang: str) -> dict[str, str]:
 
 def _examples(profile: Profile, ident: Mapping[str, Any], lang: str) -> list[Worked]:
     words = languages.get(lang).words
-    return worked_examples(Game(profile), ident, words, str(profile.get("scoring.method")))
+    method = str(profile.get("scoring.method"))
+    return worked_examples(Game(profile), ident, words, method, every=True)
 
 
 def _setup(worked: Worked) -> Any:

@@ -87,6 +87,8 @@ def _said(action: str, words: Mapping[str, str]) -> str:
     """An action in words: a card, pass, cover a card."""
     if action == "pass":
         return words["act_pass"]
+    if action == "draw":
+        return words["act_draw"]
     if action.startswith("cover "):
         return words["act_cover"].format(card=_one(action.split()[1], words))
     if action.startswith("joker "):
@@ -247,6 +249,34 @@ def _out_of_passes(game: Game, ident: Mapping[str, Any],
         return None
     text = words["ex_passes"].format(hand=hand, n=limit) + then
     return Worked("stuck", text, {**ident, "game": setup, "expect": expect})
+
+
+# cards that fit nowhere while only S7 (and, where they go out at once, the other 7s) is down
+_UNFIT = ["CK", "DK", "HK", "SK", "CQ", "DQ", "HQ", "SQ", "CJ", "DJ", "HJ"]
+
+
+def _stuck_with_a_stock(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
+                        every: bool) -> Worked | None:  # fmt: skip
+    """Seat 0 holds H2 and H3 with S7 down, and nothing fits; the other seats hold a card
+    each, so the rest of the pack lies in the stock where the rules keep one: the player
+    draws there, and passes or covers elsewhere (``every``: shown under any rules, as a
+    comparison with a game with a stock needs)."""
+    if game.rules.draw == "none" and not every:
+        return None
+    table, _ = _put_out(game, ["S7"], [])
+    hands = {0: ["H2", "H3"], **{s: [_UNFIT[s - 1]] for s in range(1, game.players)}}
+    setup = {"table": table, "turn": 0, "hands": hands}
+    try:
+        state = build_state(game, Seats(None, game.players), setup, dealt=True)
+        legal = _acts(state.legal_actions())
+    except REFUSED:
+        return None
+    if any(a[0] in "SHDC" for a in legal):
+        return None  # a card fits under these rules: no stuck player to show
+    text = words["ex_stuck"].format(
+        table=_shown(table), hand=_hand(hands[0], words), legal=_all_said(legal, words)
+    )
+    return Worked("stuck", text, {**ident, "game": setup, "expect": {"legal": legal}})
 
 
 def _ending(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
@@ -473,14 +503,16 @@ def _number(v: Any) -> Any:
 
 
 def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
-                    method: str) -> list[Worked]:  # fmt: skip
+                    method: str, every: bool = False) -> list[Worked]:  # fmt: skip
     """The book's examples under ``game``; ``ident`` names the rules in each block
-    (``profile`` and ``set``), ``method`` is the scoring's name."""
+    (``profile`` and ``set``), ``method`` is the scoring's name; ``every``: also the
+    setups made for a rule these rules lack (a comparison shows them under both)."""
     makers: list[Callable[[], Worked | None]] = [
         lambda: _opening(game, ident, words),
         *(lambda p=p: _position(game, ident, words, p) for p in POSITIONS),
         lambda: _joker_swap(game, ident, words),
         lambda: _out_of_passes(game, ident, words),
+        lambda: _stuck_with_a_stock(game, ident, words, every),
         lambda: _ending(game, ident, words),
         lambda: _settlement(game, ident, method, words),
         lambda: _session(game, ident, method, words),
