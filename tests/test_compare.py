@@ -199,12 +199,14 @@ def test_tables_speak_words_and_show_what_each_profile_has(
     assert cells(pagat[1]) == ["seat", "win rate"]
     # shichinarabe's totals are rank points: 3, 2, 1, 0 by place, so 6 a game over the seats
     shichi = sections["shichinarabe: by seat (shichinarabe settles no money)"]
-    assert cells(shichi[1]) == ["seat", "win rate", "mean rank points"]
+    assert cells(shichi[1]) == ["seat", "win rate", "mean points"]
     points = [float(cells(line)[2].split()[0]) for line in shichi[3:7]]
     assert sum(points) == pytest.approx(6, abs=0.02)
     note = (
-        "rank points: what a placement scoring gives each place in a game (3, 2, 1, 0 with "
-        "four players, unless the profile sets scoring.place_points); a match adds them up"
+        "points: under a placement scoring, rank points, what each place in a game is worth "
+        "(3, 2, 1, 0 with four players, unless the profile sets scoring.place_points); under "
+        "penalty points (scoring.penalty), minus what the cards still held count; a match "
+        "adds them up"
     )
     assert [note] in sections.values()
     # a rate has no sign
@@ -239,8 +241,8 @@ def test_tables_speak_words_and_show_what_each_profile_has(
 def test_simulate_names_rank_points(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "shichinarabe", "doujue", "--games", "40", "-q"]) == 0
     shichi, doujue = (part.splitlines() for part in capsys.readouterr().out.strip().split("\n\n"))
-    assert cells(shichi[1]) == ["seat", "win rate", "mean rank points", "stuck/game"]
-    assert shichi[-1].startswith("rank points: what a placement scoring gives each place")
+    assert cells(shichi[1]) == ["seat", "win rate", "mean points", "stuck/game"]
+    assert shichi[-1].startswith("points: under a placement scoring, rank points")
     assert all("+" not in line for line in shichi[3:7])  # rank points are never negative
     assert cells(doujue[1]) == ["seat", "win rate", "mean total", "mean money", "stuck/game"]
 

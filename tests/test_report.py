@@ -174,7 +174,7 @@ def test_no_money_anywhere_means_no_money_plot(moneyless_run: tuple[Path, Writte
     ]
     assert "money" not in " ".join(t for t, _, _ in r.figures()).lower()
     total = r.captions()["Mean total by seat"]
-    assert "For shichinarabe the total is rank points, what a placement scoring gives" in total
+    assert "For shichinarabe the total is points: rank points, what a placement scoring" in total
 
 
 def test_report_without_matplotlib_still_writes_the_tables(

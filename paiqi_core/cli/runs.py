@@ -262,15 +262,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _check_matches(name: str, game: Game) -> None:
-    """A match adds up rank points: refuse a profile whose scoring gives none."""
+    """A match adds up points (rank or penalty): refuse a profile whose scoring gives none."""
     objective = game.rules.facts.objective
     if objective != "points":
         method = game.rules.profile.get("scoring.method")
         aim = "money" if objective == "money" else "going out first"
         raise BadInput(
-            f"--matches: {name} gives no rank points (its scoring, {method}, is played for "
-            f"{aim}), and a match adds up rank points game by game: play single games, or "
-            "give it a placement scoring, e.g. --set scoring.method=placement"
+            f"--matches: {name} gives no points (its scoring, {method}, is played for "
+            f"{aim}), and a match adds up points game by game: play single games, or give "
+            "it rank or penalty points, e.g. --set scoring.method=placement"
         )
 
 

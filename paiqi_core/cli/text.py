@@ -18,21 +18,23 @@ from paiqi_core.runs.summary import (
 )
 from paiqi_core.textui import table
 
-RANK_POINTS = "mean rank points"
+RANK_POINTS = "mean points"
 POINTS_NOTE = (
-    "rank points: what a placement scoring gives each place in a game (3, 2, 1, 0 with four "
-    "players, unless the profile sets scoring.place_points); a match adds them up"
+    "points: under a placement scoring, rank points, what each place in a game is worth (3, "
+    "2, 1, 0 with four players, unless the profile sets scoring.place_points); under penalty "
+    "points (scoring.penalty), minus what the cards still held count; a match adds them up"
 )
 
 
 def total_label(objective: str | None) -> str:
-    """The heading of the total column: rank points when the scoring counts them."""
+    """The heading of the total column: points (rank or penalty) when the scoring counts
+    them."""
     return RANK_POINTS if objective == "points" else "mean total"
 
 
 def games_text(d: dict[str, Any], seed: int, objective: str | None = None) -> str:
     """The per-seat table of plain games (``objective``: what the profile's scoring aims at;
-    ``points`` labels the totals as rank points)."""
+    ``points`` labels the totals as points, rank or penalty)."""
     total = "mean_total" in d
     money = any(d["mean_money"])
     head = ["seat", "win rate"] + ([total_label(objective)] if total else [])
@@ -41,7 +43,7 @@ def games_text(d: dict[str, Any], seed: int, objective: str | None = None) -> st
     for seat in range(d["players"]):
         row: list[Any] = [seat, f"{d['win_rate'][seat]:.3f}"]
         if total:
-            sign = "" if objective == "points" else "+"  # rank points are never negative
+            sign = "" if objective == "points" else "+"  # (penalty points carry their minus)
             row.append(f"{d['mean_total'][seat]:{sign}.2f}")
         if money:
             row.append(f"{d['mean_money'][seat]:+.2f}")
@@ -214,7 +216,7 @@ def _sure(e: dict[str, Any]) -> bool:
     return _clear(e)
 
 
-UTILITY_NAMES = {"money": "money per game", "points": "rank points per game", "win": "win share"}
+UTILITY_NAMES = {"money": "money per game", "points": "points per game", "win": "win share"}
 
 
 def tournament_text(report: dict[str, Any], db: str, workers: int | None = None) -> str:

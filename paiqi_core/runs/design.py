@@ -665,7 +665,7 @@ MEASURE_ORDER = (
     "length",
     "length_sd",
 )
-OBJECTIVE_UNITS = {"money": "money per game", "points": "rank points", "win": "win share"}
+OBJECTIVE_UNITS = {"money": "money per game", "points": "points", "win": "win share"}
 
 
 def measure_rows(report: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:

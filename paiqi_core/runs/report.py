@@ -355,8 +355,9 @@ def _by_seat(plt: Any, report: dict[str, Any], figure: _SeatFigure) -> Plot | No
     ranked = [p for p in profiles if report["profiles"][p].get("objective") == "points"]
     if key == "total" and ranked:
         caption += (
-            f" For {', '.join(ranked)} the total is rank points, what a placement scoring "
-            "gives each place in a game (and a match adds up)."
+            f" For {', '.join(ranked)} the total is points: rank points, what a placement "
+            "scoring gives each place in a game, or minus the penalty points of the cards "
+            "still held (a match adds them up)."
         )
     if without:
         caption += f" Left out, as {figure.missing}: {', '.join(without)}."

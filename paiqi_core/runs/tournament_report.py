@@ -24,7 +24,7 @@ from paiqi_core.runs.report import (
     write_plots,
 )
 
-UNITS = {"money": "money per game", "points": "rank points per game", "win": "win share"}
+UNITS = {"money": "money per game", "points": "points per game", "win": "win share"}
 
 
 def tournament_plots(report: dict[str, Any]) -> list[Plot]:
