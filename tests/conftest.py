@@ -62,3 +62,19 @@ def engine_auto() -> None:
     from paiqi_core import fast
 
     fast.use("auto")
+
+
+def profiles_taking(*overrides: str) -> list[str]:
+    """The built-in profiles whose rules accept ``overrides`` (a joker is refused where the
+    cards dealt to no seat form a stock, for one)."""
+    from paiqi_core.profile import ProfileError, load_profile
+    from paiqi_core.resources import builtin_profiles
+
+    out = []
+    for p in sorted(builtin_profiles()):
+        try:
+            load_profile(p, list(overrides))
+        except ProfileError:
+            continue
+        out.append(p)
+    return out

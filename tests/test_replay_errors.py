@@ -34,6 +34,8 @@ from paiqi_core.records import (
     rules_fingerprint,
 )
 
+from .conftest import profiles_taking
+
 Capsys = pytest.CaptureFixture[str]
 Record = dict[str, Any]
 
@@ -615,7 +617,7 @@ VALUES = st.recursive(
 
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
-    """Records of every built-in profile, with and without the joker."""
+    """Records of every built-in profile, with and without the joker (where it takes one)."""
     folder = tmp_path_factory.mktemp("samples")
     out: list[Record] = []
     for extra in ([], ["--set", "deck.jokers=1"]):
@@ -623,6 +625,7 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
         main(
             [
                 "simulate",
+                *profiles_taking(*extra[1:]),
                 "--games",
                 "2",
                 "--seed",

@@ -456,13 +456,13 @@ BAD_OPTIONS = [
     ("simulate platform --matches 2 DB", "--db: only for plain games; --matches are"),
     (
         "simulate pagat --matches 2",
-        "--matches: pagat gives no rank points (its scoring, first_out, is played for going "
-        "out first), and a match adds up rank points game by game: play single games, or "
-        "give it a placement scoring, e.g. --set scoring.method=placement",
+        "--matches: pagat gives no points (its scoring, first_out, is played for going "
+        "out first), and a match adds up points game by game: play single games, or give "
+        "it rank or penalty points, e.g. --set scoring.method=placement",
     ),
     (
         "simulate doujue --matches 2",
-        "--matches: doujue gives no rank points (its scoring, covering, is played for money)",
+        "--matches: doujue gives no points (its scoring, covering, is played for money)",
     ),
 ]
 
