@@ -3,7 +3,8 @@
 The player with the most points wins; a tie goes to whoever ranked higher in the last game
 (players still tied share the win). With ``match.limit`` the match ends early, after the
 game in which a player's points reach the limit in size: rank points up to it, penalty
-points (negative totals) down to minus it.
+points (negative totals) down to minus it. With ``match.next_lead: last_winner`` each game
+after the first is led by the previous game's winner (``next_lead``).
 """
 
 from __future__ import annotations
@@ -22,12 +23,28 @@ class MatchResult:
     winners: tuple[int, ...]
     games: int
     reached: tuple[int, ...] = ()  # players whose points reached the limit in size
+    # by game after the first, who moved first (match.next_lead: last_winner; else empty)
+    leads: tuple[int, ...] = ()
 
 
-def run_match(results: Iterable[Result], limit: int | None = None) -> MatchResult:
+def next_lead(result: Result) -> int:
+    """The seat that moves first in the game after ``result`` under ``match.next_lead:
+    last_winner``: its winner; where several share first place (a game the stall rule
+    stopped), the one of lowest seat."""
+    if result.winners:
+        return min(result.winners)
+    best = min(result.rank)
+    return result.rank.index(best)
+
+
+def run_match(
+    results: Iterable[Result], limit: int | None = None, next_lead_by_winner: bool = False
+) -> MatchResult:
     """Add up the points (each game's ``total``) of a match's games, until one player's
-    reach ``limit`` in size (None: every game is played)."""
+    reach ``limit`` in size (None: every game is played); with ``next_lead_by_winner``,
+    each game after the first was led by the previous game's winner (``leads``)."""
     points: list[int] = []
+    leads: list[int] = []
     last: Result | None = None
     played = 0
     reached: tuple[int, ...] = ()
@@ -35,6 +52,8 @@ def run_match(results: Iterable[Result], limit: int | None = None) -> MatchResul
         if r.total is None:
             raise ValueError("a match needs a scoring that gives points (placement, penalty)")
         points = [a + b for a, b in zip(points or [0] * len(r.total), r.total, strict=True)]
+        if next_lead_by_winner and last is not None:
+            leads.append(next_lead(last))
         last, played = r, played + 1
         if limit is not None:
             reached = tuple(s for s, p in enumerate(points) if abs(p) >= limit)
@@ -46,4 +65,4 @@ def run_match(results: Iterable[Result], limit: int | None = None) -> MatchResul
     tied = [s for s in range(len(points)) if points[s] == best]
     top = min(last.rank[s] for s in tied)
     winners = tuple(s for s in tied if last.rank[s] == top)
-    return MatchResult(tuple(points), winners, played, reached)
+    return MatchResult(tuple(points), winners, played, reached, tuple(leads))

@@ -325,6 +325,15 @@ READINGS: dict[str, Reading] = {
             lambda r: r.profile.get("scoring.penalty") in ("pips", "ranks"),
         ),
         Reading(
+            "match-lead-winner",
+            "Under match.next_lead: last_winner the previous game's winner moves first in the "
+            "next game of a match; the match's first game begins as the opening says (the "
+            "asahi-net rule page lets the player at the screen begin it; paiqi keeps the "
+            "opening's first mover). Where several players share first place (a game the "
+            "stall rule ended), the one with the lowest seat number begins.",
+            lambda r: r.match.next_lead == "last_winner" and r.match.games > 1,
+        ),
+        Reading(
             "stall-ends-game",
             "Where a game could go on for ever (passes by choice without limit), the stall rule "
             "ends it: once every player still holding cards has passed ending.stall times in "

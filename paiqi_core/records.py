@@ -66,6 +66,7 @@ def state_record(state: State) -> dict[str, Any]:
         "players": game.players,
         "hands": [[card_text(c) for c in state.dealt_cards(s)] for s in range(game.players)],
         "door_card": None if state.door_card is None else card_text(state.door_card),
+        **({} if state.lead is None else {"lead": state.lead}),
         "actions": [record_action(s, a) for s, a in state.log],
         "result": state.result().as_record() if state.over else None,
     }
@@ -789,7 +790,10 @@ def _replay(record: Mapping[str, Any], game: Game) -> list[str]:
     if (door is not None and is_joker(door)) or (door is None and door_problems):
         return problems + door_problems  # no game can start
     problems += door_problems
-    state = game.new_state(seed=seed, hands=hands, door_card=door, generator=generator)
+    lead = record.get("lead")
+    if lead is not None and not 0 <= lead < game.players:
+        return [*problems, f"lead: no seat {lead} among {game.players} players"]
+    state = game.new_state(seed=seed, hands=hands, door_card=door, generator=generator, lead=lead)
     for i, entry in enumerate(record["actions"]):
         action = from_record(entry)
         if is_event(action):

@@ -54,6 +54,7 @@ class MatchRules:
 
     games: int
     limit: int | None = None
+    next_lead: str = "opening"  # who moves first in the games after the first (last_winner)
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,7 +239,11 @@ def compile_rules(profile: Profile) -> Rules:
             None if bankroll is None else int(bankroll),
             None if target is None else int(target),
         ),
-        match=MatchRules(int(profile.get("match.games")), _or_none(profile.get("match.limit"))),
+        match=MatchRules(
+            int(profile.get("match.games")),
+            _or_none(profile.get("match.limit")),
+            str(profile.get("match.next_lead")),
+        ),
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),
         pass_takes=str(profile.get("turn.pass_takes")),

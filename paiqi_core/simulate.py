@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from paiqi_core.agents import Agent, make_agent
 from paiqi_core.engine import Game, State
-from paiqi_core.match import MatchResult, run_match
+from paiqi_core.match import MatchResult, next_lead, run_match
 from paiqi_core.outcome import Result
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
@@ -31,12 +31,14 @@ def play_game(
     agent_names: Sequence[str] = (),
     replay: int = 0,
     generator: str = GENERATOR,
+    lead: int | None = None,
 ) -> State:
     """Deal from ``seed`` (with ``generator``'s stream) and play to the end; all-random
     tables take the fast path. The agents draw from the deal's random stream, so the same
     deal and agents give the same game; ``replay`` (1 and up) gives them a stream of their
-    own instead, so the same deal is played differently (``replay_stream``)."""
-    state = game.new_state(seed, generator=generator)
+    own instead, so the same deal is played differently (``replay_stream``). ``lead``: the
+    seat that moves first in place of the opening's first mover (a match's last winner)."""
+    state = game.new_state(seed, generator=generator, lead=lead)
     if replay:
         state.rng = replay_stream(seed, replay, generator)
     rng = state.rng
@@ -117,26 +119,46 @@ def _results(
     agents: Sequence[str],
     records: IO[str] | None,
     engine: str,
+    lead: int | None = None,
 ) -> Iterator[Result]:
     """The results of games ``indices`` of a run seeded ``seed``, written as records if
     asked: all-random games in the compiled kernel unless ``engine`` is python or it cannot
-    play the rules (the same games either way)."""
+    play the rules (the same games either way). ``lead`` moves first in each (None: the
+    opening's first mover)."""
     from paiqi_core import fast
 
     if fast.plays(game.rules, agents, engine):
         from paiqi_core.runs.kernel_batch import results
 
-        for result, data in results(game, seed, indices, records=records is not None):
+        leads = [lead] * len(indices)
+        for result, data in results(game, seed, indices, records=records is not None, leads=leads):
             if records is not None:
                 records.write(json.dumps(data, ensure_ascii=False) + "\n")
             yield result
         return
     prefetch(game_seed(seed, index) for index in indices)  # the deals' streams made together
     for index in indices:
-        state = play_game(game, game_seed(seed, index), agents)
+        state = play_game(game, game_seed(seed, index), agents, lead=lead)
         if records is not None:
             records.write(json.dumps(state_record(state), ensure_ascii=False) + "\n")
         yield state.result()
+
+
+def _led_by_winners(
+    game: Game,
+    seed: int,
+    indices: Sequence[int],
+    agents: Sequence[str],
+    records: IO[str] | None,
+    engine: str,
+) -> Iterator[Result]:
+    """The results of a match's games ``indices`` played in turn, each after the first led
+    by the previous game's winner (``match.next_lead: last_winner``)."""
+    lead: int | None = None
+    for index in indices:
+        (result,) = _results(game, seed, [index], agents, records, engine, lead)
+        yield result
+        lead = next_lead(result)
 
 
 def simulate_sessions(
@@ -214,9 +236,13 @@ def simulate_matches(
     from game index ``j * games + g`` of the run seed."""
     games = game.rules.match.games
     summary = MatchSummary(game.id, game.players, games)
+    led = game.rules.match.next_lead == "last_winner"
     for j in range(matches):
         indices = range(j * games, (j + 1) * games)
-        results = _results(game, seed, indices, agents, records, engine)
+        if led:
+            results = _led_by_winners(game, seed, indices, agents, records, engine)
+        else:
+            results = _results(game, seed, indices, agents, records, engine)
         summary.add(run_match(results, game.rules.match.limit))
         if progress is not None:
             progress(j + 1)

@@ -68,6 +68,7 @@ from paiqi_core.core.layout import (
     LAID,
     LAID_BY,
     LAST,
+    LEAD,
     LEAVE,
     LEFT,
     LEFTOVER,
@@ -536,6 +537,8 @@ def start(
     st[TAKER] = -1
     st[BARRED] = 0
     table = opening(st, R, log, door)
+    if st[LEAD]:  # a match's last winner moves first (``match.next_lead``)
+        st[TURN] = st[LEAD] - 1
     if table:
         set_table(st, R, ext, table)
     else:

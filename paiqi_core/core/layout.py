@@ -95,7 +95,10 @@ STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT)
 TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
 BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
-STATE = _J + 24
+# 1 + the seat that moves first in place of the opening's first mover (a match's last
+# winner, ``match.next_lead``), 0: the opening's; set before the game starts
+LEAD = _J + 32
+STATE = _J + 33
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0

@@ -112,6 +112,7 @@ class Game:
         hands: Sequence[Sequence[int]] | None = None,
         door_card: int | None = None,
         generator: str = GENERATOR,
+        lead: int | None = None,
     ) -> State:
         """A new game: dealt from ``seed``, or with the given hands (card numbers by seat;
         the rest of the pack lies face up or in the stock, as ``deck.leftover`` says).
@@ -132,35 +133,45 @@ class Game:
             door_card = cut if door_card is None else door_card
             dealt = self.dealt
             if self.rules.decks > 1:  # every card dealt (deck.decks takes deck.leftover dealt)
-                state = self._with_copies([deck[s:dealt:n] for s in range(n)], seed, door_card)
+                state = self._with_copies(
+                    [deck[s:dealt:n] for s in range(n)], seed, door_card, lead
+                )
             else:
                 bit = BITS.__getitem__
                 masks = [sum(map(bit, deck[s:dealt:n])) for s in range(n)]
                 pool, stock = self._rest(sum(map(bit, deck[dealt:])))
-                state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
+                state = State(
+                    self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock, lead=lead
+                )
         else:
             if len(hands) != n:
                 raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
             if door_card is None and seed is not None:
                 door_card = self.door_card_of(seed, generator)
             if self.rules.decks > 1:
-                state = self._with_copies(hands, seed, door_card)
+                state = self._with_copies(hands, seed, door_card, lead)
             else:
                 masks = hand_masks(hands)
                 pool, stock = self._rest(self.leftover(masks))
-                state = State(self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock)
+                state = State(
+                    self, masks, seed=seed, door_card=door_card, pool=pool, stock=stock, lead=lead
+                )
         state.rng = rng  # a dealt state keeps the deal's stream (its players draw from it)
         state.generator = generator
         return state
 
     def _with_copies(
-        self, hands: Sequence[Sequence[int]], seed: int | None, door_card: int | None
+        self,
+        hands: Sequence[Sequence[int]],
+        seed: int | None,
+        door_card: int | None,
+        lead: int | None,
     ) -> State:
         """A game of several decks dealt ``hands`` (card numbers with their repeats)."""
         held = [planes(hand) for hand in hands]
         copies = [(twice, thrice) for _, twice, thrice in held]
         hand = [once for once, _, _ in held]
-        return State(self, hand, seed=seed, door_card=door_card, copies=copies)
+        return State(self, hand, seed=seed, door_card=door_card, copies=copies, lead=lead)
 
     def _rest(self, cards: int) -> tuple[int, int]:
         """Where the cards dealt to no seat lie: (face up, in the stock)."""

@@ -84,6 +84,7 @@ class State(VectorView):
         stock: int = 0,
         copies: Sequence[tuple[int, int]] | None = None,
         table_copies: tuple[int, int] = (0, 0),
+        lead: int | None = None,
     ) -> None:
         """A game dealt ``hands`` (card masks by seat), or a position in the middle of one:
         ``table`` (a mask), ``turn``, ``opened`` (suits in opening order) and, by seat, the
@@ -91,8 +92,11 @@ class State(VectorView):
         ``pool``, the cards dealt to no seat that lie face up, and ``stock``, those that
         lie face down (``deck.leftover``). With several decks, ``copies`` gives by seat the
         cards held twice and three times (masks), and ``table_copies`` those on the table
-        twice and three times (``cards.planes``)."""
+        twice and three times (``cards.planes``). ``lead`` is the seat that moves first in
+        place of the opening's first mover (a match's last winner, ``match.next_lead``)."""
         self.players = n = game.players
+        if lead is not None and not 0 <= lead < n:
+            raise ValueError(f"no seat {lead} to move first: seats are 0 to {n - 1}")
         self.game = game
         self.seed = seed
         self.generator = GENERATOR  # what dealt ``seed`` (``paiqi_core.streams``)
@@ -138,7 +142,9 @@ class State(VectorView):
             kernel.set_table(st, game.vector, game.extensions, table)
         else:
             st[L.FRONTIER] = game.empty_frontier
-        st[L.TURN] = start.seat if turn is None else turn
+        if lead is not None:
+            st[L.LEAD] = lead + 1
+        st[L.TURN] = (start.seat if lead is None else lead) if turn is None else turn
         for s in range(n):
             if not st[L.HAND + s] and st[L.SIZE + s]:  # every card went to the table before play
                 st[L.FINISH + s] = st[L.NFINISHED]
@@ -182,6 +188,12 @@ class State(VectorView):
     pool = Slot(L.POOL, "The cards dealt to no seat that lie face up, a mask (deck.leftover).")
     leftover = Slot(L.LEFTOVER, "The cards dealt to no seat, face up, as dealt (a mask).")
     stock = Slot(L.STOCK, "The cards of the stock, face down, a mask (deck.leftover: stock).")
+
+    @property
+    def lead(self) -> int | None:
+        """The seat that moved first in place of the opening's first mover (a match's last
+        winner), None where the opening chose it."""
+        return self.st[L.LEAD] - 1 if self.st[L.LEAD] else None
 
     @property
     def jokers_at(self) -> int:

@@ -70,10 +70,12 @@ class CompiledGame:
         keep: bool = False,
         log: bool = False,
         generator: str = GENERATOR,
+        leads: Sequence[int | None] | None = None,
     ) -> Played:
         """Deal and play the games of the given streams' keys (int64, see
         ``paiqi_core.streams``) under ``generator`` (one of ``streams.KERNEL``), and read
-        the course of each from its log (kept only if asked)."""
+        the course of each from its log (kept only if asked). ``leads`` gives by game the
+        seat that moves first in place of the opening's first mover (None: the opening's)."""
         count = len(keys)
         res, game = self._out(count)
         states = np.zeros((count if keep else 0, L.STATE), dtype=np.int64)
@@ -81,6 +83,7 @@ class CompiledGame:
         play_deals(
             keys, self.R, self.ext, self.beyond, POLICIES[policy], res, game, states, logs,
             LOG_ROOM, L.WORDS if generator == WORDS else 0,
+            np.array([0 if s is None else s + 1 for s in leads or ()], dtype=np.int64),
         )  # fmt: skip
         return Played(res, game, states if keep else None, logs if log else None)
 
@@ -94,11 +97,13 @@ class CompiledGame:
     def play_run(
         self, run_seed: int, indices: Sequence[int], policy: str = "random", *,
         keep: bool = False, log: bool = False, generator: str = GENERATOR,
+        leads: Sequence[int | None] | None = None,
     ) -> Played:  # fmt: skip
         """Deal and play game ``i`` of a run seeded ``run_seed`` for each ``i`` of
-        ``indices`` (dealt from ``game_seed(run_seed, i)`` under ``generator``)."""
+        ``indices`` (dealt from ``game_seed(run_seed, i)`` under ``generator``), led as
+        ``leads`` says (``play_keys``)."""
         keys = run_keys(run_seed, indices)
-        return self.play_keys(keys, policy, keep=keep, log=log, generator=generator)
+        return self.play_keys(keys, policy, keep=keep, log=log, generator=generator, leads=leads)
 
     def play_on(
         self, start: np.ndarray, seeds: Sequence[int], policy: str = "random", *,

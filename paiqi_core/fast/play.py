@@ -9,7 +9,17 @@ from numba import njit
 
 from paiqi_core.core.bits import hot
 from paiqi_core.core.kernel import apply, deal, play_out
-from paiqi_core.core.layout import DECK_ROOM, DRAWN, G_LOG_FULL, GEN, KEY, LOGLEN, OVER, STATE
+from paiqi_core.core.layout import (
+    DECK_ROOM,
+    DRAWN,
+    G_LOG_FULL,
+    GEN,
+    KEY,
+    LEAD,
+    LOGLEN,
+    OVER,
+    STATE,
+)
 from paiqi_core.core.scoring import WORK, score
 from paiqi_core.fast.course import COURSE_WORK, course
 from paiqi_core.fast.heuristic import heuristic
@@ -51,6 +61,7 @@ def play_deals(
     logs: np.ndarray,
     room: int,
     generator: int,
+    leads: np.ndarray,
 ) -> None:
     """Deal game g from the stream of key ``keys[g]`` (``paiqi_core.streams``), play it to
     its end under ``policy``, score it into ``res[g]`` and ``game[g]`` and read its course
@@ -58,8 +69,10 @@ def play_deals(
     state and ``logs`` (games x room x 2, or room 0) each log; without them a log of
     ``room`` entries is kept for the reading only. A game whose log outgrows its room is
     marked ``G_LOG_FULL`` and its course is not read. ``generator`` is how the streams
-    draw (``layout.GEN``)."""
+    draw (``layout.GEN``). ``leads`` (by game, or empty) is 1 + the seat that moves first
+    in place of the opening's first mover (``layout.LEAD``), 0 for the opening's."""
     st = np.zeros(STATE, np.int64)
+    led = leads.shape[0] > 0
     deck = np.empty(DECK_ROOM, np.int64)
     jx = np.empty(16, np.int64)
     jy = np.empty(16, np.int64)
@@ -73,6 +86,7 @@ def play_deals(
         st[KEY] = keys[g]
         st[DRAWN] = 0
         st[GEN] = generator
+        st[LEAD] = leads[g] if led else 0
         deal(st, R, ext, beyond, log, deck)
         finish(st, R, ext, beyond, log, policy, jx, jy)
         score(st, R, res[g], game[g], work)

@@ -34,8 +34,9 @@ from paiqi_core.profile.yamlsrc import (
 SET_FILE = "--set"
 BUILT_IN = "(built-in)"  # after a built-in profile's id, where a file name would be
 META = ("id", "name", "description", "extends")  # about a profile, not rules of play
-# (rule, values that need nothing, rule they need otherwise, the value it must have)
-RULE_NEEDS = (
+# (rule, values that need nothing, rule they need otherwise, the value it must have, or a
+# tuple of the values it may have)
+RULE_NEEDS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     ("layout.ace_king", ("none",), "layout.ace", "low"),
     ("turn.pass_takes", ("none",), "turn.stuck", "pass"),
     ("turn.draw", ("none",), "turn.stuck", "pass"),
@@ -48,6 +49,9 @@ RULE_NEEDS = (
     ("deck.decks", (1,), "deck.leftover", "dealt"),
     ("deck.decks", (1,), "layout.ends", "open"),
     ("deck.decks", (1,), "layout.ace_king", "none"),
+    # the last winner moves first in place of the opening's first mover: an opening that
+    # names no card the first mover must play
+    ("match.next_lead", ("opening",), "opening.method", ("first_seat", "sevens_out")),
 )
 Locator = Callable[..., Location]
 
@@ -484,13 +488,14 @@ def _semantic_errors(
     for rule, allowed, needs, value in RULE_NEEDS:
         section, key = rule.split(".")
         s2, k2 = needs.split(".")
-        if data[section][key] not in allowed and data[s2][k2] != value:
+        values = value if isinstance(value, tuple) else (value,)
+        if data[section][key] not in allowed and data[s2][k2] not in values:
             problems.append(
                 Problem(
                     where((section, key)),
                     (section, key),
-                    f"{_yaml(data[section][key])} needs {needs}: {_yaml(value)} (this "
-                    f"profile has {_yaml(data[s2][k2])})",
+                    f"{_yaml(data[section][key])} needs {needs}: "
+                    f"{' or '.join(map(_yaml, values))} (this profile has {_yaml(data[s2][k2])})",
                 )
             )
     nearness = ("default", "parent", "profile", "set")  # later: closer to the user

@@ -93,16 +93,23 @@ def _record(
     from paiqi_core.records import state_record
     from paiqi_core.simulate import play_game
 
-    return state_record(play_game(game, seed, agents, generator=generator))
+    lead = int(st[L.LEAD]) - 1 if st[L.LEAD] else None
+    return state_record(play_game(game, seed, agents, generator=generator, lead=lead))
 
 
 def results(
-    game: Game, run_seed: int, indices: Sequence[int], *, records: bool = False
+    game: Game,
+    run_seed: int,
+    indices: Sequence[int],
+    *,
+    records: bool = False,
+    leads: Sequence[int | None] | None = None,
 ) -> Iterator[tuple[Result, dict[str, Any] | None]]:
     """The scored result (exact, by the profile's own scoring) of game ``i`` of a run for
-    each ``i`` of ``indices``, all seats random, with its record if asked."""
+    each ``i`` of ``indices``, all seats random, with its record if asked; ``leads`` by
+    game: the seat that moves first in place of the opening's first mover (None: none)."""
     compiled = compiled_game(game.rules)
-    played = compiled.play_run(run_seed, indices, keep=True, log=records)
+    played = compiled.play_run(run_seed, indices, keep=True, log=records, leads=leads)
     assert played.states is not None
     score = game.rules.scoring.score
     for g, index in enumerate(indices):

@@ -349,6 +349,7 @@ def record(
             for s in range(n)
         ],
         "door_card": None if door < 0 else card_text(door),
+        **({"lead": int(st[L.LEAD]) - 1} if st[L.LEAD] else {}),
         "actions": [record_action(s, a) for s, a in log],
         "result": result.as_record(),
     }

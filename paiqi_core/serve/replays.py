@@ -114,7 +114,9 @@ def steps(
     hands = [[parse_card(c) for c in hand] for hand in record["hands"]]
     door = parse_card(record["door_card"]) if record.get("door_card") else None
     try:
-        state = game.new_state(seed=record.get("seed"), hands=hands, door_card=door)
+        state = game.new_state(
+            seed=record.get("seed"), hands=hands, door_card=door, lead=record.get("lead")
+        )
     except ValueError as e:
         return {"rules": rules_summary(game.rules), "steps": [], "problems": [*problems, str(e)]}
     names = [

@@ -32,7 +32,7 @@ from typing import Any
 
 from paiqi_core.agents import LEVELS
 from paiqi_core.engine import Game
-from paiqi_core.match import run_match
+from paiqi_core.match import next_lead, run_match
 from paiqi_core.outcome import Result, money_json
 from paiqi_core.records import state_record
 from paiqi_core.serve.tables import Kept, Table, TableError, _duration
@@ -140,7 +140,11 @@ class Room:
     # -- seats ---------------------------------------------------------------------------
     def _new_table(self) -> Table:
         levels = [None if kind == PERSON else kind for kind in self.kinds]
-        table = Table.seated(self.game, levels, (self.seed + self.deal) % (1 << 63))
+        match = self.game.rules.match
+        lead = None
+        if match.next_lead == "last_winner" and self.deal % match.games:  # not a match's first
+            lead = next_lead(self.results[-1])
+        table = Table.seated(self.game, levels, (self.seed + self.deal) % (1 << 63), lead)
         _computers(table)  # the computer players before the first person
         return table
 

@@ -80,26 +80,31 @@ class Table:
         ]
 
     @classmethod
-    def seated(cls, game: Game, levels: Sequence[str | None], seed: int) -> Table:
+    def seated(
+        cls, game: Game, levels: Sequence[str | None], seed: int, lead: int | None = None
+    ) -> Table:
         """A table of several people (a room's deal): ``levels`` gives each seat's
         computer player, None where a person sits."""
         if len(levels) != game.players:
             raise TableError(f"{len(levels)} seats given for a table of {game.players}")
         table = cls.__new__(cls)
-        table._seat(game, levels, seed)
+        table._seat(game, levels, seed, lead)
         table.seat = next((s for s, level in enumerate(levels) if level is None), -1)
         table.names = [f"seat {s}" for s in range(game.players)]
         return table
 
-    def _seat(self, game: Game, levels: Sequence[str | None], seed: int) -> None:
-        """Deal ``seed`` and seat the computer players of ``levels`` (None: a person)."""
+    def _seat(
+        self, game: Game, levels: Sequence[str | None], seed: int, lead: int | None = None
+    ) -> None:
+        """Deal ``seed`` and seat the computer players of ``levels`` (None: a person);
+        ``lead`` moves first in place of the opening's first mover (a match's last winner)."""
         for level in levels:
             if level is not None and level not in LEVELS:
                 raise TableError(f"unknown level '{level}' (known: {', '.join(LEVELS)})")
         self.id = secrets.token_urlsafe(12)
         self.game = game
         self.seed = seed
-        self.state: State = game.new_state(seed=seed)
+        self.state: State = game.new_state(seed=seed, lead=lead)
         rng = random.Random(seed)
         self.levels: list[str | None] = list(levels)
         self.agents: list[Agent | None] = [

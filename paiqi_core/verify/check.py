@@ -162,6 +162,7 @@ NORMALISE: dict[str, Callable[[Seats, Any], Any]] = {
     "house": lambda seats, v: _money_text(Fraction(str(v))),
     "winners": _seat_names,
     "reached": _seat_names,
+    "leads": lambda seats, v: [seats.name(seats.index(w)) for w in v],  # in game order
 }
 
 
@@ -331,9 +332,10 @@ def _check_match(
         games = [score(outcomes_from_facts(game, seats, f, opened)) for f in spec["games"]]
         if any(g.total is None for g in games):
             raise SetupError("a match adds up each game's points; this scoring gives none")
-    match = run_match(games, game.rules.match.limit)
+    rules = game.rules.match
+    match = run_match(games, rules.limit, rules.next_lead == "last_winner")
     actual = {
         "points": match.points, "winners": match.winners, "games_played": match.games,
-        "reached": match.reached,
+        "reached": match.reached, "leads": match.leads,
     }  # fmt: skip
     _check_values("match", actual, seats, expect, failures, where)

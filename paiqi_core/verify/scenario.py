@@ -95,6 +95,21 @@ def _in_the_pack(game: Game, groups: Sequence[Sequence[int]]) -> int:
     return jokers
 
 
+def _lead(game: Game, seats: Seats, setup: Mapping[str, Any]) -> int | None:
+    """The seat ``lead:`` names (a match's last winner, who moves first), None if none."""
+    if "lead" not in setup:
+        return None
+    if game.rules.match.next_lead != "last_winner":
+        raise SetupError(
+            "'lead:' names the last winner, who moves first in the next game of a match: "
+            "only match.next_lead: last_winner does that"
+        )
+    clash = sorted({"turn", "hand", "table"} & set(setup))
+    if clash:
+        raise SetupError(f"'lead:' sets who moves first in a new game: give no {', '.join(clash)}")
+    return seats.index(setup["lead"])
+
+
 def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bool) -> State:
     """A state from an example's ``position`` or ``game`` setup.
 
@@ -107,12 +122,13 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     was dealt but neither holds nor covered count as played before the position (a seat
     with an empty hand has finished).
     """
+    lead = _lead(game, seats, setup)
     if "seed" in setup:
         given = {"table", "hand", "hands", "covered", "door_card", "turn", "pool", "stock"}
         others = sorted(set(setup) & given)
         if others:
             raise SetupError(f"a game dealt from 'seed' takes no {', '.join(others)}")
-        return game.new_state(seed=int(setup["seed"]))
+        return game.new_state(seed=int(setup["seed"]), lead=lead)
     n = game.players
     table = parse_cards(setup.get("table", []))
     hands = _seat_cards(seats, setup.get("hands"))
@@ -189,6 +205,7 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
         copies=copies,
         table_copies=table_copies or (0, 0),
         turn=turn,
+        lead=lead,
         door_card=door,
         opened=opened,
         covered=masks[n:],
