@@ -15,7 +15,9 @@ from typing import Any
 
 from paiqi_core.engine.game import Game, game_of
 from paiqi_core.profile import load_profile
-from paiqi_core.profile.load import find_profile, parse_override
+from paiqi_core.profile.load import find_profile, load_resolved, parse_override
+from paiqi_core.profile.load import with_centre as centred
+from paiqi_core.profile.model import thaw
 from paiqi_core.rules import rules_of
 
 Overrides = Sequence[str] | Mapping[str, Any]
@@ -48,3 +50,30 @@ def game_for(ref: str, overrides: Overrides = (), *, beside: Path | None = None)
         profile = load_profile(str(path) if path is not None else ref, overrides)
         game = _CACHE[key] = game_of(rules_of(profile))
     return game
+
+
+def with_centre(game: Game, rank: int) -> Game:
+    """``game`` with ``rank`` as its centre (a match's centre picked by its last player,
+    ``match.next_centre``); the opening card follows the centre where it is a centre card.
+    Records of the game name the centre among their options, so they replay."""
+    rules = game.rules
+    if rules.topology.centre == rank:
+        return game
+    profile = rules.profile
+    key = (profile.source, rank, profile.fingerprint)
+    known = _CENTRED.get(key)
+    if known is None:
+        data = centred(profile.resolved(), rank)
+        overrides = {
+            **thaw(profile.overrides),
+            "layout.centre": data["layout"]["centre"],
+            "opening.card": data["opening"]["card"],
+        }
+        changed = load_resolved(
+            data, source=profile.source, chain=profile.chain, overrides=overrides
+        )
+        known = _CENTRED[key] = game_of(rules_of(changed))
+    return known
+
+
+_CENTRED: dict[tuple[str, int, str], Game] = {}

@@ -334,6 +334,16 @@ READINGS: dict[str, Reading] = {
             lambda r: r.match.next_lead == "last_winner" and r.match.games > 1,
         ),
         Reading(
+            "centre-pick",
+            "Under match.next_centre: last_picks the player placed last picks the next game's "
+            "centre before its deal, from every rank of the pack (dokopa.com's センター変更; "
+            "the first game's centre is layout.centre, 7 there). Where several share last "
+            "place, the one with the lowest seat number picks. The card that decides who "
+            "moves first follows the centre (D7 becomes D9). paiqi's players pick a rank at "
+            "random: picked before the deal, no centre gives any seat a better chance.",
+            lambda r: r.match.next_centre == "last_picks" and r.match.games > 1,
+        ),
+        Reading(
             "stall-ends-game",
             "Where a game could go on for ever (passes by choice without limit), the stall rule "
             "ends it: once every player still holding cards has passed ending.stall times in "

@@ -55,6 +55,7 @@ class MatchRules:
     games: int
     limit: int | None = None
     next_lead: str = "opening"  # who moves first in the games after the first (last_winner)
+    next_centre: str = "fixed"  # their centre: fixed, or picked by the last (last_picks)
 
 
 @dataclass(frozen=True, eq=False)
@@ -243,6 +244,7 @@ def compile_rules(profile: Profile) -> Rules:
             int(profile.get("match.games")),
             _or_none(profile.get("match.limit")),
             str(profile.get("match.next_lead")),
+            str(profile.get("match.next_centre")),
         ),
         extra_after_end=str(profile.get("turn.extra_after_end")),
         leftover=str(profile.get("deck.leftover")),

@@ -15,8 +15,10 @@ from typing import IO, Any
 
 from paiqi_core.agents import Agent, make_agent
 from paiqi_core.engine import Game, State
-from paiqi_core.match import MatchResult, next_lead, run_match
+from paiqi_core.games import with_centre
+from paiqi_core.match import MatchResult, next_lead, pick_centre, run_match
 from paiqi_core.outcome import Result
+from paiqi_core.profile.load import pack_ranks
 from paiqi_core.records import state_record
 from paiqi_core.seeds import game_seed
 from paiqi_core.session import SessionResult, run_session
@@ -144,7 +146,7 @@ def _results(
         yield state.result()
 
 
-def _led_by_winners(
+def _in_turn(
     game: Game,
     seed: int,
     indices: Sequence[int],
@@ -152,13 +154,20 @@ def _led_by_winners(
     records: IO[str] | None,
     engine: str,
 ) -> Iterator[Result]:
-    """The results of a match's games ``indices`` played in turn, each after the first led
-    by the previous game's winner (``match.next_lead: last_winner``)."""
+    """The results of a match's games ``indices`` played in turn, where a game depends on
+    the one before: led by its winner (``match.next_lead: last_winner``), its centre
+    picked by its last (``match.next_centre: last_picks``)."""
+    rules = game.rules.match
     lead: int | None = None
-    for index in indices:
-        (result,) = _results(game, seed, [index], agents, records, engine, lead)
+    current = game
+    ranks = pack_ranks(game.rules.profile.data)
+    for k, index in enumerate(indices):
+        (result,) = _results(current, seed, [index], agents, records, engine, lead)
         yield result
-        lead = next_lead(result)
+        if rules.next_lead == "last_winner":
+            lead = next_lead(result)
+        if rules.next_centre == "last_picks" and k + 1 < len(indices):
+            current = with_centre(game, pick_centre(ranks, game_seed(seed, indices[k + 1])))
 
 
 def simulate_sessions(
@@ -236,11 +245,12 @@ def simulate_matches(
     from game index ``j * games + g`` of the run seed."""
     games = game.rules.match.games
     summary = MatchSummary(game.id, game.players, games)
-    led = game.rules.match.next_lead == "last_winner"
+    match = game.rules.match
+    in_turn = match.next_lead != "opening" or match.next_centre != "fixed"
     for j in range(matches):
         indices = range(j * games, (j + 1) * games)
-        if led:
-            results = _led_by_winners(game, seed, indices, agents, records, engine)
+        if in_turn:  # each game depends on the one before
+            results = _in_turn(game, seed, indices, agents, records, engine)
         else:
             results = _results(game, seed, indices, agents, records, engine)
         summary.add(run_match(results, game.rules.match.limit))

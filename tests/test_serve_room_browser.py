@@ -303,3 +303,66 @@ def test_a_match_to_a_limit_ends_on_the_page_with_the_deal_that_reaches_it(
         break
     else:
         raise AssertionError("nobody reached the limit in 29 deals")
+
+
+def test_the_person_placed_last_picks_the_next_centre_on_the_page(
+    contexts: dict[str, Any], server: PaiqiServer, shots: Path
+) -> None:
+    """七並べ with dokopa.com's centre change in a room: after a deal, the player placed last
+    picks the next deal's centre. A computer placed last picks as the host deals; when Ann
+    places last her page offers a row of ranks, the host's next deal waits for her pick,
+    and the deal she picked is played from that rank: its four cards go to the table."""
+    ann = contexts["ann"].new_page()
+    ann.set_default_timeout(30_000)
+    ann.goto(f"{server.url}?speed=0&profile=shichinarabe#play")
+    ann.wait_for_selector("body[data-ready=true]")
+    ann.select_option("#seat", "0")
+    for seat in (1, 2, 3):
+        ann.select_option(f"#level-{seat}", "easy")
+    ann.fill("#seed", "2")
+    ann.fill("#options", "match.games=100\nmatch.next_centre=last_picks")
+    ann.fill("#your-name", "Ann")
+    ann.click("#open-room")
+    ann.wait_for_selector("#game[data-seat='0']")
+    assert ann.inner_text("#room-deal") == "deal 1, centre 7"
+    for deal in range(1, 25):
+        for _ in range(300):
+            if state(ann)["turn"] == "over":
+                break
+            if state(ann)["turn"] != "you":
+                ann.wait_for_timeout(30)
+                continue
+            before = state(ann)["moves"]
+            move(ann)
+            settle([ann], before + 1)
+        else:
+            raise AssertionError("the deal did not end")
+        pick = api_view(ann)["room"]["centre_pick"]
+        ann.wait_for_selector("#centre-pick")
+        if pick["seat"] != 0:  # a computer placed last: it picks as the host deals
+            assert "picks the next deal's centre" in ann.inner_text("#centre-pick")
+            assert ann.query_selector(".pick-rank") is None
+            ann.click("#next-deal")
+            ann.wait_for_function(
+                f"() => document.querySelector('#room-deal').textContent.startsWith("
+                f"'deal {deal + 1},')"
+            )
+            continue
+        assert "You placed last" in ann.inner_text("#centre-pick")
+        ranks = [b.get_attribute("data-rank") for b in ann.query_selector_all(".pick-rank")]
+        assert ranks == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        ann.click("#next-deal")  # too soon: Ann has not picked
+        ann.wait_for_selector("#message:has-text('picks the next deal')")
+        ann.click(".pick-rank[data-rank='J']")
+        ann.wait_for_selector(".pick-rank.primary[data-rank='J']")
+        ann.click("#next-deal")
+        heading = f"deal {deal + 1}, centre J"
+        ann.wait_for_function(
+            f"() => document.querySelector('#room-deal').textContent === '{heading}'"
+        )
+        placed = [h for h in api_view(ann)["history"] if h["kind"] == "place"]
+        assert sorted(h["card"] for h in placed) == ["CJ", "DJ", "HJ", "SJ"]
+        shot(ann, shots, "room-centre-picked")
+        break
+    else:
+        raise AssertionError("Ann never placed last in 24 deals")

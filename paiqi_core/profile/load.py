@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 
 from paiqi_core import resources
-from paiqi_core.cards import SEVEN, card_text, parse_card
+from paiqi_core.cards import RANKS, SEVEN, card_text, parse_card
 from paiqi_core.hooks import registry
 from paiqi_core.pack import ALL_RANKS, Pack, line_of, rank_index, rank_range
 from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
@@ -505,6 +505,8 @@ def _semantic_errors(
         return nearness.index(o.kind) if o is not None else 0
 
     problems += _pack_errors(data, where, given)
+    if not problems:
+        problems += _centre_pick_errors(data, where, fallback)
     turn = data["turn"]
     if data["layout"]["ends"] == "cut" and turn["stuck"] == "pass" and turn["pass_limit"] is None:
         problems.append(
@@ -566,6 +568,49 @@ def _semantic_errors(
                     )
                 )
     return problems
+
+
+def pack_ranks(data: Mapping[str, Any]) -> list[int]:
+    """The ranks of a resolved profile's pack, along the rows' line (rank indices)."""
+    text, ace = data["deck"]["ranks"], data["layout"]["ace"]
+    ranks = ALL_RANKS if text is None else rank_range(text, ace)
+    return [r for r in line_of(ace) if ranks >> r & 1]
+
+
+def with_centre(data: Mapping[str, Any], rank: int) -> dict[str, Any]:
+    """Resolved rules ``data`` with ``rank`` as the centre (``match.next_centre``): the
+    opening card follows the centre where it is a centre card (D7 becomes D9), and the
+    match's other games are no concern of this one."""
+    out = copy.deepcopy(dict(data))
+    old = rank_index(str(out["layout"]["centre"]))
+    out["layout"]["centre"] = RANKS[rank] if rank in (0, 10, 11, 12) else rank + 1
+    card = parse_card(out["opening"]["card"])
+    if card % 13 == old:
+        out["opening"]["card"] = card_text(13 * (card // 13) + rank)
+    return out
+
+
+def _centre_pick_errors(
+    data: Mapping[str, Any], where: Callable[[Path_], Location], fallback: Location
+) -> list[Problem]:
+    """With ``match.next_centre: last_picks`` every rank of the pack may be a game's
+    centre: the first rank whose rules cannot be played is a problem naming both rules."""
+    if data["match"]["next_centre"] == "fixed":
+        return []
+    for rank in pack_ranks(data):
+        trial = with_centre(data, rank)
+        trial["match"]["next_centre"] = "fixed"
+        problems = _semantic_errors(trial, {}, {}, fallback)
+        if problems:
+            return [
+                Problem(
+                    where(("match", "next_centre")),
+                    ("match", "next_centre"),
+                    f"last_picks lets the last player pick any rank of the pack as the centre, "
+                    f"and with layout.centre: {RANKS[rank]}: {problems[0].message}",
+                )
+            ]
+    return []
 
 
 def _pack_errors(

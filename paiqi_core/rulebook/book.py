@@ -62,6 +62,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "match.games": lambda p, r: p.get("match.games") == 1,
     "match.limit": lambda p, r: p.get("match.limit") is None or p.get("match.games") == 1,
     "match.next_lead": lambda p, r: p.get("match.next_lead") == "opening" or r.match.games == 1,
+    "match.next_centre": lambda p, r: p.get("match.next_centre") == "fixed" or r.match.games == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
     "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
     "scoring.count": lambda p, r: p.get("scoring.count") == "points",

@@ -33,6 +33,8 @@ code, needed without a token when the server serves the network):
 - ``POST /api/rooms/ID/act``: ``{token, action}``: a move for the token's seat only.
 - ``POST /api/rooms/ID/stand-in``: ``{host, seat, level}``: a computer player moves once for
   a person who takes too long.
+- ``POST /api/rooms/ID/centre``: ``{token, rank}``: the person placed last picks the next
+  deal's centre (``match.next_centre: last_picks``).
 - ``POST /api/rooms/ID/next``: ``{host}``: deal the next hand once this one is over.
 - ``POST /api/rooms/ID/record``: ``{token | host | code}``: the record of the deal just
   played (every hand as dealt: only once it is over).
@@ -374,6 +376,20 @@ class Api:
                 room.stand_in(seat, _str(body.get("level")) or "normal")
                 return room.view(own, True)
 
+    def pick_centre(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The person placed last picks the next deal's centre."""
+        rank = body.get("rank")
+        if not isinstance(rank, str | int) or isinstance(rank, bool):
+            raise ApiError(400, "rank: the centre's rank, such as 9, J or A")
+        with _room_errors():
+            room = self.rooms.get(room_id)
+            with room.lock:
+                seat, host = self._access(room, body)
+                if seat is None:
+                    raise ApiError(403, "a pick needs the token of the seat that makes it")
+                room.pick(seat, rank)
+                return room.view(seat, host)
+
     def next_deal(self, room_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
         """The host deals the room's next hand."""
         with _room_errors():
@@ -534,6 +550,7 @@ class Api:
                 "act": self.room_act,
                 "stand-in": self.stand_in,
                 "next": self.next_deal,
+                "centre": self.pick_centre,
                 "record": self.room_record,
                 "rules": self.room_rules,
             }.get(rest[2] if len(rest) == 3 else "")

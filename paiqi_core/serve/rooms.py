@@ -31,9 +31,13 @@ from fractions import Fraction
 from typing import Any
 
 from paiqi_core.agents import LEVELS
+from paiqi_core.cards import RANKS
 from paiqi_core.engine import Game
-from paiqi_core.match import next_lead, run_match
+from paiqi_core.games import with_centre
+from paiqi_core.match import last_placed, next_lead, pick_centre, run_match
 from paiqi_core.outcome import Result, money_json
+from paiqi_core.pack import rank_index
+from paiqi_core.profile.load import pack_ranks
 from paiqi_core.records import state_record
 from paiqi_core.serve.tables import Kept, Table, TableError, _duration
 from paiqi_core.session import run_session
@@ -129,6 +133,7 @@ class Room:
         self.recorder: Callable[[Room], None] | None = None
         self.run: str | None = None  # the run of the results file holding the deals
         self.unstored: str | None = None  # why the last deal could not be stored
+        self.picked: int | None = None  # the next deal's centre, as its picker chose it
         self.table = self._new_table()
         self.version = 0
         self.turn_since = clock()  # when the seat to move got the turn
@@ -138,13 +143,19 @@ class Room:
         self.used = clock()
 
     # -- seats ---------------------------------------------------------------------------
-    def _new_table(self) -> Table:
+    def _seed_of(self, deal: int) -> int:
+        return (self.seed + deal) % (1 << 63)
+
+    def _new_table(self, centre: int | None = None) -> Table:
+        """The table of deal ``self.deal``: led by the last winner and played from the
+        ``centre`` picked, where the match's rules say so."""
         levels = [None if kind == PERSON else kind for kind in self.kinds]
         match = self.game.rules.match
         lead = None
         if match.next_lead == "last_winner" and self.deal % match.games:  # not a match's first
             lead = next_lead(self.results[-1])
-        table = Table.seated(self.game, levels, (self.seed + self.deal) % (1 << 63), lead)
+        game = self.game if centre is None else with_centre(self.game, centre)
+        table = Table.seated(game, levels, self._seed_of(self.deal), lead)
         _computers(table)  # the computer players before the first person
         return table
 
@@ -217,14 +228,56 @@ class Room:
         self.turn_since = self.clock()
         self.changed()
 
+    def picker(self) -> int | None:
+        """The seat that picks the next deal's centre (``match.next_centre: last_picks``:
+        the last of this deal, once it is over, unless the next deal begins a match)."""
+        match = self.game.rules.match
+        if match.next_centre != "last_picks" or len(self.results) <= self.deal:
+            return None
+        if (self.deal + 1) % match.games == 0:  # the next deal is a new match's first
+            return None
+        return last_placed(self.results[-1])
+
+    def centres(self) -> list[int]:
+        """The ranks a picker may pick: every rank of the pack."""
+        return pack_ranks(self.game.rules.profile.data)
+
+    def pick(self, seat: int, rank: Any) -> None:
+        """The person at ``seat`` picks the next deal's centre (a rank's text)."""
+        picker = self.picker()
+        if picker is None:
+            raise RoomError("no centre is to be picked now", 409)
+        if seat != picker:
+            raise RoomError(f"{self.seat_names(None)[picker]} picks the next centre, not you", 403)
+        ranks = self.centres()
+        try:
+            index = rank_index(str(rank))
+        except ValueError:
+            index = -1
+        if index not in ranks:
+            raise RoomError("rank: one of " + ", ".join(RANKS[r] for r in ranks))
+        self.picked = index
+        self.changed()
+
     def next_deal(self) -> None:
-        """Deal the next hand (the host's, once this deal is over)."""
+        """Deal the next hand (the host's, once this deal is over, and once a person who
+        picks its centre has picked it; a computer picks its own)."""
         if not self.table.state.over:
             raise RoomError("the deal is not over yet", 409)
         if self.deal + 1 >= MAX_DEALS:
             raise RoomError(f"a room plays at most {MAX_DEALS} deals: open a new one", 409)
+        picker, centre = self.picker(), None
+        if picker is not None:
+            if self.kinds[picker] != PERSON:
+                centre = pick_centre(self.centres(), self._seed_of(self.deal + 1))
+            elif self.picked is None:
+                name = self.seat_names(None)[picker]
+                raise RoomError(f"{name} picks the next deal's centre first", 409)
+            else:
+                centre = self.picked
         self.deal += 1
-        self.table = self._new_table()
+        self.picked = None
+        self.table = self._new_table(centre)
         if self.table.state.over:  # computer players alone may finish a deal
             self._moved()
         self.turn_since = self.clock()
@@ -251,11 +304,26 @@ class Room:
             "spectator": seat is None,
             "run": self.run,
             "unstored": self.unstored,
+            "centre": RANKS[table.game.rules.topology.centre],
+            "centre_change": self.game.rules.match.next_centre == "last_picks",
+            "centre_pick": self._centre_pick(),
         }
         out["scoreboard"] = self.scoreboard()
         if table.state.over:
             out["dealt"] = state_record(table.state)["hands"]
         return out
+
+    def _centre_pick(self) -> dict[str, Any] | None:
+        """Who picks the next deal's centre, from which ranks, and what they picked."""
+        picker = self.picker()
+        if picker is None:
+            return None
+        return {
+            "seat": picker,
+            "person": self.kinds[picker] == PERSON,
+            "ranks": [RANKS[r] for r in self.centres()],
+            "picked": None if self.picked is None else RANKS[self.picked],
+        }
 
     def scoreboard(self) -> dict[str, Any]:
         """The deals played so far: each deal's money, points and fee, and the running

@@ -157,12 +157,17 @@ def _seat_names(seats: Seats, value: Any) -> list[str]:
     return sorted(seats.name(seats.index(w)) for w in value)
 
 
+def _seats_in_order(seats: Seats, value: Any) -> list[str]:
+    return [seats.name(seats.index(w)) for w in value]  # by game, in order
+
+
 NORMALISE: dict[str, Callable[[Seats, Any], Any]] = {
     "money": _money_list,
     "house": lambda seats, v: _money_text(Fraction(str(v))),
     "winners": _seat_names,
     "reached": _seat_names,
-    "leads": lambda seats, v: [seats.name(seats.index(w)) for w in v],  # in game order
+    "leads": _seats_in_order,
+    "pickers": _seats_in_order,
 }
 
 
@@ -333,9 +338,11 @@ def _check_match(
         if any(g.total is None for g in games):
             raise SetupError("a match adds up each game's points; this scoring gives none")
     rules = game.rules.match
-    match = run_match(games, rules.limit, rules.next_lead == "last_winner")
+    match = run_match(
+        games, rules.limit, rules.next_lead == "last_winner", rules.next_centre == "last_picks"
+    )
     actual = {
         "points": match.points, "winners": match.winners, "games_played": match.games,
-        "reached": match.reached, "leads": match.leads,
+        "reached": match.reached, "leads": match.leads, "pickers": match.pickers,
     }  # fmt: skip
     _check_values("match", actual, seats, expect, failures, where)

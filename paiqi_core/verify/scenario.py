@@ -20,7 +20,10 @@ from paiqi_core.cards import (
     suit_of,
 )
 from paiqi_core.engine import Game, State
+from paiqi_core.games import with_centre
 from paiqi_core.outcome import PlayerOutcome
+from paiqi_core.pack import rank_index
+from paiqi_core.profile.load import pack_ranks
 
 
 class SetupError(ValueError):
@@ -95,6 +98,25 @@ def _in_the_pack(game: Game, groups: Sequence[Sequence[int]]) -> int:
     return jokers
 
 
+def _picked_centre(game: Game, setup: Mapping[str, Any]) -> Game:
+    """The game with the centre ``centre:`` names (a match's last player picked it)."""
+    if "centre" not in setup:
+        return game
+    if game.rules.match.next_centre != "last_picks":
+        raise SetupError(
+            "'centre:' names the centre the last player picked for a game of a match: only "
+            "match.next_centre: last_picks does that (or set layout.centre)"
+        )
+    text = str(setup["centre"])
+    try:
+        rank = rank_index(text)
+    except ValueError as e:
+        raise SetupError(f"centre: {e}") from None
+    if rank not in pack_ranks(game.rules.profile.data):
+        raise SetupError(f"centre: {text} is not a rank of this pack")
+    return with_centre(game, rank)
+
+
 def _lead(game: Game, seats: Seats, setup: Mapping[str, Any]) -> int | None:
     """The seat ``lead:`` names (a match's last winner, who moves first), None if none."""
     if "lead" not in setup:
@@ -122,6 +144,7 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
     was dealt but neither holds nor covered count as played before the position (a seat
     with an empty hand has finished).
     """
+    game = _picked_centre(game, setup)
     lead = _lead(game, seats, setup)
     if "seed" in setup:
         given = {"table", "hand", "hands", "covered", "door_card", "turn", "pool", "stock"}

@@ -47,6 +47,7 @@ export const api = {
   roomAct: (id, creds, action) => call("POST", `/api/rooms/${id}/act`, { ...creds, action }),
   standIn: (id, creds, seat) => call("POST", `/api/rooms/${id}/stand-in`, { ...creds, seat, level: "normal" }),
   nextDeal: (id, creds) => call("POST", `/api/rooms/${id}/next`, creds),
+  pickCentre: (id, creds, rank) => call("POST", `/api/rooms/${id}/centre`, { ...creds, rank }),
   roomRecord: (id, creds) => call("POST", `/api/rooms/${id}/record`, creds),
   roomRules: (id, creds, lang) => call("POST", `/api/rooms/${id}/rules`, { ...creds, lang: lang || undefined }),
 };

@@ -264,7 +264,10 @@ function showRoom(next) {
   const before = view;
   if (before && before.room && next.room.version < before.room.version) return;
   const sameDeal = before && before.room && before.room.deal === next.room.deal;
-  if (!sameDeal) { coverMode = false; jokerChoice = false; received = new Set(); justDrawn = null; }
+  if (!sameDeal) {
+    coverMode = false; jokerChoice = false; received = new Set(); justDrawn = null;
+    if (before) message(""); // a word about the deal before is stale now
+  }
   view = next;
   if (sameDeal) received = new Set([...received, ...gotCards(before, next)]);
   $("setup-summary").textContent = `New game or room (now: room, ${next.rules.name})`;
@@ -296,6 +299,14 @@ const roomActions = {
   async next() {
     try {
       showRoom(await api.nextDeal(room.id, creds()));
+    } catch (e) {
+      message(e.message);
+    }
+  },
+  async pick(rank) {
+    try {
+      showRoom(await api.pickCentre(room.id, creds(), rank));
+      message("");
     } catch (e) {
       message(e.message);
     }

@@ -96,7 +96,7 @@ export function moveWords(h, past = false, names = null) {
       return h.card ? ["gave ", mini(h.card), ` to ${to}`] : [`gave a card to ${to}`];
     }
     case "joker": return ["joker for ", mini(h.at), ", then ", mini(h.card)];
-    case "place": return [past ? "put " : "puts ", mini(h.card), " in the joker's place"];
+    case "place": return [past ? "put " : "puts ", mini(h.card), " on the table at the deal"];
     case "swap": return [past ? "laid " : "lays ", mini(h.card), " and took the joker"];
     case "burst": return [past ? "burst: the hand is laid face up" : "bursts: the hand is laid face up"];
     case "leave": return [past ? "left, holding only the joker" : "leaves, holding only the joker"];

@@ -39,7 +39,7 @@ export function followRoom(room, onVersion, onTrouble) {
 }
 
 // The room's panel above the table. `on` holds the actions: join(seat, name),
-// standIn(seat), next(), copy(text).
+// standIn(seat), next(), pick(rank), copy(text).
 export function renderRoom(root, view, room, on) {
   clear(root);
   root.hidden = false;
@@ -49,7 +49,7 @@ export function renderRoom(root, view, room, on) {
     "you are watching";
   const head = el("div", { class: "room-head" },
     el("h2", {}, "Room ", code ? el("span", { class: "room-code", id: "room-code-shown", text: code }) : null),
-    el("span", { class: "room-deal", id: "room-deal", text: `deal ${r.deal}` }),
+    el("span", { class: "room-deal", id: "room-deal", text: `deal ${r.deal}` + (r.centre_change ? `, centre ${r.centre}` : "") }),
     el("span", { class: "room-who", id: "room-who", text: who }));
   root.append(head);
   if (code) {
@@ -67,6 +67,9 @@ export function renderRoom(root, view, room, on) {
       }, `Sit at seat ${s}`)),
       el("span", { class: "muted", text: " or watch: spectators see the table, no hand" })));
   }
+  // the next deal's centre, picked by the player placed last (match.next_centre)
+  const pick = r.centre_pick;
+  if (view.over && pick) root.append(centrePick(view, pick, on));
   // the host: a computer move for a person who takes too long; the next deal
   if (r.host) {
     const controls = el("div", { class: "room-host" });
@@ -93,6 +96,29 @@ export function renderRoom(root, view, room, on) {
   }
   if (r.unstored) root.append(el("p", { class: "message", role: "alert", text: r.unstored }));
   if (view.dealt) root.append(dealtHands(view));
+}
+
+// Who picks the next deal's centre: the picker chooses from a row of ranks, everyone else
+// sees who picks and what was picked.
+function centrePick(view, pick, on) {
+  const name = view.seats[pick.seat].name.replace(/ \(you\)$/, "");
+  const box = el("div", { class: "centre-pick", id: "centre-pick" });
+  if (pick.person && pick.seat === view.seat) {
+    box.append(el("span", { text: pick.picked ? `You picked ${pick.picked} as the next centre; pick again to change it: ` :
+      "You placed last: pick the rank the next deal's rows start from: " }));
+    for (const rank of pick.ranks) {
+      box.append(el("button", {
+        type: "button", class: `pick-rank${rank === pick.picked ? " primary" : ""}`, "data-rank": rank,
+        onclick: () => on.pick(rank),
+      }, rank), " ");
+    }
+  } else if (!pick.person) {
+    box.append(el("span", { class: "muted", text: `${name} placed last and picks the next deal's centre as it is dealt.` }));
+  } else {
+    box.append(el("span", { class: "muted", text: pick.picked ? `${name} picked ${pick.picked} as the next deal's centre.` :
+      `${name} placed last and picks the next deal's centre.` }));
+  }
+  return box;
 }
 
 // The running score: each deal's money (or points) by seat, the totals, and the fee.
