@@ -344,6 +344,15 @@ READINGS: dict[str, Reading] = {
             lambda r: r.match.next_centre == "last_picks" and r.match.games > 1,
         ),
         Reading(
+            "losers-by-penalty",
+            "Under scoring.losers: by_penalty the players still holding cards are placed "
+            "behind the first out by their penalty points, the fewest first (gamerules.com's "
+            "Satte pe Satta ranks them by the cards they hold); players with equal points "
+            "share a place, and the next place after them is skipped (1, 2, 3, 3). In a game "
+            "the stall rule ends with nobody out, the fewest penalty points win it.",
+            lambda r: r.profile.get("scoring.losers") == "by_penalty",
+        ),
+        Reading(
             "stall-ends-game",
             "Where a game could go on for ever (passes by choice without limit), the stall rule "
             "ends it: once every player still holding cards has passed ending.stall times in "

@@ -175,6 +175,7 @@ R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player 
 # first_out: penalty points for the cards still held (PENALTIES: 0 none, no totals; 1 a
 # point a card; 2 pip values; 3 the ranks' values)
 R_PENALTY = 83
+R_LOSERS = 96  # first_out with penalty points: 1 places the holders by them (fewest first)
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

@@ -68,6 +68,7 @@ from paiqi_core.core.layout import (
     R_HEAD_MIDDLE,
     R_HEAD_SMALL,
     R_LAST_SEVEN,
+    R_LOSERS,
     R_MELDS,
     R_MIDDLE,
     R_NPOINTS,
@@ -614,6 +615,19 @@ def _first_out(st: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> Non
 
 
 @hot
+def _losers_by_penalty(st: np.ndarray, n: int, res: np.ndarray) -> None:
+    """The players still holding cards placed behind those out by their penalty points
+    (``X_TOTAL``, minus them), fewest first; equal points share a place."""
+    for s in range(n):
+        if st[FINISH + s] < 0:
+            place = 1
+            for t in range(n):
+                if st[FINISH + t] >= 0 or res[t, X_TOTAL] > res[s, X_TOTAL]:
+                    place += 1
+            res[s, X_RANK] = place
+
+
+@hot
 def _chips(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
     """Antes and pass chips into the pot, and a payment for each card still held (a
     winner holds none): all of it to the winners, shared (numerators over ``k``)."""
@@ -652,5 +666,8 @@ def score(
             for s in range(n):
                 res[s, X_TOTAL] = -penalty_points(st, s, R[R_PENALTY])
             game[G_HAS_TOTAL] = 1
+            if R[R_LOSERS]:  # (a stalled game without a finisher: the fewest points win)
+                _losers_by_penalty(st, n, res)
+                game[G_WINNERS] = _winners(res, n)
     else:
         _chips(st, R, n, res, game)

@@ -103,6 +103,7 @@ def fill_scoring(R: list[int], f: Form) -> None:
                 R[L.R_POINTS + i] = int(p)
     elif f.kind == "first_out":
         R[L.R_PENALTY] = L.PENALTIES.index(f.get("penalty", "none"))
+        R[L.R_LOSERS] = int(f.get("losers", "unranked") == "by_penalty")
     elif f.kind == "chips":
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])

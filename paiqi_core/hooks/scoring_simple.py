@@ -18,19 +18,23 @@ from paiqi_core.slots import Scoring, ScoringFacts, SeatSettlement
 @register(
     "scoring",
     "first_out",
-    params=("penalty",),
-    summary="the first player out wins; nobody else is ranked (penalty points: {penalty})",
+    params=("penalty", "losers"),
+    summary="the first player out wins (penalty points: {penalty}; the others: {losers})",
 )
 def first_out(p: Params) -> Scoring:
     """The first player out wins; nobody else is ranked. With penalty points, each
     player's total is minus what the cards still held count (summed over a match): a point
-    a card (``cards``), their pip values (``pips``) or their ranks' values (``ranks``)."""
+    a card (``cards``), their pip values (``pips``) or their ranks' values (``ranks``); with
+    ``losers: by_penalty`` they place the players still holding cards, fewest first."""
     penalty = p.get("penalty", "none")
     if penalty == "none":
         compiled = form("first_out")
         score = core_score(compiled, pack_of(p))
         return Scoring(score, ScoringFacts(objective="win"), compiled, win_bounds, one_win)
-    compiled = form("first_out", penalty=penalty)
+    losers = p.get("losers", "unranked")
+    compiled = form(
+        "first_out", penalty=penalty, **({"losers": losers} if losers != "unranked" else {})
+    )
     score = core_score(compiled, pack_of(p))
     most = PENALTY_MOST[penalty]
 

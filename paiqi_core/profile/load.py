@@ -49,6 +49,7 @@ RULE_NEEDS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     ("deck.decks", (1,), "deck.leftover", "dealt"),
     ("deck.decks", (1,), "layout.ends", "open"),
     ("deck.decks", (1,), "layout.ace_king", "none"),
+    ("scoring.losers", ("unranked",), "scoring.penalty", ("cards", "pips", "ranks")),
     # the last winner moves first in place of the opening's first mover: an opening that
     # names no card the first mover must play
     ("match.next_lead", ("opening",), "opening.method", ("first_seat", "sevens_out")),

@@ -68,6 +68,7 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "scoring.count": lambda p, r: p.get("scoring.count") == "points",
     "scoring.pay": lambda p, r: p.get("scoring.pay") == "winner",
     "scoring.penalty": lambda p, r: p.get("scoring.penalty") == "none",
+    "scoring.losers": lambda p, r: p.get("scoring.losers") == "unranked",
     "scoring.clean_multiplier": lambda p, r: p.get("scoring.pay") != "pairs",
     # every two players settle: the sentence of scoring.pay gives the totals too, and there
     # are no heads, bust or winner's multipliers
