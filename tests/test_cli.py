@@ -143,6 +143,20 @@ def test_simulate_every_profile_by_default(capsys: Capsys) -> None:
         assert abs(sum(s["win_rate"]) - 1) < 1e-3
 
 
+def test_a_set_that_some_built_ins_refuse_leaves_them_out_saying_why(capsys: Capsys) -> None:
+    """With no profile named, a --set runs on every built-in that takes it: sevens-stock
+    lays its leftover cards in a stock, which refuses a joker, so it is left out."""
+    args = ["simulate", "--set", "deck.jokers=1", "--games", "2", "--seed", "1", "--json"]
+    status, out, err = run(capsys, *args)
+    assert status == 0
+    played = {s["profile"] for s in json.loads(out)}
+    assert played == set(builtin_profiles()) - {"sevens-stock"}
+    assert "note: sevens-stock left out: deck.leftover stock" in err
+    status, out, err = run(capsys, "simulate", "--set", "players=2", "--games", "2")
+    assert status == 2 and out == ""  # no built-in seats two: the first refusal stands
+    assert err.startswith("--set:1:9: players: 2 is less than the minimum of 3")
+
+
 def test_simulate_is_deterministic_for_a_seed(capsys: Capsys) -> None:
     args = ["simulate", "doujue", "pagat", "--games", "20", "--seed", "3", "--json"]
     first = run(capsys, *args)

@@ -9,7 +9,7 @@ from typing import Any
 
 from paiqi_core import resources
 from paiqi_core.engine import Game
-from paiqi_core.profile import load_profile
+from paiqi_core.profile import ProfileError, load_profile
 from paiqi_core.textui import Progress
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -31,8 +31,26 @@ def print_json(data: Any) -> None:
 
 
 def load_games(names: Sequence[str], overrides: Sequence[str]) -> list[Game]:
-    """Compiled games of the named profiles (default: every built-in profile)."""
-    return [Game(load_profile(n, overrides)) for n in (names or list(resources.builtin_profiles()))]
+    """Compiled games of the named profiles. With none named, every built-in profile that
+    takes ``overrides``: one whose rules refuse them (a joker where the stock lies face
+    down, say) is left out, with a line on stderr saying why; where none takes them, the
+    first one's error stands."""
+    if names:
+        return [Game(load_profile(n, overrides)) for n in names]
+    games: list[Game] = []
+    refused: list[tuple[str, ProfileError]] = []
+    for name in resources.builtin_profiles():
+        try:
+            games.append(Game(load_profile(name, overrides)))
+        except ProfileError as e:
+            if not overrides:
+                raise
+            refused.append((name, e))
+    if not games:
+        raise refused[0][1]
+    for name, refusal in refused:
+        err(f"note: {name} left out: {refusal.problems[0].message}")
+    return games
 
 
 class AboveProgress:

@@ -20,7 +20,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from paiqi_core import resources
 from paiqi_core.cli.common import (
     EXIT_OK,
     FAMILIES,
@@ -217,7 +216,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     batch, workers = _batch(args), _workers(args)
     games = load_games(args.profiles, args.set)
     agents = _agents(args.agents, games)
-    names = args.profiles or list(resources.builtin_profiles())
+    names = args.profiles or [g.id for g in games]  # (the built-ins that take the --set)
     if args.matches:
         for name, game in zip(names, games, strict=True):
             _check_matches(name, game)
@@ -723,8 +722,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     _positive(args.games, "--games", "games")
     _positive(args.repeat, "--repeat", "repeats", 1000)
     _seed(args.seed)
-    names = args.profiles or list(resources.builtin_profiles())
     games = load_games(args.profiles, args.set)
+    names = args.profiles or [g.id for g in games]  # (the built-ins that take the --set)
     engine = _engine(args, {name: g.rules for name, g in zip(names, games, strict=True)})
     rows = []
     for name, game in zip(names, games, strict=True):
