@@ -467,3 +467,38 @@ def test_both_engines_record_the_course_measures_alike(
         assert {"seat_advantage", "lead_changes", "comeback"} <= set(got["measures"])
     assert reports[0]["rule_sets"]["platform-zhanlong"]["events"]["cut"]["mean"] > 0
     assert "the rows do not record them" not in texts[0]
+
+
+def test_a_measure_in_two_units_names_each_and_compares_none() -> None:
+    """Decisiveness is money under Девятка and cards left under Badam Satti: the row names
+    both units with their profiles, and no difference between the two is given; a measure
+    the base lacks has no difference either."""
+    from paiqi_core.runs.design import measure_rows
+
+    def measures(objective: str, money: bool, **values: float) -> dict[str, Any]:
+        unit = "money" if money else "cards left"
+        made = {k: {"mean": v, "ci95": 0.1} for k, v in values.items()}
+        return {"objective": objective, "decisiveness_unit": unit, "measures": made, "events": {}}
+
+    sets = {
+        "badam-satti": measures("win", False, decisiveness=2.5, length=51.0),
+        "devyatka": measures(
+            "money", True, decisiveness=90.0, length=35.0, seat_advantage_objective=6.5
+        ),
+        "nines": measures("win", False, decisiveness=2.4, length=50.0),
+    }
+    paired = {
+        name: {k: {"mean": 1.0, "ci95": 0.5} for k in sets[name]["measures"]}
+        for name in ("devyatka", "nines")
+    }
+    report = {"design": {"rule_sets": sets, "paired": paired}}
+    rows = {r["key"]: r for r in measure_rows(report, ["badam-satti", "devyatka", "nines"])}
+    decisive = rows["decisiveness"]
+    assert decisive["unit"] == "cards left (badam-satti, nines); money (devyatka)"
+    assert set(decisive["diff"]) == {"nines"}  # money less cards left is no difference
+    assert rows["length"]["unit"] == "actions" and set(rows["length"]["diff"]) == {
+        "devyatka",
+        "nines",
+    }
+    objective = rows["seat_advantage_objective"]
+    assert objective["unit"] == "money per game" and objective["diff"] == {}

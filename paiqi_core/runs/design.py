@@ -700,7 +700,12 @@ def measure_rows(report: Mapping[str, Any], names: Sequence[str]) -> list[dict[s
                 if key in paired.get(name, {}):
                     diff[name] = paired[name][key]
         if by:
-            rows.append({"key": key, "label": LABELS[key], "unit": _unit(key, sets, names),
+            units = {name: _unit(key, sets.get(name, {})) for name in by}
+            # a difference from a base without the measure, or in another unit (money
+            # less cards left), means nothing
+            base = units.get(names[0])
+            diff = {name: d for name, d in diff.items() if base and units.get(name) == base}
+            rows.append({"key": key, "label": LABELS[key], "unit": _units(units),
                          "by": by, "diff": diff})  # fmt: skip
     events: list[str] = []
     for name in names:
@@ -727,9 +732,18 @@ def identical(row: Mapping[str, Any]) -> bool:
     return bool(diffs) and all(d["mean"] == 0 and d["ci95"] == 0 for d in diffs)
 
 
-def _unit(key: str, sets: Mapping[str, Any], names: Sequence[str]) -> str:
-    """The unit of measure ``key`` (of the first rule set that has it)."""
-    first: Mapping[str, Any] = next((sets[n] for n in names if n in sets), {})
+def _units(units: Mapping[str, str]) -> str:
+    """One unit where every rule set measures in it; else each unit with its rule sets."""
+    kinds = list(dict.fromkeys(units.values()))
+    if len(kinds) == 1:
+        return kinds[0]
+    return "; ".join(
+        f"{unit} ({', '.join(n for n, u in units.items() if u == unit)})" for unit in kinds
+    )
+
+
+def _unit(key: str, first: Mapping[str, Any]) -> str:
+    """The unit of measure ``key`` for a rule set (``first``: its design measures)."""
     if key == "seat_advantage":
         return "win share"
     if key == "seat_advantage_objective":
