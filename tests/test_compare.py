@@ -231,7 +231,7 @@ def test_tables_speak_words_and_show_what_each_profile_has(
     assert re.fullmatch(r"[+-]\d+\.\d{3} ± \d+\.\d{3}", cells(paired[3])[1])
     assert re.fullmatch(r"0\.\d{3} ± 0\.\d{3}", cells(paired[-2])[1])
     assert cells(paired[-2])[0] == "share of deals with another winner"
-    assert paired[-1] == "seat 0 money is not compared: one of the two settles no money"
+    assert paired[-1] == "seat 0 money is not compared: pagat settles no money"
     shichi_paired = sections["shichinarabe − doujue, paired on the same deals (mean ± 95% CI)"]
     assert "bursts per game" in [cells(line)[0] for line in shichi_paired]  # shichinarabe's
     objectives = {p: d["objective"] for p, d in report["profiles"].items()}

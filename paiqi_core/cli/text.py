@@ -160,7 +160,9 @@ def compare_text(report: dict[str, Any], db: str, workers: int | None = None) ->
             rows.append([WINNER_DIFFERS, _rate(diff["winner_differs"])])
         lines.append(table(["difference", "value"], rows))
         if "seat0_money" in diff and not money:
-            lines.append("seat 0 money is not compared: one of the two settles no money")
+            without = [p for p in (base, other) if not has_money(profiles[p]["per_seat"])]
+            settle = "settles" if len(without) == 1 else "settle"
+            lines.append(f"seat 0 money is not compared: {' and '.join(without)} {settle} no money")
     if "design" in report:
         lines += design_lines(report)
     if "skill" in report:
