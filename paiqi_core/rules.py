@@ -12,6 +12,7 @@ profile's fingerprint) when unpickled, so states and games travel to other proce
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from paiqi_core.cards import EVERY_CARD
 from paiqi_core.hooks.registry import SectionParams
 from paiqi_core.pack import ALL_RANKS, Pack, rank_index, rank_range
 from paiqi_core.profile import Location, Problem, Profile, ProfileError, load_profile
+from paiqi_core.profile.model import thaw
 from paiqi_core.readings import Reading, applicable
 from paiqi_core.slots import (
     EndingRule,
@@ -260,7 +262,7 @@ def compile_rules(profile: Profile) -> Rules:
     )
 
 
-_BY_FINGERPRINT: dict[tuple[str, tuple[int, ...]], Rules] = {}
+_BY_FINGERPRINT: dict[tuple[str, str, str, tuple[int, ...]], Rules] = {}
 
 
 def rules_of(profile: Profile | str, overrides: Any = ()) -> Rules:
@@ -274,7 +276,11 @@ def rules_of(profile: Profile | str, overrides: Any = ()) -> Rules:
         id(hooks.lookup(slot, profile.get(dotted)).factory)
         for slot, dotted in hooks.registry.SLOTS.items()
     )
-    key = (profile.fingerprint, factories)  # a hook registered anew compiles anew
+    # a hook registered anew compiles anew; the same rules reached another way (another
+    # profile's id, an override naming a default) are rules of their own name and options,
+    # which records and reports carry
+    options = json.dumps(thaw(profile.overrides), sort_keys=True, ensure_ascii=False, default=str)
+    key = (profile.fingerprint, profile.id, options, factories)
     rules = _BY_FINGERPRINT.get(key)
     if rules is None:
         rules = _BY_FINGERPRINT[key] = compile_rules(profile)

@@ -294,3 +294,13 @@ def test_the_families_are_the_built_in_profiles_that_extend_nothing() -> None:
     assert set(families()) == roots
     assert family(load_profile("bicycle")) == "pagat"
     assert family(load_profile("platform-zhanlong")) == "platform"
+
+
+def test_the_same_rules_reached_another_way_keep_their_own_options() -> None:
+    """An override naming a default (doujue's opening card, S7) plays the same rules, but
+    the options a record carries are the loader's own, whichever was loaded first."""
+    named = rules_of("doujue", ["opening.card=S7"])
+    plain = rules_of("doujue")
+    assert named.fingerprint == plain.fingerprint
+    assert dict(named.options) == {"opening.card": "S7"} and dict(plain.options) == {}
+    assert rules_of("doujue") is plain  # still shared by every caller of the same rules
