@@ -183,7 +183,11 @@ def test_options_and_names() -> None:
     assert str(a) == "paiqi(options=scoring.stake:2;players:4,profile=doujue)"
     again = pyspiel.load_game(str(a))
     assert again.paiqi is a.paiqi
-    assert adapter.paiqi_game("doujue", {"scoring.stake": 2}).paiqi is a.paiqi
+    # the same rules without naming the default player count: the same rules, their own
+    # options (which the records of its games carry)
+    same = adapter.paiqi_game("doujue", {"scoring.stake": 2}).paiqi
+    assert same.rules.fingerprint == a.paiqi.rules.fingerprint
+    assert dict(same.rules.options) == {"scoring.stake": 2}
     assert adapter.paiqi_game("shichinarabe", ["players=3"]).num_players() == 3
     with pytest.raises(ValueError, match="cannot hold"):
         adapter.options_text({"scoring.closure_bonus": [4, 1, 2, 3]})
