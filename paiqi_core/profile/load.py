@@ -35,7 +35,7 @@ SET_FILE = "--set"
 BUILT_IN = "(built-in)"  # after a built-in profile's id, where a file name would be
 META = ("id", "name", "description", "extends")  # about a profile, not rules of play
 # (rule, values that need nothing, rule they need otherwise, the value it must have)
-RULE_NEEDS = (
+RULE_NEEDS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     ("layout.ace_king", ("none",), "layout.ace", "low"),
     ("turn.pass_takes", ("none",), "turn.stuck", "pass"),
     ("turn.draw", ("none",), "turn.stuck", "pass"),
@@ -48,6 +48,12 @@ RULE_NEEDS = (
     ("deck.decks", (1,), "deck.leftover", "dealt"),
     ("deck.decks", (1,), "layout.ends", "open"),
     ("deck.decks", (1,), "layout.ace_king", "none"),
+    # what adds to a covering total where each player keeps its total
+    ("scoring.base", (0,), "scoring.pay", "totals"),
+    ("scoring.finishers", ([],), "scoring.pay", "totals"),
+    ("scoring.finishers_collect", (False,), "scoring.pay", "totals"),
+    ("scoring.spare_least", (False,), "scoring.pay", "totals"),
+    ("scoring.all_covered_pay", ([0, 0],), "scoring.pay", "totals"),
 )
 Locator = Callable[..., Location]
 
