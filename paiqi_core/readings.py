@@ -50,6 +50,16 @@ def pays_by_pairs(rules: Rules) -> bool:
     return bool(data.get("method") == "covering" and data.get("pay") == "pairs")
 
 
+def keeps_totals(rules: Rules) -> bool:
+    """Whether each player's money is its own covering total (twstar 排7, the poker7 app)."""
+    data = rules.profile.data.get("scoring", {})
+    return bool(data.get("method") == "covering" and data.get("pay") == "totals")
+
+
+def _spares_least(rules: Rules) -> bool:
+    return keeps_totals(rules) and bool(rules.profile.get("scoring.spare_least"))
+
+
 def _is_on(rule: PlayRule) -> Callable[[Rules], bool]:
     """Whether the rules of play set ``rule`` to a value that does something."""
     return lambda rules: not rule.inert_in(rules.profile.get)
@@ -286,6 +296,26 @@ READINGS: dict[str, Reading] = {
             "rank the player with fewer covered cards first, then the one whose covered cards "
             "lie nearer the 7.",
             lambda r: r.facts.bust_above is not None and not r.facts.covered_points_count,
+        ),
+        Reading(
+            "totals-add-up",
+            "Where each player keeps its total (scoring.pay: totals), a player is out only by "
+            "playing every card without covering one (脫手), and the finishers table reads how "
+            "many are out; a player out on a 7 takes the 尾張7 bonus in place of its own amount "
+            "from the table but is still counted, so the others get the table's amount for "
+            "that count; each player out collects the whole of the others' covered points "
+            "where they collect (finishers_collect), however many are out; a player who "
+            "covered every card (全蓋) loses its covered points like anyone and is counted "
+            "among the others of the table; every part adds up to the total, which is also "
+            "the player's money, and the heads, the bust and the winner's multipliers do not "
+            "apply.",
+            keeps_totals,
+        ),
+        Reading(
+            "spare-least-ties",
+            "With nobody out and scoring.spare_least, every player tied at the fewest covered "
+            "points keeps them: none of them loses anything for the cards covered.",
+            _spares_least,
         ),
         Reading(
             "pairs-no-special-hands",

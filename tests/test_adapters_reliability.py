@@ -284,7 +284,8 @@ def expected_sums() -> dict[str, float | None]:
     (1); the Japanese family (and `hamaru`) ranks every seat with 3/2/1/0 rank points and its
     games end with one holder at most (6); Sjuan's may stall with several holders tied,
     since a pass takes a card, and the penalty points of Ristiseiska (a point a card) and
-    Siebener raus (pip values) count the cards still held, however many (no fixed sum)."""
+    Siebener raus (pip values) count the cards still held, however many (no fixed sum); the
+    twstar table and the poker7 app let each player keep its own total (no fixed sum)."""
     money = ["doujue", "doujue-passes", "doujue-tunnel", "platform", "platform-zhanlong", "bicycle",
              "devyatka", "qq"]  # fmt: skip
     ranks = ["shichinarabe", "shichinarabe-tunnel", "shichinarabe-wrap", "hamaru"]
@@ -294,6 +295,7 @@ def expected_sums() -> dict[str, float | None]:
         dict.fromkeys(["pagat", "badam-satti", "karten-domino", "nines", "sevens-stock"], 1.0)
     )
     sums["sjuan"] = sums["ristiseiska"] = sums["siebener-raus"] = None
+    sums["twstar"] = sums["poker7"] = None  # each player keeps its own total
     return sums
 
 

@@ -78,6 +78,30 @@ def test_a_pass_that_takes_a_card_needs_passes(capsys: Capsys) -> None:
     assert run(capsys, "validate", "doujue-passes", "--set", "turn.pass_takes=chosen")[0] == 0
 
 
+def test_what_adds_to_a_total_kept_needs_totals_kept(capsys: Capsys) -> None:
+    # the finishers table, the base and 全蓋's amounts mean nothing where the winner collects
+    status, out, err = run(capsys, "validate", "doujue", "--set", "scoring.finishers=[[100, -10]]")
+    assert (status, out) == (2, "")
+    assert err == (
+        "--set:1:19: scoring.finishers: [[100, -10]] needs scoring.pay: totals (this profile "
+        "has winner)\n"
+    )
+    status, _, err = run(capsys, "validate", "qq", "--set", "scoring.base=50")
+    assert (
+        status == 2 and "scoring.base: 50 needs scoring.pay: totals (this profile has pairs)" in err
+    )
+    assert run(capsys, "validate", "twstar", "--set", "scoring.base=0")[0] == 0
+    assert run(capsys, "validate", "doujue", "--set", "scoring.pay=totals",
+               "--set", "scoring.spare_least=true")[0] == 0  # fmt: skip
+    # a table's amount must be a whole number within bounds, and an entry a pair
+    status, _, err = run(capsys, "validate", "twstar", "--set", "scoring.finishers=[[100]]")
+    assert status == 2 and "scoring.finishers" in err
+    status, _, err = run(
+        capsys, "validate", "twstar", "--set", "scoring.all_covered_pay=[99999, 0]"
+    )
+    assert status == 2 and "scoring.all_covered_pay" in err
+
+
 def test_a_stock_with_a_rule_that_needs_its_cards_dealt_names_both_rules(capsys: Capsys) -> None:
     # the holder of D7 opens: D7 may lie in the stock
     sets = ("--set", "deck.leftover=stock", "--set", "opening.method=holder_leads")

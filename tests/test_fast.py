@@ -593,6 +593,29 @@ def test_qq_pairs_by_hand() -> None:
     assert kernel_result(Game("qq"), outcomes).money == (33, 25, -43, -15)
 
 
+def test_twstar_and_poker7_totals_by_hand() -> None:
+    # twstar 排7: base 50, covered A..K -1..-13, one player out: +100 to it, -10 to each
+    # other. 甲 out; 乙 covered SK (13), 丙 H2 H3 (5), 丁 D5 (5): 150, 27, 35, 35
+    s, h, d = 0, 13, 26
+    outcomes = [
+        PlayerOutcome((), 13),
+        PlayerOutcome((s + 12,), 12),
+        PlayerOutcome((h + 1, h + 2), 11),
+        PlayerOutcome((d + 4,), 12),
+    ]
+    result = kernel_result(Game("twstar"), outcomes)
+    assert result.total == (150, 27, 35, 35)
+    assert result.money == (150, 27, 35, 35)
+    assert result.rank == (1, 4, 3, 2)  # 丁 ahead of 丙: one card covered against two
+    # the poker7 app: 甲 collects the 23 points the others covered; they lose theirs
+    assert kernel_result(Game("poker7"), outcomes).money == (23, -13, -5, -5)
+    # nobody out: 甲's SA is the fewest covered points, and costs nothing
+    outcomes[0] = PlayerOutcome((s + 0,), 12)
+    assert kernel_result(Game("poker7"), outcomes).money == (0, -13, -5, -5)
+    # twstar with nobody out: the base less the covered points alone
+    assert kernel_result(Game("twstar"), outcomes).money == (49, 37, 45, 45)
+
+
 MELD_CASES = [
     ([0, 1, 2, 3, 4, 13, 26, 39], 15),  # SA-S5 straight flush; the three other aces count
     ([8, 21, 34, 47, 12], 36),  # four 9s (鐵支); SK counts

@@ -948,14 +948,15 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
     wm = p["winner_multiplier"]
     by_cards = p.get("count", "points") == "cards"  # 排七 counted by cards (WILD_RULES row 33)
     pairs = p.get("pay", "winner") == "pairs"  # QQ 排七: every two settle (row 36)
+    own = p.get("pay", "winner") == "totals"  # twstar 排7, poker7: each keeps its total
 
     def cost(covered: list[int]) -> int:
         """What covered cards cost: 1 each by cards, else their face points."""
         return len(covered) if by_cards else sum(points(c) for c in covered)
 
     def special(f: Facts) -> bool:
-        """全蓋, where the winner collects (in pairs, no special hand)."""
-        return f.all_covered and not pairs
+        """全蓋, where the winner collects (in pairs or own totals, no special hand)."""
+        return f.all_covered and not pairs and not own
 
     def total(f: Facts) -> int:
         if special(f):
@@ -966,6 +967,24 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
         return bonus - cost(f.covered)
 
     totals = [total(f) for f in facts]
+    if own:  # rows 35 and 37: the base, the table by players out, collected covered points
+        costs = [cost(f.covered) for f in facts]
+        out = sum(1 for f in facts if f.clean)
+        table = p.get("finishers") or []
+        each, other = table[out - 1] if 1 <= out <= len(table) else (0, 0)
+        mine, theirs = p.get("all_covered_pay") or (0, 0)
+        for s, f in enumerate(facts):
+            totals[s] += p.get("base", 0)
+            if f.clean:  # a 7 last takes the 尾張7 bonus in place of its amount
+                totals[s] += 0 if p["last_seven_bonus"] and f.last_seven else each
+                totals[s] += sum(costs) if p.get("finishers_collect") else 0
+            else:
+                totals[s] += other
+            if out == 0 and p.get("spare_least") and costs[s] == min(costs):
+                totals[s] += costs[s]
+            totals[s] += sum(
+                mine if o == s else theirs for o, g in enumerate(facts) if g.all_covered
+            )
 
     def key(s: int) -> tuple[Any, ...]:
         f = facts[s]
@@ -978,6 +997,14 @@ def expected_covering(facts: list[Facts], p: dict[str, Any]) -> dict[str, list[A
     seats = range(len(facts))
     rank = [1 + sum(1 for o in seats if key(o) < key(s)) for s in seats]
     winners = [s for s in range(len(facts)) if rank[s] == 1]
+    if own:  # nobody pays anybody: the total is the money
+        return {
+            "total": totals,
+            "rank": rank,
+            "winners": winners,
+            "labels": ["winner" if s in winners else "" for s in seats],
+            "money": [totals[s] * stake for s in seats],
+        }
     if pairs:  # each pair settles the difference of its totals, doubled (QQ) after a clean out
         times = p.get("clean_multiplier", 1) if any(f.clean for f in facts) else 1
         return {
@@ -1231,7 +1258,8 @@ def check_result(state: State, rules: Rules) -> None:
     """The record of a finished game follows the rules (played through the model), and its
     result is the rules' scoring of it."""
     result = state.result()
-    assert sum(result.money, Fraction(0)) + result.house == 0
+    if rules.params.get("pay") != "totals":  # where each keeps its total, no fixed sum
+        assert sum(result.money, Fraction(0)) + result.house == 0
     # Exact money: ints or fractions, never floats.
     assert all(isinstance(m, int | Fraction) and not isinstance(m, bool) for m in result.money)
     record = state_record(state)
@@ -1268,8 +1296,8 @@ def check_result(state: State, rules: Rules) -> None:
         assert all(r > 1 for s, r in enumerate(result.rank) if s not in want["winners"])
     assert list(result.winners) == want["winners"]
     # Winners never pay; except that holders tied by a stall share a pot they paid into
-    # unequally (RULES.md section 5)
-    if not state.stalled:
+    # unequally (RULES.md section 5), and where each keeps its total (the best may be < 0)
+    if not state.stalled and rules.params.get("pay") != "totals":
         assert all(result.money[w] >= 0 for w in result.winners)
 
 
@@ -1327,6 +1355,20 @@ COUNTED = [
     ("qq", ("deck.jokers=1",)),
     ("doujue", ("scoring.pay=pairs", "scoring.clean_multiplier=3", "scoring.stake=0.5")),
     ("qq", ("scoring.count=cards", "players=5")),
+    # each player keeps its total (rows 35 and 37): the twstar table, poker7's collection
+    ("twstar", ()),
+    ("twstar", ("deck.jokers=1", "players=5", "scoring.stake=0.5")),
+    ("poker7", ()),
+    ("poker7", ("scoring.count=cards", "players=3")),
+    (
+        "doujue-passes",
+        (
+            "scoring.pay=totals",
+            "scoring.finishers=[[5, -1], [2, -3]]",
+            "scoring.all_covered_pay=[20, -2]",
+            "scoring.finishers_collect=true",
+        ),
+    ),
 ]
 
 # penalty points for the cards left when the first player goes out (WILD_RULES row 8)
@@ -1366,7 +1408,7 @@ def test_covering_counted_by_cards_or_settled_by_pairs_follows_the_rules(
     totals: as the model reckons them."""
     played = Game(profile, sets)
     rules = Rules.of(played)
-    assert rules.params["count"] == "cards" or rules.params["pay"] == "pairs"
+    assert rules.params["count"] == "cards" or rules.params["pay"] in ("pairs", "totals")
     state = played_as_the_model(played, rules, seed, rnd)
     check_result(state, rules)
 
@@ -1756,7 +1798,8 @@ def test_money_sums_to_zero(profile: str, seed: int, rnd: random.Random) -> None
     state = game(profile).new_state(seed=seed)
     play(state, by_rng(rnd))
     result = state.result()
-    assert sum(result.money, Fraction(0)) == 0
+    if Rules.of(profile).params.get("pay") != "totals":  # each keeping its total: no fixed sum
+        assert sum(result.money, Fraction(0)) == 0
     assert len(result.money) == 4
     assert result.winners and all(result.rank[w] == 1 for w in result.winners)
 

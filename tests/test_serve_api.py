@@ -132,6 +132,22 @@ def test_a_whole_game_of_each_named_profile(client: Client, profile: str) -> Non
     assert replay(record) == []
 
 
+# where each player keeps its own total (WILD_RULES rows 35 and 37) the money is the total
+KEEPING = ("twstar", "poker7")
+
+
+@pytest.mark.parametrize("profile", KEEPING)
+def test_a_whole_game_where_each_keeps_its_total(client: Client, profile: str) -> None:
+    view = play_through(client, profile)
+    seats = view["settlement"]["seats"]
+    assert [Fraction(str(x["money"])) for x in seats] == [Fraction(x["total"]) for x in seats]
+    for seat in seats:  # the parts shown make the total
+        assert sum(part["points"] for part in seat["parts"]) == seat["total"]
+    record = client.get(f"/api/games/{view['table']}/record")
+    assert record["profile"] == profile
+    assert replay(record) == []
+
+
 # the named games of WILD_RULES.md won by the first player out: the pack each deals (shared
 # by four), the card that opens (None: any card of the centre rank, here the 8), and whether
 # the others score a penalty point for each card they hold
@@ -840,6 +856,29 @@ def test_pairs_settlement_shows_totals_and_money_without_invented_payments() -> 
     assert [x["covered_points"] for x in s["seats"]] == [0, 13, 8, 25]
     assert s["payments"] == []
     assert all("bust" not in x for x in s["seats"])
+
+
+def test_twstar_settlement_adds_the_base_and_the_table_to_each_total() -> None:
+    # twstar 排7: 甲 the only player out: 50 + 100; 乙 covered SK: 50 - 13 - 10 = 27; 丙 H2 H3
+    # and 丁 D5: 50 - 5 - 10 = 35. Nobody pays anybody
+    rules = Game("twstar").rules
+    outcomes = [
+        PlayerOutcome(played=13),
+        PlayerOutcome(covered=(12,), played=12),
+        PlayerOutcome(covered=(14, 15), played=11),
+        PlayerOutcome(covered=(30,), played=12),
+    ]
+    s = settlement(rules, outcomes, rules.scoring.score(outcomes))
+    assert [x["total"] for x in s["seats"]] == [150, 27, 35, 35]
+    assert [x["money"] for x in s["seats"]] == [150, 27, 35, 35]
+    for seat in s["seats"]:
+        assert sum(part["points"] for part in seat["parts"]) == seat["total"]
+    assert [p["points"] for p in s["seats"][0]["parts"] if p.get("rule") != "clean_bonus"] == [
+        50,
+        100,
+    ]
+    assert [p["points"] for p in s["seats"][1]["parts"]] == [50, -13, -10]
+    assert s["payments"] == []
 
 
 def test_paiqi_serve_command_starts_and_stops(tmp_path: Path) -> None:

@@ -260,6 +260,9 @@ NAMED_GAMES = {
     "karten-domino": ("S7", "SA", 8, "first player out wins"),
     "nines": ("S2", "SA", 13, "first player out wins"),
     "ristiseiska": ("SA", "SK", 13, "cards held"),
+    # each keeping its own total: the base, and the rules of the finishers table
+    "twstar": ("SA", "SK", 13, "scoring.finishers"),
+    "poker7": ("SA", "SK", 13, "scoring.finishers_collect"),
 }
 
 
@@ -288,6 +291,8 @@ def test_a_named_game_of_the_wild_plays_to_its_end(
     settlement = page.locator("#settlement")
     settlement.wait_for(state="visible")
     assert said in (settlement.text_content() or "")
+    if profile == "twstar":  # each total starts from the base of 50
+        assert "base" in (settlement.text_content() or "")
 
 
 def test_keyboard_plays_a_card(page: Any, server: PaiqiServer) -> None:

@@ -170,12 +170,26 @@ R_CARD_COST = 68  # chips: what each other player pays the winner a card still h
 # 69-79: rules of play declared in ``play_rules`` (their slots are there); 80 and above:
 # scorings, matches and sessions
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
-R_PAIRS = 81  # covering: every two players settle the difference of their totals
+R_PAY = 81  # covering: who pays whom (PAYS): the winner, every two players, nobody
 R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player went out clean
 # first_out: penalty points for the cards still held (PENALTIES: 0 none, no totals; 1 a
 # point a card; 2 pip values; 3 the ranks' values)
 R_PENALTY = 83
 R_LOSERS = 96  # first_out with penalty points: 1 places the holders by them (fewest first)
+# covering, pay totals (PAYS): each player's money is its own total. The points each player
+# starts a game with; 全蓋's amounts (fields 0 and 1: that player, each other); whether a
+# player out without covering collects the others' covered cost (TOTALS_COLLECT) and
+# whether, with nobody out, the fewest covered points cost nothing (TOTALS_SPARE); the
+# finishers table: for k = 1 .. MAX_FINISHERS players out without covering, what each of
+# them gets and what each other player gets (fields 2(k - 1) and 2(k - 1) + 1 of the four
+# slots from R_FINISHERS; 0 past the table). A packed slot holds FIELDS signed 16-bit fields
+R_BASE = 84
+R_ALL_COVERED_PAY = 85
+R_TOTALS_RULES = 86
+R_FINISHERS = 87  # 4 slots
+MAX_FINISHERS = 8
+TOTALS_COLLECT, TOTALS_SPARE = 1, 2
+FIELDS = 4  # a packed slot's fields, 16 bits each (-32768 .. 32767)
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)
@@ -201,6 +215,7 @@ STUCKS = ("cover", "pass")
 ENDINGS = ("all_empty", "first_out", "one_left")
 SCORINGS = ("covering", "platform", "placement", "first_out", "chips")
 PENALTIES = ("none", "cards", "pips", "ranks")  # R_PENALTY
+PAYS = ("winner", "pairs", "totals")  # R_PAY
 
 # -- result of a game, per seat ---------------------------------------------------------------
 X_RANK = 0

@@ -30,6 +30,7 @@ from paiqi_core.core.layout import (
     E_FEE,
     E_JOKER_LOST,
     E_MELDS,
+    FIELDS,
     FINISH,
     G_DEN,
     G_HAS_TOTAL,
@@ -44,14 +45,17 @@ from paiqi_core.core.layout import (
     LAST,
     LEFT,
     LOST,
+    MAX_FINISHERS,
     MAX_SEATS,
     NCLOSED,
     NLEFT,
     PASSES,
     PLAYED,
     R_ALL_COVERED_BUSTS,
+    R_ALL_COVERED_PAY,
     R_ALL_COVERED_TOTAL,
     R_ANTE,
+    R_BASE,
     R_BIG,
     R_BUST_ABOVE,
     R_BUST_MULT,
@@ -64,6 +68,7 @@ from paiqi_core.core.layout import (
     R_COUNT_CARDS,
     R_FEE_DEN,
     R_FEE_NUM,
+    R_FINISHERS,
     R_HEAD_BIG,
     R_HEAD_MIDDLE,
     R_HEAD_SMALL,
@@ -72,21 +77,24 @@ from paiqi_core.core.layout import (
     R_MELDS,
     R_MIDDLE,
     R_NPOINTS,
-    R_PAIRS,
     R_PAIRS_CLEAN,
     R_PASS_COST,
+    R_PAY,
     R_PENALTY,
     R_PLAYERS,
     R_POINTS,
     R_RATE,
     R_SCORING,
     R_SETTLEMENT,
+    R_TOTALS_RULES,
     R_WM_ALL_COVERED,
     R_WM_CLEAN,
     R_WM_LAST_SEVEN,
     SIZE,
     SUITED,
     THRICE,
+    TOTALS_COLLECT,
+    TOTALS_SPARE,
     TWICE,
     X_ACTIONS,
     X_ALL_COVERED,
@@ -352,9 +360,62 @@ def _key(work: np.ndarray, s: int, a: int, b: int, c: int, d: int, e: int) -> No
 
 
 @hot
+def field(slot: int, i: int) -> int:
+    """The signed 16-bit field ``i`` of a packed slot of the rules vector
+    (``vector.packed``)."""
+    x = (slot >> (16 * i)) & 0xFFFF
+    return x - 0x10000 if x >= 0x8000 else x
+
+
+@hot
+def _finishers(R: np.ndarray, k: int, other: int) -> int:
+    """What the finishers table gives each of ``k`` players out without covering
+    (``other`` 0) or each other player (``other`` 1): 0 for no one out or past the table."""
+    if k < 1 or k > MAX_FINISHERS:
+        return 0
+    i = 2 * (k - 1) + other
+    return field(R[R_FINISHERS + i // FIELDS], i % FIELDS)
+
+
+@hot
+def _totals_extra(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, work: np.ndarray) -> None:
+    """Where each player's money is its own total (pay totals): the base, the finishers
+    table (a player out on a 7 takes the 尾張7 bonus in place of its finisher's amount),
+    the others' covered cost collected by players out clean, 全蓋's amounts, and with
+    nobody out, the fewest covered points spared; added to the totals ``res`` holds."""
+    k = 0
+    cost = 0
+    least = -1
+    for s in range(n):
+        pts = work[W_POINTS + s]
+        cost += pts
+        if least < 0 or pts < least:
+            least = pts
+        if _clean(st, s):
+            k += 1
+    rules = R[R_TOTALS_RULES]
+    for s in range(n):
+        t = res[s, X_TOTAL] + R[R_BASE]
+        if _clean(st, s):
+            if not (R[R_LAST_SEVEN] and _last_seven(st, R, s)):
+                t += _finishers(R, k, 0)
+            if rules & TOTALS_COLLECT:
+                t += cost - work[W_POINTS + s]
+        else:
+            t += _finishers(R, k, 1)
+        if k == 0 and rules & TOTALS_SPARE and work[W_POINTS + s] == least:
+            t += least
+        for u in range(n):
+            if res[u, X_ALL_COVERED] == 1:
+                t += field(R[R_ALL_COVERED_PAY], 0 if u == s else 1)
+        res[s, X_TOTAL] = t
+
+
+@hot
 def _covering(
     st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray, work: np.ndarray
 ) -> None:
+    pay = R[R_PAY]
     for s in range(n):
         covered = st[COVERED + s]
         ncov = popcount(covered)
@@ -362,8 +423,9 @@ def _covering(
         work[W_POINTS + s] = pts
         seven = _last_seven(st, R, s)
         clean = _clean(st, s)
-        # 全蓋 (a total of 0, ranked first) where the winner collects; in pairs, no special hand
-        all_covered = res[s, X_ALL_COVERED] == 1 and not R[R_PAIRS]
+        # 全蓋 (a total of 0, ranked first) where the winner collects; elsewhere its covered
+        # cards count like anyone's
+        all_covered = res[s, X_ALL_COVERED] == 1 and pay == 0
         if all_covered:
             t = 0
         else:
@@ -373,6 +435,15 @@ def _covering(
             if clean:
                 t += R[R_CLEAN]
         res[s, X_TOTAL] = t
+    if pay == 2:
+        _totals_extra(st, R, n, res, work)
+    for s in range(n):
+        covered = st[COVERED + s]
+        ncov = popcount(covered)
+        seven = _last_seven(st, R, s)
+        clean = _clean(st, s)
+        all_covered = res[s, X_ALL_COVERED] == 1 and pay == 0
+        t = res[s, X_TOTAL]
         if ncov:  # 全蓋 first; then by total, fewer covered cards, nearer 7
             _key(work, s, 0 if all_covered else 1, -t, ncov, _deviation(covered), 0)
         else:  # 尾張7 > 全脫手 > 接龍 > none, between players who covered nothing
@@ -388,8 +459,16 @@ def _covering(
             work[W_MULT + s] = 1
     _ranks(work, n, res)
     split = _winners(res, n)
-    if R[R_PAIRS]:
+    if pay == 1:
         _pairs(st, R, n, res, game)
+        return
+    if pay == 2:  # each player's money is its own total
+        for s in range(n):
+            res[s, X_LABEL] = L_WINNER if res[s, X_WIN] else 0
+            res[s, X_MONEY] = res[s, X_TOTAL]
+        game[G_DEN] = 1
+        game[G_WINNERS] = split
+        game[G_HAS_TOTAL] = 1
         return
     # heads among the payers (negative totals that did not win): the lowest unique is
     # 大頭 and a unique second lowest 中頭; the lowest shared by two are both 中頭

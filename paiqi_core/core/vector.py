@@ -7,6 +7,7 @@ the hook itself (``plain``). The compiled engine adds the scoring's numbers
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -63,6 +64,14 @@ def play_vector(rules: Rules) -> list[int]:
     return R
 
 
+def packed(values: Sequence[int]) -> int:
+    """``values`` (at most ``layout.FIELDS``, each -32768 .. 32767) in one slot of the rules
+    vector, a signed 64-bit integer; ``scoring.field`` reads them back."""
+    assert len(values) <= L.FIELDS and all(-(1 << 15) <= v < 1 << 15 for v in values)
+    slot = sum((v & 0xFFFF) << (16 * i) for i, v in enumerate(values))
+    return slot - (1 << 64) if slot >= 1 << 63 else slot
+
+
 def fill_scoring(R: list[int], f: Form) -> None:
     """The rules vector's slots of the scoring ``f`` (a built-in scoring's form)."""
     R[L.R_SCORING] = L.SCORINGS.index(f.kind)
@@ -80,8 +89,17 @@ def fill_scoring(R: list[int], f: Form) -> None:
     if f.kind == "covering":
         R[L.R_COMPLETION] = int(f["completion_bonus"])
         R[L.R_COUNT_CARDS] = int(f.get("count", "points") == "cards")
-        R[L.R_PAIRS] = int(f.get("pay", "winner") == "pairs")
+        R[L.R_PAY] = L.PAYS.index(f.get("pay", "winner"))
         R[L.R_PAIRS_CLEAN] = int(f.get("clean_multiplier", 1))
+        R[L.R_BASE] = int(f.get("base", 0))
+        R[L.R_ALL_COVERED_PAY] = packed(f.get("all_covered_pay", (0, 0)))
+        R[L.R_TOTALS_RULES] = L.TOTALS_COLLECT * bool(f.get("finishers_collect", False)) + (
+            L.TOTALS_SPARE * bool(f.get("spare_least", False))
+        )
+        table = [x for entry in f.get("finishers", ()) for x in entry]
+        table += [0] * (2 * L.MAX_FINISHERS - len(table))
+        for i in range(0, 2 * L.MAX_FINISHERS, L.FIELDS):
+            R[L.R_FINISHERS + i // L.FIELDS] = packed(table[i : i + L.FIELDS])
         R[L.R_BIG] = int(f["big_head"])
         R[L.R_MIDDLE] = int(f["middle_head"])
     elif f.kind == "platform":

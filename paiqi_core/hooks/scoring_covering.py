@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from paiqi_core.cards import CARD_POINTS, CARDS, card_text
 from paiqi_core.core.results import core_score
@@ -33,6 +33,11 @@ PARAMS = (
     "count",
     "pay",
     "clean_multiplier",
+    "base",
+    "finishers",
+    "finishers_collect",
+    "spare_least",
+    "all_covered_pay",
 )
 
 
@@ -64,14 +69,16 @@ def covering(p: Params) -> Scoring:
     cost = covered_cards if by_cards else covered_points
     pairs = p.get("pay", "winner") == "pairs"  # QQ 排七: every two players settle
     clean_mult = int(p.get("clean_multiplier", 1))
+    own = p.get("pay", "winner") == "totals"  # twstar 排7, poker7: nobody pays anybody
+    table = Totals.of(p) if own else None
 
     facts = ScoringFacts(
         objective="money",
         closure_bonus=(completion,) * 4,
         last_seven_bonus=last_seven,
-        clean_bonus=clean,
+        clean_bonus=clean + (table.clean_worth() if table else 0),
         covered_points_count=not by_cards,
-        bust_above=None if pairs else bust_above,
+        bust_above=None if pairs or own else bust_above,
     )
     compiled = form(
         "covering",
@@ -86,6 +93,7 @@ def covering(p: Params) -> Scoring:
         winner_multiplier=(mult_last_seven, mult_all_covered, mult_clean),
         **({"count": "cards"} if by_cards else {}),
         **({"pay": "pairs", "clean_multiplier": clean_mult} if pairs else {}),
+        **(table.form() if table else {}),
     )
     score = core_score(compiled, pack_of(p), Fraction(stake))
     most = max(mult_last_seven, mult_all_covered, mult_clean, 1)
@@ -95,6 +103,10 @@ def covering(p: Params) -> Scoring:
         largest head, bust and winner multipliers; no winner collects more than the others
         pay."""
         most_cost = limits.hand if by_cards else limits.most_points(limits.hand)
+        if table is not None:
+            made = 4 * completion + last_seven + clean
+            low, high = table.bounds(limits.players, most_cost)
+            return low * Fraction(stake), (made + high) * Fraction(stake)
         if pairs:  # each of the others' totals lies within bonuses + most_cost of one's own
             apart = 4 * completion + last_seven + clean + most_cost
             most_pair = (limits.players - 1) * apart * clean_mult * Fraction(stake)
@@ -111,9 +123,10 @@ def covering(p: Params) -> Scoring:
         """Each seat's bonuses and covered points, a winner's multiplier, and what a payer
         pays: its points, x the head, x the bust, x the stake."""
         out = []
+        extra = table.parts(outcomes, cost, last_seven) if table else None
         for seat, o in enumerate(outcomes):
             parts: list[dict[str, Any]] = []
-            if o.all_covered and not pairs:
+            if o.all_covered and not pairs and not own:
                 parts.append({"what": "全蓋: every card covered, covered points not counted",
                               "points": 0})  # fmt: skip
             else:
@@ -127,7 +140,10 @@ def covering(p: Params) -> Scoring:
                 if o.clean:
                     parts.append({"what": "全脫手", "points": clean, "rule": "clean_bonus"})
                 parts += covered_part(o, cost=cost)
-            if pairs:  # no winner's multiplier, no payer's payment to the winners, no bust
+            if table is not None and extra is not None:  # the base first, then the rest
+                start = [{"what": "base", "points": table.base, "rule": "base"}]
+                parts = start[: 1 if table.base else 0] + parts + extra[seat]
+            if pairs or own:  # no winner's multiplier, no payer's payment, no bust
                 out.append(SeatSettlement(tuple(parts), sum(int(x["points"]) for x in parts)))
                 continue
             multiplier = collects_with(o, by_win, ("全蓋", "尾張7", "全脫手"))
@@ -151,7 +167,105 @@ def covering(p: Params) -> Scoring:
             out.append(SeatSettlement(tuple(parts), made, multiplier, pays, points))
         return out
 
-    return Scoring(score, facts, compiled, bounds, zero_sum, settle)
+    return Scoring(score, facts, compiled, bounds, no_fixed_sum if own else zero_sum, settle)
+
+
+class Totals(NamedTuple):
+    """Where each player's money is its own total (scoring.pay: totals): what adds to the
+    totals besides bonuses and covered cards (twstar 排7, the poker7 app)."""
+
+    base: int  # points every player starts a game with
+    finishers: tuple[tuple[int, int], ...]  # by players out clean: each of them, each other
+    collect: bool  # a player out clean collects the others' covered cost
+    spare: bool  # with nobody out clean, the fewest covered points cost nothing
+    all_covered: tuple[int, int]  # 全蓋: that player, each other
+
+    @staticmethod
+    def of(p: Params) -> Totals:
+        """The scoring rules' amounts."""
+        pay = p.get("all_covered_pay") or (0, 0)
+        return Totals(
+            int(p.get("base", 0)),
+            tuple((int(a), int(b)) for a, b in p.get("finishers") or ()),
+            bool(p.get("finishers_collect", False)),
+            bool(p.get("spare_least", False)),
+            (int(pay[0]), int(pay[1])),
+        )
+
+    def form(self) -> dict[str, Any]:
+        """The form's parameters (the defaults left out)."""
+        out: dict[str, Any] = {"pay": "totals"}
+        if self.base:
+            out["base"] = self.base
+        if self.finishers:
+            out["finishers"] = self.finishers
+        if self.collect:
+            out["finishers_collect"] = True
+        if self.spare:
+            out["spare_least"] = True
+        if self.all_covered != (0, 0):
+            out["all_covered_pay"] = self.all_covered
+        return out
+
+    def clean_worth(self) -> int:
+        """Roughly what going out clean is worth beyond the clean bonus (a clean hand is an
+        event of the game where it is worth anything)."""
+        gains = [a - b for a, b in self.finishers]
+        return max([*gains, 0]) + (1 if self.collect else 0)
+
+    def entry(self, k: int) -> tuple[int, int]:
+        """The table's amounts for ``k`` players out: (0, 0) for none or past the table."""
+        return self.finishers[k - 1] if 1 <= k <= len(self.finishers) else (0, 0)
+
+    def bounds(self, players: int, most_cost: int) -> tuple[int, int]:
+        """The least and most a seat's total can be, bonuses for completions, 尾張7 and a
+        clean hand left out of the most (尾張7 takes the place of a finisher's amount)."""
+        gains = [a for a, _ in self.finishers] + [0]
+        others = [b for _, b in self.finishers] + [0]
+        a, b = self.all_covered
+        collect = (players - 1) * most_cost if self.collect else 0
+        low = self.base - most_cost + min(*others, *gains) + min(a, 0) + (players - 1) * min(b, 0)
+        high = self.base + max(*gains, *others) + collect + max(a, 0) + (players - 1) * max(b, 0)
+        return low, high
+
+    def parts(
+        self,
+        outcomes: Sequence[PlayerOutcome],
+        cost: Callable[[PlayerOutcome], int],
+        last_seven: int,
+    ) -> list[list[dict[str, Any]]]:
+        """Each seat's parts of the total beyond the base, bonuses and covered cards: the
+        finishers' table, what a clean player collects, the spared points, 全蓋."""
+        costs = [cost(o) for o in outcomes]
+        collected: int = sum(costs)
+        k = len([o for o in outcomes if o.clean])
+        gain, other = self.entry(k)
+        out = []
+        for seat, o in enumerate(outcomes):
+            parts: list[dict[str, Any]] = []
+            went = f"{k} out without covering"
+            if o.clean and last_seven and o.last_seven and gain:
+                parts.append({"what": f"{went}: 尾張7 instead", "points": 0,
+                              "rule": "finishers"})  # fmt: skip
+            elif o.clean and gain:
+                parts.append({"what": f"{went}: each of them", "points": gain,
+                              "rule": "finishers"})  # fmt: skip
+            elif not o.clean and other:
+                parts.append({"what": f"{went}: each other player", "points": other,
+                              "rule": "finishers"})  # fmt: skip
+            if o.clean and self.collect and collected:
+                parts.append({"what": "the others' covered cards", "points": collected,
+                              "rule": "finishers_collect"})  # fmt: skip
+            if k == 0 and self.spare and costs[seat] == min(costs) and costs[seat]:
+                parts.append({"what": "fewest covered: not counted", "points": costs[seat],
+                              "rule": "spare_least"})  # fmt: skip
+            for u, w in enumerate(outcomes):
+                amount = self.all_covered[0 if u == seat else 1]
+                if w.all_covered and amount:
+                    what = "全蓋" if u == seat else "another's 全蓋"
+                    parts.append({"what": what, "points": amount, "rule": "all_covered_pay"})
+            out.append(parts)
+        return out
 
 
 def collects_with(
@@ -206,6 +320,11 @@ def busted(
         plural = "s" if points != 1 else ""
         words.append(f"× {multiplier} (爆點: {points} covered {unit}{plural} > {above})")
     return amount, words
+
+
+def no_fixed_sum(limits: Limits) -> None:
+    """Each player keeps its own total: what the seats make adds up to no fixed sum."""
+    return None
 
 
 def zero_sum(limits: Limits) -> Fraction:

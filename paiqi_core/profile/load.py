@@ -53,6 +53,12 @@ RULE_NEEDS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     # the last winner moves first in place of the opening's first mover: an opening that
     # names no card the first mover must play
     ("match.next_lead", ("opening",), "opening.method", ("first_seat", "sevens_out")),
+    # what adds to a covering total where each player keeps its total
+    ("scoring.base", (0,), "scoring.pay", "totals"),
+    ("scoring.finishers", ([],), "scoring.pay", "totals"),
+    ("scoring.finishers_collect", (False,), "scoring.pay", "totals"),
+    ("scoring.spare_least", (False,), "scoring.pay", "totals"),
+    ("scoring.all_covered_pay", ([0, 0],), "scoring.pay", "totals"),
 )
 Locator = Callable[..., Location]
 

@@ -17,7 +17,7 @@ from typing import Any
 from paiqi_core.core.play_rules import PLAY_RULES, PlayRule
 from paiqi_core.profile.explain import description_of, readings_of, rules_in_effect
 from paiqi_core.profile.model import Profile
-from paiqi_core.readings import pays_by_pairs
+from paiqi_core.readings import keeps_totals, pays_by_pairs
 from paiqi_core.rulebook import languages
 from paiqi_core.rulebook.cards import shown_value
 from paiqi_core.rules import Rules, rules_of
@@ -70,24 +70,35 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "scoring.penalty": lambda p, r: p.get("scoring.penalty") == "none",
     "scoring.losers": lambda p, r: p.get("scoring.losers") == "unranked",
     "scoring.clean_multiplier": lambda p, r: p.get("scoring.pay") != "pairs",
-    # every two players settle: the sentence of scoring.pay gives the totals too, and there
-    # are no heads, bust or winner's multipliers
-    "scoring.method": lambda p, r: pays_by_pairs(r),
+    "scoring.base": lambda p, r: not p.get("scoring.base"),
+    "scoring.finishers": lambda p, r: not p.get("scoring.finishers"),
+    "scoring.finishers_collect": lambda p, r: not p.get("scoring.finishers_collect"),
+    "scoring.spare_least": lambda p, r: not p.get("scoring.spare_least"),
+    "scoring.all_covered_pay": lambda p, r: not any(p.get("scoring.all_covered_pay") or ()),
+    # every two players settle, or each keeps its total: the sentence of scoring.pay gives
+    # the totals too, and there are no heads, bust or winner's multipliers
+    "scoring.method": lambda p, r: _no_payers(r),
     "scoring.last_seven_bonus": lambda p, r: p.get("scoring.last_seven_bonus") == 0,
     "scoring.completion_bonus": lambda p, r: p.get("scoring.completion_bonus") == 0,
     "scoring.clean_bonus": lambda p, r: p.get("scoring.clean_bonus") == 0,
-    "scoring.big_head": lambda p, r: pays_by_pairs(r),
-    "scoring.middle_head": lambda p, r: pays_by_pairs(r),
-    "scoring.bust_above": lambda p, r: pays_by_pairs(r),
-    "scoring.bust_multiplier": lambda p, r: pays_by_pairs(r),
-    "scoring.winner_multiplier.last_seven": lambda p, r: pays_by_pairs(r),
-    "scoring.winner_multiplier.all_covered": lambda p, r: pays_by_pairs(r),
-    "scoring.winner_multiplier.clean": lambda p, r: pays_by_pairs(r),
+    "scoring.big_head": lambda p, r: _no_payers(r),
+    "scoring.middle_head": lambda p, r: _no_payers(r),
+    "scoring.bust_above": lambda p, r: _no_payers(r),
+    "scoring.bust_multiplier": lambda p, r: _no_payers(r),
+    "scoring.winner_multiplier.last_seven": lambda p, r: _no_payers(r),
+    "scoring.winner_multiplier.all_covered": lambda p, r: _no_payers(r),
+    "scoring.winner_multiplier.clean": lambda p, r: _no_payers(r),
     "scoring.rate": lambda p, r: p.get("scoring.settlement") == "heads",
     "scoring.head_amounts.small": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.middle": lambda p, r: p.get("scoring.settlement") == "difference",
     "scoring.head_amounts.big": lambda p, r: p.get("scoring.settlement") == "difference",
 }
+
+
+def _no_payers(rules: Rules) -> bool:
+    """Whether no winner collects from payers: every two players settle, or each keeps its
+    total (no heads, bust or winner's multipliers)."""
+    return pays_by_pairs(rules) or keeps_totals(rules)
 
 
 def _declared_inert(rule: PlayRule) -> Callable[[Profile, Rules], bool]:
@@ -159,6 +170,11 @@ def is_house(profile: Profile, rule: str) -> bool:
     return kind == "set" or (kind == "profile" and len(profile.chain) > 1)
 
 
+def _signed(points: int) -> str:
+    """Points with their sign: +100, −10, 0."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
 def _context(profile: Profile, rules: Rules, lang: str) -> dict[str, Any]:
     """The fields a sentence may name: every rule by its last key, shown in ``lang``."""
     out: dict[str, Any] = {}
@@ -173,6 +189,12 @@ def _context(profile: Profile, rules: Rules, lang: str) -> dict[str, Any]:
     walk(profile.data)
     out["stall_rounds"] = rules.stall
     out["others"] = rules.players - 1  # each player's opponents
+    table = profile.get("scoring.finishers") or ()  # by players out: each of them / each other
+    out["finishers_table"] = "; ".join(
+        f"{k}: {_signed(a)} / {_signed(b)}" for k, (a, b) in enumerate(table, 1)
+    )
+    gain, others = profile.get("scoring.all_covered_pay") or (0, 0)
+    out["all_covered_gain"], out["all_covered_others"] = _signed(gain), _signed(others)
     return _Missing(out)
 
 
@@ -203,7 +225,9 @@ def build(profile: Profile, lang: str = "en") -> Book:
     words = languages.get(lang).words
     rules = rules_of(profile)
     ctx = _context(profile, rules, lang)
-    method = str(profile.get("scoring.method"))
+    # the scoring's own sentences: where each player keeps its covering total, those of
+    # pay: totals
+    method = "totals" if keeps_totals(rules) else str(profile.get("scoring.method"))
     sections = {key: Section(key, words[key]) for key in SECTIONS}
     inert = []
     lines: list[Line] = []
