@@ -95,7 +95,17 @@ STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT)
 TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
 BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
-STATE = _J + 24
+# what the chips scoring's penalties count (R_TALLY), as TALLY_COUNTERS counters of
+# TALLY_BITS bits, TALLY_WORD of them a word from TALLY (two words, 0: none yet): counter s
+# (seat 0..TALLY_SEATS-1) the passes seat s made when it could have played; counter
+# TALLY_SEATS + suit the passes made by the holder of the suit's centre card while it could
+# have played that card
+TALLY = _J + 26
+STATE = _J + 32
+TALLY_BITS = 10
+TALLY_MOST = (1 << TALLY_BITS) - 1  # the most a counter holds (the profile's checks keep to it)
+TALLY_WORD = 6
+TALLY_SEATS = 8
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -164,6 +174,7 @@ R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
+R_TALLY = 78  # the kernel counts the passes made when able (TALLY), for the chips penalties
 # 69-79: rules of play declared in ``play_rules`` (their slots are there); 80 and above:
 # scorings, matches and sessions
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
@@ -172,6 +183,13 @@ R_PAIRS_CLEAN = 82  # covering, pairs: every payment's multiplier once a player 
 # first_out: penalty points for the cards still held (PENALTIES: 0 none, no totals; 1 a
 # point a card; 2 pip values; 3 the ranks' values)
 R_PENALTY = 83
+# chips: an extra ante from the short hands (0) or the long hands (1) of an uneven deal;
+# a pass made when able to play; a pass holding a centre card that could be played, to
+# each holder of one of its neighbours (the 6 and the 8)
+R_EXTRA_ANTE = 91
+R_EXTRA_ANTE_LONG = 92
+R_ABLE_PASS_COST = 93
+R_HELD_SEVEN_PAY = 94
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

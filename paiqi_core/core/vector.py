@@ -54,6 +54,7 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_HAND] = rules.hand or 0
     R[L.R_DECKS] = rules.pack.decks
     R[L.R_DRAW] = int(rules.draw != "none")
+    R[L.R_TALLY] = int(counts_able_passes(rules))
     for rule in PLAY_RULES:
         R[rule.slot] = rule.code(rules.profile.get(rule.key))
     line = rules.topology.line
@@ -61,6 +62,15 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_CENTRE] = rules.topology.centre
     R[L.R_ROW] = rules.topology.ranks
     return R
+
+
+def counts_able_passes(rules: Rules) -> bool:
+    """Whether the core counts the passes made when able (``layout.TALLY``): the chips
+    scoring charges for them."""
+    get = rules.profile.get
+    return get("scoring.method") == "chips" and bool(
+        get("scoring.able_pass_cost") or get("scoring.held_seven_pay")
+    )
 
 
 def fill_scoring(R: list[int], f: Form) -> None:
@@ -107,3 +117,7 @@ def fill_scoring(R: list[int], f: Form) -> None:
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])
         R[L.R_CARD_COST] = int(f.get("card_cost", 0))
+        R[L.R_EXTRA_ANTE] = int(f.get("extra_ante", 0))
+        R[L.R_EXTRA_ANTE_LONG] = int(f.get("extra_ante_from", "short") == "long")
+        R[L.R_ABLE_PASS_COST] = int(f.get("able_pass_cost", 0))
+        R[L.R_HELD_SEVEN_PAY] = int(f.get("held_seven_pay", 0))
