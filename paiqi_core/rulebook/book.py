@@ -63,9 +63,9 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "match.limit": lambda p, r: p.get("match.limit") is None or p.get("match.games") == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
     "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
-    # an extra ante by hand size: none where every hand is dealt the same number of cards
-    "scoring.extra_ante": lambda p, r: not p.get("scoring.extra_ante") or _even_deal(r),
-    "scoring.extra_ante_from": lambda p, r: not p.get("scoring.extra_ante") or _even_deal(r),
+    # an extra ante by hand size (stated whatever the players: the book speaks of any deal)
+    "scoring.extra_ante": lambda p, r: not p.get("scoring.extra_ante"),
+    "scoring.extra_ante_from": lambda p, r: not p.get("scoring.extra_ante"),
     "scoring.able_pass_cost": lambda p, r: not p.get("scoring.able_pass_cost"),
     "scoring.held_seven_pay": lambda p, r: not p.get("scoring.held_seven_pay"),
     "scoring.count": lambda p, r: p.get("scoring.count") == "points",
@@ -97,13 +97,6 @@ def _declared_inert(rule: PlayRule) -> Callable[[Profile, Rules], bool]:
 
 
 INERT.update({rule.key: _declared_inert(rule) for rule in PLAY_RULES})  # (``core.play_rules``)
-
-
-def _even_deal(rules: Rules) -> bool:
-    """Whether every seat is dealt the same number of cards."""
-    return (
-        rules.hand is not None or rules.leftover != "dealt" or len(rules.deck) % rules.players == 0
-    )
 
 
 def _money(rules: Rules) -> bool:
