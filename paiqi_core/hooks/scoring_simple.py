@@ -131,12 +131,12 @@ def chips(p: Params) -> Scoring:
         from player to player and are not among them."""
         sizes = [o.hand_size for o in outcomes]
         out = []
-        for o in outcomes:
+        for s, o in enumerate(outcomes):
             extra = o.hand_size > min(sizes) if extra_from == "long" else o.hand_size < max(sizes)
             antes = ante + (extra_ante if extra else 0)
             cards = o.hand_left * card_cost
             words = [f"ante {antes}"]
-            if o.passes:
+            if o.passes and pass_cost:
                 words.append(f"+ {o.passes} passes × {pass_cost}")
             able = o.able_passes * able_cost
             if able:
@@ -144,7 +144,23 @@ def chips(p: Params) -> Scoring:
             if cards:
                 words.append(f"+ {o.hand_left} cards held × {card_cost}")
             paid = Fraction(antes + o.passes * pass_cost + able + cards)
-            out.append(SeatSettlement(pays=(paid, tuple(words))))
+            out.append(SeatSettlement(pays=(paid, tuple(words)), gives=held_back(outcomes, s)))
         return out
+
+    def held_back(
+        outcomes: Sequence[PlayerOutcome], s: int
+    ) -> tuple[tuple[int, Fraction, str], ...]:
+        """What seat ``s`` gives the holders of the 6s and 8s of the 7s it held back."""
+        gives = []
+        o = outcomes[s]
+        for suit, times in enumerate(o.held_back if held_pay else ()):
+            seven = 13 * suit + o.centre
+            for card in (seven - 1, seven + 1):
+                for t, other in enumerate(outcomes):
+                    if t != s and card in other.neighbours and times:
+                        held = f"{times} passes holding {card_text(seven)}"
+                        why = f"{held} × {held_pay} ({card_text(card)})"
+                        gives.append((t, Fraction(times * held_pay), why))
+        return tuple(gives)
 
     return Scoring(score, ScoringFacts(objective="money"), compiled, bounds, zero_sum, settle)
