@@ -95,12 +95,12 @@ STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT)
 TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
 BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
-# what the chips scoring's penalties count (R_TALLY), as TALLY_COUNTERS counters of
-# TALLY_BITS bits, TALLY_WORD of them a word from TALLY (two words, 0: none yet): counter s
-# (seat 0..TALLY_SEATS-1) the passes seat s made when it could have played; counter
-# TALLY_SEATS + suit the passes made by the holder of the suit's centre card while it could
-# have played that card
-TALLY = _J + 26
+# what Hoyle's chips count (R_TALLY): twelve counters of TALLY_BITS bits, TALLY_WORD of
+# them a word, in the words TALLY and TALLY + 1 (0: nothing yet): counter s (seat 0 to
+# TALLY_SEATS - 1) the passes seat s made when it could have played; counter TALLY_SEATS +
+# suit the passes made by the holder of the suit's centre card while it could have played
+# that card (the profile checks keep every count within TALLY_MOST)
+TALLY = _J + 26  # and _J + 27
 STATE = _J + 32
 TALLY_BITS = 10
 TALLY_MOST = (1 << TALLY_BITS) - 1  # the most a counter holds (the profile's checks keep to it)
