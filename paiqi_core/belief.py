@@ -828,7 +828,8 @@ class Belief:
         (``_rebuilt``): the rules are built-in ones, whose every refusal of a history the
         placement constraints already express, and the joker is not among the unseen cards
         (where it is held, and whether a joker move was open, only a replay can tell), and no
-        extra play follows a card that ends its line, and a joker may end a hand."""
+        extra play follows a card that ends its line, a joker may end a hand, and no scoring
+        counts the passes made when able (which the hands decide)."""
         from paiqi_core.fast.plan import forms_of  # declared forms: standard library only
 
         if any(map(is_joker, self.hidden)) or self.game.rules.extra_after_end != "none":
@@ -837,6 +838,8 @@ class Belief:
             return False  # which cards moved unseen, only a walk back and a replay tell
         if self.game.vector[R_JOKER_FINISH]:
             return False  # whether a joker move would have gone out: the hand's size then
+        if self.game.vector[L.R_TALLY]:
+            return False  # which passes were made when able (Hoyle's chips): the hands then
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

@@ -32,6 +32,13 @@ class PlayerOutcome(NamedTuple):
     # the cards still held, every copy (hand_left of them); () where only their number is
     # known (an example's settlement that gives it), which counts them as the lowest cards
     held: tuple[int, ...] = ()
+    # Hoyle's penalties (the chips scoring): passes made when the player could have played;
+    # by suit, the passes it made holding that suit's centre card while it could have been
+    # played (() for none); and the centre's neighbours (the 6s and 8s) it was dealt, whose
+    # holder such a pass pays (() where no pass held a centre card back)
+    able_passes: int = 0
+    held_back: tuple[int, ...] = ()
+    neighbours: tuple[int, ...] = ()
 
     @property
     def covered_points(self) -> int:

@@ -60,6 +60,12 @@ def _spares_least(rules: Rules) -> bool:
     return keeps_totals(rules) and bool(rules.profile.get("scoring.spare_least"))
 
 
+def _chips_rule(rules: Rules, key: str) -> bool:
+    """Whether the chips scoring sets ``scoring.KEY`` (Hoyle's and Bicycle's chips)."""
+    data = rules.profile.data.get("scoring", {})
+    return bool(data.get("method") == "chips" and data.get(key))
+
+
 def _is_on(rule: PlayRule) -> Callable[[Rules], bool]:
     """Whether the rules of play set ``rule`` to a value that does something."""
     return lambda rules: not rule.inert_in(rules.profile.get)
@@ -395,6 +401,41 @@ READINGS: dict[str, Reading] = {
             "By default a 十三蓋 player's covered cards are not counted, so a 十三蓋 player who "
             "loses never busts; with scoring.all_covered_busts, one whose covered points after "
             "the meld exemption are above the bust threshold pays double.",
+        ),
+        Reading(
+            "extra-ante-uneven-deal",
+            "The extra ante (scoring.extra_ante) is paid only where the deal comes out "
+            "uneven: by each player dealt fewer cards than the longest hands "
+            "(extra_ante_from: short, Bicycle) or more than the shortest (long, Hoyle). "
+            "Where every hand is the same size, nobody pays it.",
+            lambda r: _chips_rule(r, "extra_ante"),
+        ),
+        Reading(
+            "able-pass-price",
+            "A pass is made when able if the player could have played a card (or made a "
+            "joker move). Its price (scoring.able_pass_cost) goes into the pot at once, on "
+            "top of pass_cost: the engine sees every hand, so every such pass is found out. "
+            "Hoyle charges nothing for a pass made when stuck (pass_cost 0).",
+            lambda r: _chips_rule(r, "able_pass_cost"),
+        ),
+        Reading(
+            "held-seven-pay",
+            "A pass made while holding a 7 that could have been played pays "
+            "scoring.held_seven_pay to the holder of that suit's 6 and to the holder of its 8 "
+            "as they stand at the moment of the pass (neither card can go down before its 7, "
+            "so they are the players dealt them). A player holding both is paid twice, the "
+            "passer pays nothing for its own 6 or 8, a pass holding two such 7s pays for each, "
+            "and every such pass pays again. The chips go from player to player, not into "
+            "the pot, whoever wins.",
+            lambda r: _chips_rule(r, "held_seven_pay"),
+        ),
+        Reading(
+            "no-dead-hand",
+            "Hoyle's dead hand (nobody can open with a 7, so the deal is void) never arises "
+            "with the whole pack dealt: every 7 is in a hand, so someone can always open. A "
+            "round in which every holder of a 7 passes instead is no dead hand but passes "
+            "made when able, each paying its price.",
+            lambda r: _chips_rule(r, "held_seven_pay") and r.leftover == "dealt",
         ),
         # the readings of the rules of play declared in ``core.play_rules``
         *(

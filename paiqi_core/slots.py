@@ -363,6 +363,8 @@ class SeatSettlement(NamedTuple):
     # words (None: the scoring does not spell it out)
     pays: tuple[Fraction, tuple[str, ...]] | None = None
     bust_points: int | None = None  # the covered points its bust looks at (None: no bust)
+    # what this seat pays other seats directly, beside the pot: (seat, amount, why) each
+    gives: tuple[tuple[int, Fraction, str], ...] = ()
 
 
 Settle = Callable[["Sequence[PlayerOutcome]", "Result", bool], "list[SeatSettlement]"]

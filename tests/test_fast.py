@@ -184,6 +184,18 @@ VARIANTS = [
     # a pass bars its player until another passes (Sjuan's other penalty)
     ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
     ("pagat", ("turn.pass_bars=true", "turn.must_play=false", "ending.stall=2")),
+    # Hoyle's penalties: a pass when able, a 7 held back, an extra ante by hand size
+    ("hoyle", ("players=3", "deck.jokers=1")),
+    (
+        "bicycle",
+        (
+            "players=6",
+            "turn.must_play=false",
+            "scoring.able_pass_cost=2",
+            "scoring.held_seven_pay=1",
+            "scoring.extra_ante_from=long",
+        ),
+    ),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed
@@ -397,6 +409,15 @@ def end_state(outcomes: list[PlayerOutcome]) -> np.ndarray:
                 st[plane + s] |= 1 << c
         else:
             st[L.HAND + s] = (1 << o.hand_left) - 1  # any cards: only how many counts
+        # Hoyle's penalties: the counters of passes when able and of the 7s held back (10
+        # bits each, six a word), the 7s held back and their 6s and 8s in the hands dealt
+        counts = [(s, o.able_passes)] + [(8 + x, k) for x, k in enumerate(o.held_back)]
+        for counter, times in counts:
+            st[L.TALLY + counter // 6] += times << (10 * (counter % 6))
+            if counter >= 8 and times:
+                st[L.DEALT + s] |= 1 << (13 * (counter - 8) + o.centre)
+        for c in o.neighbours:
+            st[L.DEALT + s] |= 1 << c
     return st
 
 
@@ -464,6 +485,33 @@ def test_placement_first_out_and_chips_by_hand() -> None:
     # without the card payment (scoring.card_cost 0): 4, 1, 2, 3 paid; seat 1 takes 10
     result = kernel_result(game_for("bicycle", ["scoring.card_cost=0"]), outcomes)
     assert result.money == (-4, 9, -2, -3)
+
+
+def test_hoyles_chips_by_hand() -> None:
+    # five at Hoyle's table: seats 0 and 1 were dealt 11 cards and ante 2, the others 1.
+    # Seat 0 went out after a pass when able (3); seat 1 holds 3 and passed once when able,
+    # holding D7 (3, and 5 each to seat 2, dealt D6, and seat 3, dealt D8); seats 2, 3 and
+    # 4 hold 2, 4 and 1 and passed only when stuck (free). Into the pot: 2 + 3, 2 + 3 + 3,
+    # 1 + 2, 1 + 4 and 1 + 1 = 5, 8, 3, 5 and 2, 23 in all, which seat 0 takes
+    d6, d7, d8 = (parse_card(c) for c in ("D6", "D7", "D8"))
+    outcomes = [
+        PlayerOutcome(finish=0, played=11, passes=2, hand_size=11, able_passes=1),
+        PlayerOutcome(hand_left=3, passes=1, hand_size=11, able_passes=1, held_back=(0, 0, 1, 0)),
+        PlayerOutcome(hand_left=2, hand_size=10, neighbours=(d6,)),
+        PlayerOutcome(hand_left=4, passes=3, hand_size=10, neighbours=(d8,)),
+        PlayerOutcome(hand_left=1, hand_size=10),
+    ]
+    assert d7 == 13 * 2 + 6
+    game = game_for("hoyle", ["players=5"])
+    want = (18, -8 - 10, -3 + 5, -5 + 5, -2)
+    assert kernel_result(game, outcomes).money == want
+    assert game.rules.scoring.score(outcomes).money == want
+    # Bicycle's reading: the short hands ante the extra chip, a pass costs 1 whenever made
+    # (passes 2, 1, 0, 3, 0), and no price for a pass when able nor for a 7 held back
+    plain = [o._replace(able_passes=0, held_back=(), neighbours=()) for o in outcomes]
+    paid = (1 + 2, 1 + 1 + 3, 2 + 0 + 2, 2 + 3 + 4, 2 + 0 + 1)
+    want = (sum(paid) - paid[0], *(-x for x in paid[1:]))
+    assert kernel_result(game_for("bicycle", ["players=5"]), plain).money == want
 
 
 @pytest.mark.parametrize("example", SETTLEMENTS, ids=[e.name for e in SETTLEMENTS])

@@ -465,7 +465,7 @@ NEEDS = {tuple(rule.split(".")): (*need.split("."), value) for rule, _, need, va
 
 def test_a_profile_at_every_bound_plays(folder: Path) -> None:
     """The largest numbers the schema allows, at once, on the longest games and sessions."""
-    for pid in ("doujue", "platform", "bicycle", "shichinarabe", "twstar"):
+    for pid in ("doujue", "platform", "bicycle", "shichinarabe", "twstar", "hoyle"):
         doc = copy.deepcopy(load_profile(pid).resolved())
         for path, sub in LEAVES.items():
             need = NEEDS.get(path)
@@ -475,6 +475,10 @@ def test_a_profile_at_every_bound_plays(folder: Path) -> None:
                 _set(doc, path, sub["maximum"])
             elif "maximum" in sub.get("items", {}):
                 _set(doc, path, [sub["items"]["maximum"]] * sub.get("maxItems", 4))
+        if doc["turn"]["must_play"]:  # Hoyle's penalties price passes made by choice
+            doc["scoring"].update(able_pass_cost=0, held_seven_pay=0)
+        else:  # the most rounds whose passes Hoyle's counters hold, with 53 cards
+            doc["ending"]["stall"] = 1023 // 54
         doc = {**standalone(doc), "id": "every-bound", "players": 3, "deck": {"jokers": 1}}
         (folder / "bounds.yaml").write_text(dump(doc), encoding="utf-8")
         loaded = load(folder / "bounds.yaml")

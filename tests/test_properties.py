@@ -418,6 +418,11 @@ class Model:
         self.left: list[int] = []
         self.joker_moves = [0] * n
         self.barred: int | None = None  # the seat a pass barred (turn.pass_bars)
+        # Hoyle's penalties: each seat's passes made when it could have played, and what it
+        # owes each seat for the 7s it held back (a unit for each of their 6s and 8s held
+        # at the moment of the pass)
+        self.able = [0] * n
+        self.owed = [[0] * n for _ in range(n)]
         self.dealt = [set(h) for h in hands]
         self.hands = [set(h) for h in hands]
         # with leftovers face up, the pack's cards that no hand was dealt lie face up
@@ -562,6 +567,7 @@ class Model:
         if stop:
             pass
         elif text == "pass":
+            self._held_back(seat)
             self.passes[seat] += 1
             if self.rules.pass_bars:
                 self.barred = seat  # (and whoever was barred is free)
@@ -617,6 +623,23 @@ class Model:
             self.extra = True  # the same seat moves again
         else:
             self._advance()
+
+    def _held_back(self, seat: int) -> None:
+        """A pass of ``seat``: made when it could have played a card (or a joker move),
+        and holding 7s that could have been played, whose suit's 6 and 8 their holders
+        were kept from playing."""
+        hand = self.hands[seat]
+        plays = self.plays()
+        if not plays and not (self.jokers[seat] and joker_moves(self.rules, self.table, hand)):
+            return
+        self.able[seat] += 1
+        for seven in plays & hand:
+            if seven % 13 != self.rules.centre:
+                continue
+            beside = {c for c in playable(self.rules, {seven}) if c // 13 == seven // 13}
+            for t, other in enumerate(self.hands):
+                if t != seat:
+                    self.owed[seat][t] += len(beside & other)
 
     def _draw(self, seat: int, card: int) -> None:
         """``seat`` draws ``card`` from the stock: where it fits, the seat may play it now;
@@ -743,6 +766,8 @@ class Model:
                 left=self.left.index(s) if s in self.left else None,
                 held=len(self.hands[s]) + self.jokers[s],
                 holding=sorted(self.hands[s]),
+                able=self.able[s],
+                owed=list(self.owed[s]),
             )
             for s in range(self.rules.players)
         ]
@@ -930,6 +955,10 @@ class Facts:
     left: int | None = None  # 0 for the first player to leave holding only jokers, ...
     held: int = 0  # cards still in the hand at the end (jokers included)
     holding: list[int] = field(default_factory=list)  # the suited cards of them
+    # Hoyle's penalties (WILD_RULES row 4): passes made when able to play, and the chips'
+    # units owed to each seat for the 7s held back at those passes (one a 6 or 8 held)
+    able: int = 0
+    owed: list[int] = field(default_factory=list)
 
     @property
     def all_covered(self) -> bool:
@@ -1065,12 +1094,37 @@ def expected_first_out(facts: list[Facts], p: dict[str, Any], chips: bool) -> di
     winners = winners or list(range(len(facts)))
     money = [Fraction(0)] * len(facts)
     if chips:
-        # antes, passes, and (Bicycle) a chip to the winner for each card still held
+        # antes (and an extra one from the short hands, or the long ones, of an uneven
+        # deal: Bicycle, Hoyle), passes (more when able to play: Hoyle), and (Bicycle) a
+        # chip to the winner for each card still held
         card_cost = p.get("card_cost", 0)
-        paid = [Fraction(p["ante"] + f.passes * p["pass_cost"] + f.held * card_cost) for f in facts]
+        sizes = [f.dealt for f in facts]
+        extra = [
+            p.get("extra_ante", 0)
+            if (
+                f.dealt > min(sizes) if p.get("extra_ante_from") == "long" else f.dealt < max(sizes)
+            )
+            else 0
+            for f in facts
+        ]
+        paid = [
+            Fraction(
+                p["ante"]
+                + x
+                + f.passes * p["pass_cost"]
+                + f.able * p.get("able_pass_cost", 0)
+                + f.held * card_cost
+            )
+            for f, x in zip(facts, extra, strict=True)
+        ]
         money = [-x for x in paid]
         for w in winners:
             money[w] += sum(paid) / len(winners)
+        # Hoyle: a 7 held back pays the holders of its 6 and 8, player to player
+        for s, f in enumerate(facts):
+            for t, units in enumerate(f.owed):
+                money[s] -= units * p.get("held_seven_pay", 0)
+                money[t] += units * p.get("held_seven_pay", 0)
     # penalty points (WILD_RULES row 8): minus what the cards still held count
     penalty = p.get("penalty", "none")
     total = None if penalty == "none" else [-penalty_points(f, penalty) for f in facts]
@@ -1296,8 +1350,13 @@ def check_result(state: State, rules: Rules) -> None:
         assert all(r > 1 for s, r in enumerate(result.rank) if s not in want["winners"])
     assert list(result.winners) == want["winners"]
     # Winners never pay; except that holders tied by a stall share a pot they paid into
-    # unequally (RULES.md section 5), and where each keeps its total (the best may be < 0)
-    if not state.stalled and rules.params.get("pay") != "totals":
+    # unequally (RULES.md section 5), where each keeps its total (the best may be < 0), and
+    # that a winner who held a 7 back paid the holders of its 6 and 8 (Hoyle)
+    if (
+        not state.stalled
+        and rules.params.get("pay") != "totals"
+        and not any(f.owed and any(f.owed) for f in facts)
+    ):
         assert all(result.money[w] >= 0 for w in result.winners)
 
 
@@ -1318,7 +1377,12 @@ def test_every_step_follows_the_rules(profile: str, seed: int, rnd: random.Rando
     rules = Rules.of(profile)
     state = game(profile).new_state(seed=seed)
     if not rules.jokers:  # (a pack with jokers deals 54 cards round: 14, 14, 13, 13)
-        assert [len(h) for h in dealt(state)] == [rules.hand_size] * rules.players  # 13, 9 of 36
+        # 13, 9 of 36; an uneven deal gives the first seats a card more (Hoyle, 5 players)
+        more = (
+            len(rules.pack) % rules.players if rules.leftover == "dealt" and not rules.hand else 0
+        )
+        sizes = [rules.hand_size + (s < more) for s in range(rules.players)]
+        assert [len(h) for h in dealt(state)] == sizes
     play(state, by_rng(rnd), rules)
     check_result(state, rules)
 
@@ -1528,6 +1592,38 @@ def test_games_with_the_leftovers_face_up_follow_the_rules(
     state = played_as_the_model(played, rules, seed, rnd)
     sizes = {len(h) for h in dealt(state)}
     assert sizes == {len(rules.pack) // rules.players}
+    check_result(state, rules)
+
+
+# Hoyle's penalties (WILD_RULES row 4): an uneven deal's extra ante from the long hands or
+# the short ones, a pass made when able, a 7 held back paying the holders of its 6 and 8;
+# with a joker (its moves are plays a pass passes up), face-up leftovers (a 6 lying face
+# up is nobody's), another centre and a short pack
+HOYLE = [
+    ("hoyle", ("players=5",)),
+    ("hoyle", ("players=3", "deck.jokers=1")),
+    ("hoyle", ("players=6", "deck.leftover=face_up", "ending.stall=3")),
+    ("hoyle", ("players=7", "deck.ranks=6-K", "layout.centre=9", "scoring.pass_cost=1")),
+    ("bicycle", ("players=5",)),
+    ("bicycle", ("players=3", "turn.must_play=false", "scoring.able_pass_cost=2")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), HOYLE)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_hoyles_penalties_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game of Hoyle's chips equals the model's, and its result follows:
+    each pass made when able costs its price, each 7 held back at a pass pays the holders
+    of its 6 and 8 at that moment, and the extra ante comes from the hands its rule says."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.scoring == "chips" and rules.params["extra_ante"] == 1
+    state = played_as_the_model(played, rules, seed, rnd)
+    sizes = list(state.hand_sizes)  # an uneven deal: a card more for some
+    assert max(sizes) - min(sizes) == (played.dealt % rules.players > 0)
     check_result(state, rules)
 
 

@@ -839,6 +839,31 @@ def test_chips_settlement_says_what_each_player_paid() -> None:
     assert [x["money"] for x in s["seats"]] == [32, -12, -9, -11]
 
 
+def test_hoyles_settlement_shows_the_pot_and_the_chips_for_a_7_held_back() -> None:
+    # five at Hoyle's table (seats 0 and 1 dealt 11 cards: ante 2). Seat 1 passed once when
+    # able holding D7: 3 into the pot, and 5 each to seat 2 (dealt D6) and seat 3 (D8)
+    rules = Game("hoyle", ["players=5"]).rules
+    c = parse_card
+    outcomes = [
+        PlayerOutcome(played=11, finish=0, passes=2, hand_size=11, able_passes=1),
+        PlayerOutcome(played=8, passes=1, hand_left=3, hand_size=11, able_passes=1,
+                      held_back=(0, 0, 1, 0)),
+        PlayerOutcome(played=8, hand_left=2, hand_size=10, neighbours=(c("D6"),)),
+        PlayerOutcome(played=6, passes=3, hand_left=4, hand_size=10, neighbours=(c("D8"),)),
+        PlayerOutcome(played=9, hand_left=1, hand_size=10),
+    ]  # fmt: skip
+    s = settlement(rules, outcomes, rules.scoring.score(outcomes))
+    assert [x["money"] for x in s["seats"]] == [18, -18, 2, 0, -2]
+    assert [(p["from"], p["to"], p["amount"], p["why"]) for p in s["payments"]] == [
+        (1, 0, 8, "ante 2 + 1 passes when able × 3 + 3 cards held × 1 = 8"),
+        (2, 0, 3, "ante 1 + 2 cards held × 1 = 3"),
+        (3, 0, 5, "ante 1 + 4 cards held × 1 = 5"),
+        (4, 0, 2, "ante 1 + 1 cards held × 1 = 2"),
+        (1, 2, 5, "1 passes holding D7 × 5 (D6)"),
+        (1, 3, 5, "1 passes holding D7 × 5 (D8)"),
+    ]
+
+
 def test_pairs_settlement_shows_totals_and_money_without_invented_payments() -> None:
     # QQ 排七: covered points 0, 13, 8, 25 (46); 甲 went clean, so everything doubles:
     # 46 x 2 = 92; (33 - 39) x 2 = -12; (38 - 24) x 2 = 28; (21 - 75) x 2 = -108. Money flows

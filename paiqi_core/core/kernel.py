@@ -113,6 +113,7 @@ from paiqi_core.core.layout import (
     R_STALL,
     R_STUCK,
     R_TAKE,
+    R_TALLY,
     R_THEN_COVER,
     SIZE,
     STARTED,
@@ -124,6 +125,10 @@ from paiqi_core.core.layout import (
     TABLE_THRICE,
     TABLE_TWICE,
     TAKER,
+    TALLY,
+    TALLY_BITS,
+    TALLY_SEATS,
+    TALLY_WORD,
     THRICE,
     TURN,
     TWICE,
@@ -536,6 +541,8 @@ def start(
     st[PHASE] = 0
     st[TAKER] = -1
     st[BARRED] = 0
+    st[TALLY] = 0
+    st[TALLY + 1] = 0
     table = opening(st, R, log, door)
     if st[LEAD]:  # a match's last winner moves first (``match.next_lead``)
         st[TURN] = st[LEAD] - 1
@@ -766,6 +773,8 @@ def apply(
         st[IDLE] = st[IDLE] + 1 if action == PASS and not stop else 0
         if action == PASS:
             if not stop:
+                if R[R_TALLY]:  # (before the pass changes the turn's options)
+                    _tally_pass(st, R, beyond, seat)
                 st[PASSES + seat] += 1
                 if R[R_PASS_BARS]:  # barred until another passes (which frees any other)
                     st[BARRED] = seat + 1
@@ -788,6 +797,39 @@ def apply(
         st[PHASE] = EXTRA  # the same seat plays again
     else:
         advance(st, R, ext, beyond, log)
+
+
+@step
+def tally(st: np.ndarray, counter: int) -> int:
+    """A counter of ``TALLY`` (``layout``): a seat's passes when able, or a suit's passes
+    holding its centre card."""
+    shift = TALLY_BITS * (counter % TALLY_WORD)
+    return (st[TALLY + counter // TALLY_WORD] >> shift) & ((1 << TALLY_BITS) - 1)
+
+
+@step
+def _count(st: np.ndarray, counter: int) -> None:
+    st[TALLY + counter // TALLY_WORD] += 1 << (TALLY_BITS * (counter % TALLY_WORD))
+
+
+@step
+def _tally_pass(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) -> None:
+    """Count a pass of ``seat`` that it made although it could have played (a card, or a
+    joker move), and for each centre card it held that could have been played, the suit's
+    pass held back."""
+    can = plays(st, seat)
+    if can == 0:
+        hand = st[HAND + seat]
+        if not (
+            R[R_JOKERS] and hand & JOKER_BITS and _any_joker_move(st, beyond, _joker_hand(R, hand))
+        ):
+            return
+    _count(st, seat)
+    centre = R[R_CENTRE]
+    held_back = can & st[HAND + seat] & (EACH_SUIT << centre)
+    for suit in range(4):
+        if (held_back >> (13 * suit + centre)) & 1:
+            _count(st, TALLY_SEATS + suit)
 
 
 @step

@@ -99,6 +99,16 @@ BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes
 # winner, ``match.next_lead``), 0: the opening's; set before the game starts
 LEAD = _J + 32
 STATE = _J + 33
+# what Hoyle's chips count (R_TALLY): twelve counters of TALLY_BITS bits, TALLY_WORD of
+# them a word, in the words TALLY and TALLY + 1 (0: nothing yet): counter s (seat 0 to
+# TALLY_SEATS - 1) the passes seat s made when it could have played; counter TALLY_SEATS +
+# suit the passes made by the holder of the suit's centre card while it could have played
+# that card (the profile checks keep every count within TALLY_MOST)
+TALLY = _J + 26  # and _J + 27
+TALLY_BITS = 10
+TALLY_MOST = (1 << TALLY_BITS) - 1  # the most a counter holds (the profile's checks keep to it)
+TALLY_WORD = 6
+TALLY_SEATS = 8
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -167,6 +177,7 @@ R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says
 R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
+R_TALLY = 78  # the kernel counts the passes made when able (TALLY), for the chips penalties
 # 69-79: rules of play declared in ``play_rules`` (their slots are there); 80 and above:
 # scorings, matches and sessions
 R_COUNT_CARDS = 80  # covering: a covered card counts 1 (its points otherwise)
@@ -190,6 +201,13 @@ R_FINISHERS = 87  # 4 slots
 MAX_FINISHERS = 8
 TOTALS_COLLECT, TOTALS_SPARE = 1, 2
 FIELDS = 4  # a packed slot's fields, 16 bits each (-32768 .. 32767)
+# chips: an extra ante from the short hands (0) or the long hands (1) of an uneven deal;
+# a pass made when able to play; a pass holding a centre card that could be played, to
+# each holder of one of its neighbours (the 6 and the 8)
+R_EXTRA_ANTE = 91
+R_EXTRA_ANTE_LONG = 92
+R_ABLE_PASS_COST = 93
+R_HELD_SEVEN_PAY = 94
 RULES = 112
 
 WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-lemire``)

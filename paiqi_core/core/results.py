@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from paiqi_core.cards import bits, mask_of
 from paiqi_core.core import layout as L
-from paiqi_core.core.plain import scoring
+from paiqi_core.core.plain import kernel, scoring
 from paiqi_core.core.vector import fill_scoring
 from paiqi_core.forms import Form
 from paiqi_core.outcome import Money, PlayerOutcome, Result, exact
@@ -60,9 +60,30 @@ def outcomes_of(st: Sequence[int], players: int, centre: int) -> list[PlayerOutc
             centre,
             st[L.LEFT + s] - 1 if st[L.LEFT + s] else None,  # left: its order
             _held(st, s) if st[L.HAND + s] else (),  # held
+            *(_hoyle(st, s, centre) if st[L.TALLY] or st[L.TALLY + 1] else ()),
         )
         for s in range(players)
     ]
+
+
+def _hoyle(st: Sequence[int], s: int, centre: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """Seat ``s``'s facts for Hoyle's penalties (``PlayerOutcome.able_passes``, ``held_back``
+    and ``neighbours``) from the core's counts (``layout.TALLY``) and the hands as dealt."""
+    if s >= L.TALLY_SEATS:
+        return 0, (), ()
+    able = kernel.tally(st, s)
+    dealt = st[L.DEALT + s]
+    suits = [
+        kernel.tally(st, L.TALLY_SEATS + x) if dealt >> (13 * x + centre) & 1 else 0
+        for x in range(4)
+    ]
+    near = tuple(
+        c
+        for x in range(4)
+        for c in (13 * x + centre - 1, 13 * x + centre + 1)
+        if c // 13 == x and c % 13 >= 0 and dealt >> c & 1
+    )
+    return able, tuple(suits) if any(suits) else (), near
 
 
 def _held(st: Sequence[int], s: int) -> tuple[int, ...]:
@@ -108,7 +129,31 @@ def _state(outcomes: Sequence[PlayerOutcome]) -> list[int]:
                 left = max(left - 52, 0)
         st[L.SIZE + s] = o.hand_size
         st[L.BURSTED + s] = -1 if o.burst is None else o.burst
+        _tally(st, s, o)
     return st
+
+
+def _tally(st: list[int], s: int, o: PlayerOutcome) -> None:
+    """Hoyle's penalties of ``o`` into the core's counts (``layout.TALLY``), and the centre
+    cards it held back and their neighbours into its hand as dealt."""
+    if not (o.able_passes or o.held_back or o.neighbours):
+        return
+    if s >= L.TALLY_SEATS:
+        raise ValueError(f"passes when able are counted for {L.TALLY_SEATS} players at most")
+    for counter, times in (
+        (s, o.able_passes),
+        *((L.TALLY_SEATS + x, k) for x, k in enumerate(o.held_back)),
+    ):
+        if times:
+            if not 0 <= times <= L.TALLY_MOST:
+                raise ValueError(f"{times} passes: counted up to {L.TALLY_MOST}")
+            st[L.TALLY + counter // L.TALLY_WORD] += times << (
+                L.TALLY_BITS * (counter % L.TALLY_WORD)
+            )
+            if counter >= L.TALLY_SEATS:
+                st[L.DEALT + s] |= 1 << (13 * (counter - L.TALLY_SEATS) + o.centre)
+    for c in o.neighbours:
+        st[L.DEALT + s] |= 1 << c
 
 
 def _result(res: list[list[int]], game: list[int], stake: Fraction, kind: str) -> Result:

@@ -19,12 +19,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paiqi_core.core.bits import face_points, hot, lowest, popcount
-from paiqi_core.core.kernel import held
+from paiqi_core.core.kernel import held, tally
 from paiqi_core.core.layout import (
     ACTIONS,
     BURSTED,
     CLOSED,
     COVERED,
+    DEALT,
     E_BUST,
     E_CLEAN,
     E_FEE,
@@ -51,6 +52,7 @@ from paiqi_core.core.layout import (
     NLEFT,
     PASSES,
     PLAYED,
+    R_ABLE_PASS_COST,
     R_ALL_COVERED_BUSTS,
     R_ALL_COVERED_PAY,
     R_ALL_COVERED_TOTAL,
@@ -66,12 +68,15 @@ from paiqi_core.core.layout import (
     R_CLOSURE,
     R_COMPLETION,
     R_COUNT_CARDS,
+    R_EXTRA_ANTE,
+    R_EXTRA_ANTE_LONG,
     R_FEE_DEN,
     R_FEE_NUM,
     R_FINISHERS,
     R_HEAD_BIG,
     R_HEAD_MIDDLE,
     R_HEAD_SMALL,
+    R_HELD_SEVEN_PAY,
     R_LAST_SEVEN,
     R_LOSERS,
     R_MELDS,
@@ -92,6 +97,7 @@ from paiqi_core.core.layout import (
     R_WM_LAST_SEVEN,
     SIZE,
     SUITED,
+    TALLY_SEATS,
     THRICE,
     TOTALS_COLLECT,
     TOTALS_SPARE,
@@ -707,20 +713,63 @@ def _losers_by_penalty(st: np.ndarray, n: int, res: np.ndarray) -> None:
 
 
 @hot
+def _ante(st: np.ndarray, R: np.ndarray, n: int, s: int) -> int:
+    """What seat ``s`` antes: the ante, and where the deal came out uneven the extra ante of
+    a short hand (or of a long one, ``R_EXTRA_ANTE_LONG``)."""
+    lo = st[SIZE]
+    hi = st[SIZE]
+    for t in range(1, n):
+        lo = min(lo, st[SIZE + t])
+        hi = max(hi, st[SIZE + t])
+    size = st[SIZE + s]
+    extra = size > lo if R[R_EXTRA_ANTE_LONG] else size < hi
+    return R[R_ANTE] + (R[R_EXTRA_ANTE] if extra else 0)
+
+
+@hot
+def _dealt_holder(st: np.ndarray, n: int, card: int) -> int:
+    """The seat dealt ``card``, -1 for none."""
+    for t in range(n):
+        if (st[DEALT + t] >> card) & 1:
+            return t
+    return -1
+
+
+@hot
 def _chips(st: np.ndarray, R: np.ndarray, n: int, res: np.ndarray, game: np.ndarray) -> None:
-    """Antes and pass chips into the pot, and a payment for each card still held (a
-    winner holds none): all of it to the winners, shared (numerators over ``k``)."""
+    """Antes and pass chips into the pot (a pass made when able to play costs more), and a
+    payment for each card still held (a winner holds none): all of it to the winners,
+    shared (numerators over ``k``). A pass made holding a centre card that could have been
+    played pays each holder of one of that suit's neighbours (the 6 and the 8) besides:
+    as the cards cannot be played before the centre card, their holders then are the
+    players dealt them."""
     _first_out(st, n, res, game)
     k = game[G_WINNERS]
     pot = 0
     for s in range(n):
-        paid = R[R_ANTE] + st[PASSES + s] * R[R_PASS_COST] + held(st, s) * R[R_CARD_COST]
+        paid = _ante(st, R, n, s) + st[PASSES + s] * R[R_PASS_COST] + held(st, s) * R[R_CARD_COST]
+        if R[R_ABLE_PASS_COST] and s < TALLY_SEATS:
+            paid += tally(st, s) * R[R_ABLE_PASS_COST]
         pot += paid
         res[s, X_MONEY] = -paid * k
     for s in range(n):
         if res[s, X_WIN]:
             res[s, X_MONEY] += pot
     game[G_DEN] = k
+    if not R[R_HELD_SEVEN_PAY]:
+        return
+    centre = R[R_CENTRE]
+    for suit in range(4):
+        times = tally(st, TALLY_SEATS + suit)
+        if times == 0:
+            continue
+        payer = _dealt_holder(st, n, 13 * suit + centre)
+        for rank in (centre - 1, centre + 1):
+            if 0 <= rank < 13:
+                t = _dealt_holder(st, n, 13 * suit + rank)
+                if t >= 0 and t != payer and payer >= 0:
+                    res[payer, X_MONEY] -= times * R[R_HELD_SEVEN_PAY] * k
+                    res[t, X_MONEY] += times * R[R_HELD_SEVEN_PAY] * k
 
 
 @hot

@@ -55,6 +55,7 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_HAND] = rules.hand or 0
     R[L.R_DECKS] = rules.pack.decks
     R[L.R_DRAW] = int(rules.draw != "none")
+    R[L.R_TALLY] = int(counts_able_passes(rules))
     for rule in PLAY_RULES:
         R[rule.slot] = rule.code(rules.profile.get(rule.key))
     line = rules.topology.line
@@ -70,6 +71,15 @@ def packed(values: Sequence[int]) -> int:
     assert len(values) <= L.FIELDS and all(-(1 << 15) <= v < 1 << 15 for v in values)
     slot = sum((v & 0xFFFF) << (16 * i) for i, v in enumerate(values))
     return slot - (1 << 64) if slot >= 1 << 63 else slot
+
+
+def counts_able_passes(rules: Rules) -> bool:
+    """Whether the core counts the passes made when able (``layout.TALLY``): the chips
+    scoring charges for them."""
+    get = rules.profile.get
+    return get("scoring.method") == "chips" and bool(
+        get("scoring.able_pass_cost") or get("scoring.held_seven_pay")
+    )
 
 
 def fill_scoring(R: list[int], f: Form) -> None:
@@ -126,3 +136,7 @@ def fill_scoring(R: list[int], f: Form) -> None:
         R[L.R_ANTE] = int(f["ante"])
         R[L.R_PASS_COST] = int(f["pass_cost"])
         R[L.R_CARD_COST] = int(f.get("card_cost", 0))
+        R[L.R_EXTRA_ANTE] = int(f.get("extra_ante", 0))
+        R[L.R_EXTRA_ANTE_LONG] = int(f.get("extra_ante_from", "short") == "long")
+        R[L.R_ABLE_PASS_COST] = int(f.get("able_pass_cost", 0))
+        R[L.R_HELD_SEVEN_PAY] = int(f.get("held_seven_pay", 0))

@@ -76,7 +76,15 @@ def one_win(limits: Limits) -> Fraction:
 @register(
     "scoring",
     "chips",
-    params=("ante", "pass_cost", "card_cost"),
+    params=(
+        "ante",
+        "pass_cost",
+        "card_cost",
+        "extra_ante",
+        "extra_ante_from",
+        "able_pass_cost",
+        "held_seven_pay",
+    ),
     summary=(
         "each player antes {ante}, each pass costs {pass_cost}; the first out takes the pot, "
         "and each other player pays them {card_cost} for every card still held"
@@ -84,37 +92,79 @@ def one_win(limits: Limits) -> Fraction:
 )
 def chips(p: Params) -> Scoring:
     """Antes and pass chips into a pot that the first player out takes, and a payment to
-    the winner for each card the others still hold."""
+    the winner for each card the others still hold; Hoyle's penalties besides: an extra
+    ante by hand size, a price for a pass made when able and a payment from a player who
+    held a 7 back to the holders of its 6 and 8."""
     ante, pass_cost = int(p["ante"]), int(p["pass_cost"])
     card_cost = int(p.get("card_cost", 0))
+    extra_ante = int(p.get("extra_ante", 0))
+    extra_from = str(p.get("extra_ante_from", "short"))
+    able_cost = int(p.get("able_pass_cost", 0))
+    held_pay = int(p.get("held_seven_pay", 0))
+    hoyle: dict[str, int | str] = {}
+    if extra_ante:
+        hoyle.update(extra_ante=extra_ante, extra_ante_from=extra_from)
+    if able_cost:
+        hoyle["able_pass_cost"] = able_cost
+    if held_pay:
+        hoyle["held_seven_pay"] = held_pay
 
-    compiled = form("chips", ante=ante, pass_cost=pass_cost, card_cost=card_cost)
+    compiled = form("chips", ante=ante, pass_cost=pass_cost, card_cost=card_cost, **hoyle)
     score = core_score(compiled, pack_of(p))
 
     def bounds(limits: Limits) -> tuple[Fraction, Fraction]:
-        """No seat pays more than its ante, its most passes and its fullest hand; the
-        winner takes the others' chips."""
+        """No seat pays more than its ante, its most passes (each when able, holding every
+        7 it can hold back: two neighbours each) and its fullest hand; the winner takes the
+        others' chips, and a seat may be paid for every pass of the others."""
         passes = limits.passes_per_seat
         if passes is None:
             raise ValueError("passes are unbounded, so are the chips they cost")
-        pays = Fraction(ante + passes * pass_cost + limits.hand * card_cost)
-        return -pays, (limits.players - 1) * pays
+        blocked = 8 * held_pay  # a pass holding back every 7: their 6s and 8s
+        uneven = limits.cards % limits.players != 0  # (then some hands are a card short)
+        antes = ante + (extra_ante if uneven else 0)
+        pays = antes + passes * (pass_cost + able_cost) + limits.hand * card_cost
+        others = limits.players - 1
+        return Fraction(-pays - passes * blocked), Fraction(others * (pays + passes * blocked))
 
     def settle(
         outcomes: Sequence[PlayerOutcome], result: Result, rows_cut: bool
     ) -> list[SeatSettlement]:
-        """What each seat put in the pot: its ante and its passes' chips, and what it pays
-        for the cards it still holds."""
+        """What each seat put in the pot: its ante (with the extra ante of its hand's size)
+        and its passes' chips (more for those made when able), and what it pays for the
+        cards it still holds; the chips a 7 held back pays the holders of its 6 and 8 go
+        from player to player and are not among them."""
+        sizes = [o.hand_size for o in outcomes]
         out = []
-        for o in outcomes:
+        for s, o in enumerate(outcomes):
+            extra = o.hand_size > min(sizes) if extra_from == "long" else o.hand_size < max(sizes)
+            antes = ante + (extra_ante if extra else 0)
             cards = o.hand_left * card_cost
-            words = [f"ante {ante}"]
-            if o.passes:
+            words = [f"ante {antes}"]
+            if o.passes and pass_cost:
                 words.append(f"+ {o.passes} passes × {pass_cost}")
+            able = o.able_passes * able_cost
+            if able:
+                words.append(f"+ {o.able_passes} passes when able × {able_cost}")
             if cards:
                 words.append(f"+ {o.hand_left} cards held × {card_cost}")
-            paid = Fraction(ante + o.passes * pass_cost + cards)
-            out.append(SeatSettlement(pays=(paid, tuple(words))))
+            paid = Fraction(antes + o.passes * pass_cost + able + cards)
+            out.append(SeatSettlement(pays=(paid, tuple(words)), gives=held_back(outcomes, s)))
         return out
+
+    def held_back(
+        outcomes: Sequence[PlayerOutcome], s: int
+    ) -> tuple[tuple[int, Fraction, str], ...]:
+        """What seat ``s`` gives the holders of the 6s and 8s of the 7s it held back."""
+        gives = []
+        o = outcomes[s]
+        for suit, times in enumerate(o.held_back if held_pay else ()):
+            seven = 13 * suit + o.centre
+            for card in (seven - 1, seven + 1):
+                for t, other in enumerate(outcomes):
+                    if t != s and card in other.neighbours and times:
+                        held = f"{times} passes holding {card_text(seven)}"
+                        why = f"{held} × {held_pay} ({card_text(card)})"
+                        gives.append((t, Fraction(times * held_pay), why))
+        return tuple(gives)
 
     return Scoring(score, ScoringFacts(objective="money"), compiled, bounds, zero_sum, settle)

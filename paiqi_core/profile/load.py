@@ -17,6 +17,7 @@ import jsonschema
 
 from paiqi_core import resources
 from paiqi_core.cards import RANKS, SEVEN, card_text, parse_card
+from paiqi_core.core.layout import TALLY_MOST, TALLY_SEATS
 from paiqi_core.hooks import registry
 from paiqi_core.pack import ALL_RANKS, Pack, line_of, rank_index, rank_range
 from paiqi_core.profile.errors import Location, Path_, Problem, ProfileError, format_path
@@ -59,12 +60,21 @@ RULE_NEEDS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     ("scoring.finishers_collect", (False,), "scoring.pay", "totals"),
     ("scoring.spare_least", (False,), "scoring.pay", "totals"),
     ("scoring.all_covered_pay", ([0, 0],), "scoring.pay", "totals"),
+    # Hoyle's penalties: a pass made when able (which a player who must play never makes);
+    # a 7 held back pays the players dealt its 6 and 8, who hold them while it is held
+    ("scoring.able_pass_cost", (0,), "turn.must_play", False),
+    ("scoring.held_seven_pay", (0,), "turn.must_play", False),
+    ("scoring.held_seven_pay", (0,), "deck.decks", 1),
+    ("scoring.held_seven_pay", (0,), "turn.pass_takes", "none"),
+    ("scoring.held_seven_pay", (0,), "turn.draw", "none"),
 )
 Locator = Callable[..., Location]
 
 
 def _yaml(value: Any) -> str:
     """A value as a profile writes it: ``null`` for None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return "null" if value is None else str(value)
 
 
@@ -492,28 +502,33 @@ def _semantic_errors(
         o = origins.get(path)
         return o.location if o and o.location else keys.get(path, fallback)
 
-    for rule, allowed, needs, value in RULE_NEEDS:
-        section, key = rule.split(".")
-        s2, k2 = needs.split(".")
-        values = value if isinstance(value, tuple) else (value,)
-        if data[section][key] not in allowed and data[s2][k2] not in values:
-            problems.append(
-                Problem(
-                    where((section, key)),
-                    (section, key),
-                    f"{_yaml(data[section][key])} needs {needs}: "
-                    f"{' or '.join(map(_yaml, values))} (this profile has {_yaml(data[s2][k2])})",
-                )
-            )
     nearness = ("default", "parent", "profile", "set")  # later: closer to the user
 
     def given(path: Path_) -> int:
         o = origins.get(path)
         return nearness.index(o.kind) if o is not None else 0
 
+    for rule, allowed, needs, value in RULE_NEEDS:
+        section, key = rule.split(".")
+        s2, k2 = needs.split(".")
+        values = value if isinstance(value, tuple) else (value,)
+        if data[section][key] not in allowed and data[s2][k2] not in values:
+            # located at the rule the user gave last (the first named on a tie)
+            path = max(((section, key), (s2, k2)), key=given)
+            problems.append(
+                Problem(
+                    where(path),
+                    path,
+                    ("" if path == (section, key) else f"{rule} ")
+                    + f"{_yaml(data[section][key])} needs {needs}: "
+                    f"{' or '.join(map(_yaml, values))} (this profile has "
+                    f"{_yaml(data[s2][k2])})",
+                )
+            )
     problems += _pack_errors(data, where, given)
     if not problems:
         problems += _centre_pick_errors(data, where, fallback)
+    problems += _tally_errors(data, where, given)
     turn = data["turn"]
     if data["layout"]["ends"] == "cut" and turn["stuck"] == "pass" and turn["pass_limit"] is None:
         problems.append(
@@ -618,6 +633,73 @@ def _centre_pick_errors(
                 )
             ]
     return []
+
+
+def _tally_errors(
+    data: Mapping[str, Any], where: Callable[[Path_], Location], given: Callable[[Path_], int]
+) -> list[Problem]:
+    """Hoyle's penalties count each seat's passes made when able in the core's small
+    counters (``layout.TALLY``): at most ``TALLY_SEATS`` players, and no more passes a seat
+    than a counter holds (the pass limit, or the stall rule's bound on a game)."""
+    scoring, turn = data["scoring"], data["turn"]
+    named = [k for k in ("able_pass_cost", "held_seven_pay") if scoring.get(k)]
+    if scoring.get("method") != "chips" or not named:
+        return []
+    problems: list[Problem] = []
+    rule: Path_ = ("scoring", named[0])
+    players = data["players"]
+    if isinstance(players, int) and players > TALLY_SEATS:
+        path = max((rule, ("players",)), key=given)
+        problems.append(
+            Problem(
+                where(path),
+                path,
+                f"scoring.{named[0]} counts the passes of {TALLY_SEATS} players at most "
+                f"(players: {players})",
+            )
+        )
+    limit = turn["pass_limit"]
+    stall = data["ending"]["stall"]
+    rounds = 10 if stall == "auto" else stall
+    deck = data["deck"]
+    cards = 52 * int(deck["decks"]) + int(deck["jokers"])
+    most = (
+        limit
+        if isinstance(limit, int)
+        else rounds * (cards + 1)
+        if isinstance(rounds, int)
+        else None
+    )
+    if most is not None and most > TALLY_MOST:
+        others: tuple[Path_, ...] = (("turn", "pass_limit"),)
+        if not isinstance(limit, int):  # the stall rule's bound grows with the pack
+            others = (("ending", "stall"), ("deck", "decks"), ("deck", "jokers"))
+        other = "turn.pass_limit" if isinstance(limit, int) else "ending.stall"
+        path = max((rule, *others), key=given)
+        problems.append(
+            Problem(
+                where(path),
+                path,
+                f"scoring.{named[0]} counts up to {TALLY_MOST} passes a player, and "
+                f"{other} {limit if isinstance(limit, int) else stall} lets a "
+                f"player pass up to {most} times in a game of {cards} cards: take a smaller "
+                "value",
+            )
+        )
+    if scoring.get("held_seven_pay") and data["layout"]["ace"] == "high":
+        centre = rank_index(str(data["layout"]["centre"]))
+        if centre in (0, 1, 12):  # A, 2 or K: a neighbour across the ace
+            path = max((("scoring", "held_seven_pay"), ("layout", "centre")), key=given)
+            problems.append(
+                Problem(
+                    where(path),
+                    path,
+                    "scoring.held_seven_pay pays the holders of the centre's neighbours, "
+                    f"and with layout.ace high the centre {data['layout']['centre']} "
+                    "(layout.centre) has the ace beside it or none: take layout.ace low",
+                )
+            )
+    return problems
 
 
 def _pack_errors(

@@ -65,6 +65,11 @@ INERT: dict[str, Callable[[Profile, Rules], bool]] = {
     "match.next_centre": lambda p, r: p.get("match.next_centre") == "fixed" or r.match.games == 1,
     "scoring.fee": lambda p, r: not p.get("scoring.fee"),
     "scoring.card_cost": lambda p, r: not p.get("scoring.card_cost"),
+    # an extra ante by hand size (stated whatever the players: the book speaks of any deal)
+    "scoring.extra_ante": lambda p, r: not p.get("scoring.extra_ante"),
+    "scoring.extra_ante_from": lambda p, r: not p.get("scoring.extra_ante"),
+    "scoring.able_pass_cost": lambda p, r: not p.get("scoring.able_pass_cost"),
+    "scoring.held_seven_pay": lambda p, r: not p.get("scoring.held_seven_pay"),
     "scoring.count": lambda p, r: p.get("scoring.count") == "points",
     "scoring.pay": lambda p, r: p.get("scoring.pay") == "winner",
     "scoring.penalty": lambda p, r: p.get("scoring.penalty") == "none",

@@ -95,6 +95,12 @@ def _payments(
     way (nothing is invented: the payments shown add up to the scorer's money)."""
     winners = result.winners
     money = [Fraction(m) for m in result.money]
+    direct = []  # payments from seat to seat beside the pot: first taken out of the money
+    for p, seat_settles in enumerate(spelled):
+        for to, amount, why in seat_settles.gives:
+            money[p] += amount
+            money[to] -= amount
+            direct.append({"from": p, "to": to, "amount": money_json(_exact(amount)), "why": why})
     if not winners or any(money[s] > 0 for s in range(len(money)) if s not in winners):
         return []
     weight = {w: multipliers.get(w, (1, ""))[0] for w in winners}
@@ -118,7 +124,7 @@ def _payments(
             out.append({"from": p, "to": w, "amount": money_json(_exact(amount)), "why": why})
     if paid != sum(money[w] for w in winners) + Fraction(result.house):
         return []
-    return out
+    return out + direct
 
 
 def _exact(x: Fraction) -> Money:

@@ -273,7 +273,8 @@ def outcomes_from_facts(
     items = facts.items() if isinstance(facts, Mapping) else enumerate(facts)
     for seat, f in items:
         by_seat[seats.index(seat)] = f or {}
-    hand_size = len(game.deck) // n
+    # the uneven share of a deal gives the first seats a card more
+    sizes = [game.dealt // n + (1 if s < game.dealt % n else 0) for s in range(n)]
     out = []
     finish_order = sorted(
         (s for s in range(n) if by_seat.get(s, {}).get("out")),
@@ -281,6 +282,7 @@ def outcomes_from_facts(
     )
     for s in range(n):
         f = by_seat.get(s, {})
+        hand_size = sizes[s]
         covered = tuple(parse_cards(f.get("covered", [])))
         last = parse_card(f["last"]) if "last" in f else None
         given = f.get("held", 0)
@@ -324,8 +326,29 @@ def outcomes_from_facts(
                 hand_size=hand_size,
                 centre=game.rules.topology.centre,
                 held=held_cards,
+                **_hoyle_facts(game, seats.name(s), f),
             )
         )
+    return out
+
+
+def _hoyle_facts(game: Game, seat: str, f: Mapping[str, Any]) -> dict[str, Any]:
+    """Hoyle's penalties among a seat's settlement facts: ``able_passes`` (passes made when
+    able to play), ``held_back`` (the 7s held at such passes, one entry a 7 a pass) and
+    ``dealt`` (cards it was dealt: the 6s and 8s that a 7 held back pays the holders of)."""
+    out: dict[str, Any] = {}
+    if "able_passes" in f:
+        out["able_passes"] = int(f["able_passes"])
+    centre = game.rules.topology.centre
+    if "held_back" in f:
+        counts = [0, 0, 0, 0]
+        for c in parse_cards(f["held_back"]):
+            if suit_of(c) > 3 or c % 13 != centre:
+                raise SetupError(f"seat {seat} held back {card_text(c)}: only a centre card is")
+            counts[suit_of(c)] += 1
+        out["held_back"] = tuple(counts)
+    if "dealt" in f:
+        out["neighbours"] = tuple(parse_cards(f["dealt"]))
     return out
 
 
