@@ -60,10 +60,10 @@ from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_jok
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
+from paiqi_core.core.plain import table_fits
 from paiqi_core.core.play_rules import R_JOKER_FINISH
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
-from paiqi_core.topology import stacked_fits
 
 JOKER_BIT = 1 << JOKER_CARD
 
@@ -163,7 +163,6 @@ class Belief:
         n = game.players
         probe = [EVERY_CARD] + [0] * (n - 1)
         first_card = rules.opening.start(probe, obs.door_card).first_card
-        ext = game.extensions
         coverable = rules.stuck.coverable or EVERY_CARD
         voluntary: dict[int, set[str]] = {}
 
@@ -198,7 +197,7 @@ class Belief:
             """The cards that may be laid on the table as it is now."""
             if not started and first_card is not None:
                 return 1 << first_card
-            return stacked_fits(ext, (table, twice, thrice)[:decks])
+            return table_fits(rules, (table, twice, thrice)[:decks])
 
         # (card, seat) of a first card yet unplayed (with several decks: or played)
         self._opener: tuple[int, int] | None = None

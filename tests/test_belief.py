@@ -357,3 +357,22 @@ def test_a_pass_holding_the_joker_proves_less_where_nobody_may_go_out_on_it() ->
     assert not belief._void[1] >> parse_card("SJ") & 1
     for sample in belief.samples(random.Random(2), 20):
         assert sample.hands[1] == 0
+
+
+def test_a_pass_where_one_row_grows_at_a_time_proves_only_its_next_card() -> None:
+    """Play or Pay: 甲 begins spades with S5, and 乙 passes. Only spades may be played, so
+    the pass proves that 乙 lacks the S6 and nothing of the other suits, although an empty
+    row would take any of their cards once spades is finished."""
+    g = game("play-or-pay", ())
+    s5, s6 = parse_card("S5"), parse_card("S6")
+    seat1 = [c for c in range(52) if c not in (s5, s6)][:13]
+    rest = [c for c in range(52) if c not in seat1 and c != s5]
+    hands = [[s5, *rest[:12]], seat1, rest[12:25], rest[25:38]]
+    state = g.new_state(hands=hands)
+    state.apply("S5")
+    assert state.turn == 1 and state.legal_actions() == [PASS]
+    state.apply("pass")
+    belief = Belief(g, state.observation(0))
+    assert belief._void[1] == 1 << s6
+    for sample in belief.samples(random.Random(2), 20):
+        assert not sample.hands[1] >> s6 & 1

@@ -127,7 +127,14 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
-from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_JOKER_FINISH, R_PASS_BARS, R_SEVENS_FIRST
+from paiqi_core.core.play_rules import (
+    BY_SEVENS_FIRST,
+    R_JOKER_FINISH,
+    R_PASS_BARS,
+    R_ROWS,
+    R_SEVENS_FIRST,
+    R_START,
+)
 from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:
@@ -235,6 +242,8 @@ def _row_frontier(st: np.ndarray, R: np.ndarray, ext: np.ndarray, suit: int) -> 
     row of each suit per deck, with the rows' reaches on each side in order."""
     shift = 13 * suit
     row = (st[TABLE] >> shift) & FULL_ROW
+    if R[R_START]:
+        return from_first_card(ext, row, R[R_CENTRE])
     e = ext[row]
     if R[R_DECKS] > 1:
         twice = (st[TABLE_TWICE] >> shift) & FULL_ROW
@@ -242,6 +251,58 @@ def _row_frontier(st: np.ndarray, R: np.ndarray, ext: np.ndarray, suit: int) -> 
         if R[R_DECKS] > 2:
             e |= ext[(st[TABLE_THRICE] >> shift) & FULL_ROW] & twice
     return e
+
+
+@step
+def turned(row: int, k: int) -> int:
+    """A row's 13 ranks turned ``k`` ranks up round the ring (K to A), ``0 <= k < 13``."""
+    return ((row << k) | (row >> (13 - k))) & FULL_ROW
+
+
+@step
+def from_first_card(ext: np.ndarray, row: int, centre: int) -> int:
+    """The ranks that extend ``row`` where any card may begin a row (``R_START``): an empty
+    row takes any rank; else the row is turned round the ring until its first card, the
+    lowest of its run round the corner, sits where the centre does, read in the rows'
+    table, and turned back. A complete row takes nothing."""
+    if row == 0:
+        return FULL_ROW  # (rows that begin anywhere run round the corner: every rank)
+    if row == FULL_ROW:
+        return 0
+    k = turn_to_centre(row, 0, centre)
+    return turned(ext[turned(row, k)], (13 - k) % 13)
+
+
+@step
+def turn_to_centre(row: int, rank: int, centre: int) -> int:
+    """How many ranks up round the ring a row begun with any card (``R_START``) is turned
+    for its first card to sit at the ``centre``: the first card is the lowest of the row's
+    run round the corner, or ``rank`` where the row is empty (the card that begins it)."""
+    heads = row & ~turned(row, 1)  # the ranks laid whose rank below is not
+    first = lowest(heads) if heads else rank
+    return (centre - first + 13) % 13
+
+
+@step
+def _frontiers(st: np.ndarray, R: np.ndarray, ext: np.ndarray) -> None:
+    """Every row's extensions into ``st[FRONTIER]``; where rows grow one at a time
+    (``R_ROWS``) and a row is begun and not finished, that row's only."""
+    frontier = 0
+    for suit in range(4):
+        frontier |= _row_frontier(st, R, ext, suit) << (13 * suit)
+    st[FRONTIER] = begun_only(st[TABLE], frontier) if R[R_ROWS] else frontier
+
+
+@step
+def begun_only(table: int, frontier: int) -> int:
+    """Of the cards that fit ``frontier`` on ``table``, those of the rows begun and not
+    finished, where there are any (rows grow one at a time: ``R_ROWS``)."""
+    begun = 0
+    for suit in range(4):
+        shift = 13 * suit
+        if (frontier >> shift) & FULL_ROW and (table >> shift) & FULL_ROW:
+            begun |= FULL_ROW << shift
+    return frontier & begun if begun else frontier
 
 
 @hot
@@ -253,11 +314,15 @@ def set_table(st: np.ndarray, R: np.ndarray, ext: np.ndarray, table: int) -> Non
     st[TABLE] = table
     frontier = 0
     centre = ext[0]  # the centre's rank bit: all that an empty row extends
+    if R[R_START]:
+        centre = FULL_ROW  # any card begins a row
     for suit in range(4):
         if (table >> (13 * suit)) & centre:
             _open(st, suit)
         frontier |= _row_frontier(st, R, ext, suit) << (13 * suit)
     st[FRONTIER] = frontier
+    if R[R_ROWS]:
+        _frontiers(st, R, ext)
 
 
 # -- slot points: a plugin hook is asked here (``plain``); compiled, nothing is ------------
@@ -641,7 +706,10 @@ def _row_changed(
     an end of its line, or complete with every real card of the pack's ranks."""
     shift = 13 * suit
     e = _row_frontier(st, R, ext, suit)
-    st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
+    if R[R_ROWS]:
+        _frontiers(st, R, ext)
+    else:
+        st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
     if e:
         return
     if (st[TABLE] >> shift) & FULL_ROW != R[R_ROW]:
@@ -870,7 +938,12 @@ def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, a
     if R[R_EXTRA] == 0 or COVER <= action < JOKER:  # no such rule, or no card laid
         return False
     card = action if action < COVER else (action - JOKER) % 64
-    if not (R[R_ENDS] >> (card % 13)) & 1 or st[HAND + seat] == 0:
+    if R[R_START]:  # the line ends with the rank below the row's first card: the row's 13th
+        if (st[TABLE] >> (13 * (card // 13))) & FULL_ROW != R[R_ROW]:
+            return False
+    elif not (R[R_ENDS] >> (card % 13)) & 1:
+        return False
+    if st[HAND + seat] == 0:
         return False
     if plays(st, seat):
         return True
