@@ -28,6 +28,7 @@ from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,
     BLOCK_WEIGHT,
     COVER_COST_WEIGHT,
+    END_WEIGHT,
     FAR_RELEASE,
     HIGH_CARD_FIRST,
     JOKER_ENDGAME,
@@ -100,6 +101,7 @@ class TableRules:
     ranks: int = SUIT_MASK  # the pack's ranks: a suit's cards that are anywhere at all
     decks: int = 1  # decks shuffled together: each card that many times (deck.decks)
     start_any: bool = False  # any card begins a row (layout.start any): rows are turned
+    extra_after_end: bool = False  # a card that ends its row's line gives another play
 
     @classmethod
     def of(cls, game: Game | None) -> TableRules:
@@ -120,6 +122,7 @@ class TableRules:
             ranks=rules.topology.ranks,
             decks=rules.decks,
             start_any=rules.profile.get("layout.start") == "any",
+            extra_after_end=rules.extra_after_end != "none",
         )
 
 
@@ -395,6 +398,9 @@ class HeuristicAgent:
         rules = self.rules
         opening = (card % 13 + k) % 13 == rules.centre and not t
         score = (self.open_weight if opening else self.run_weight) * own
+        last = (rules.centre + 12) % 13  # the last card of a row begun here
+        if rules.start_any and rules.extra_after_end and not t and h >> last & 1:
+            score += END_WEIGHT * self.run_weight  # its own: another play, the next row
         score -= self.block_weight * pressure * given
         if rules.covering:
             # own cards cut off for good (斬龍) will have to be covered

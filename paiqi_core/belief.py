@@ -61,7 +61,7 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
 from paiqi_core.core.plain import table_fits
-from paiqi_core.core.play_rules import R_JOKER_FINISH
+from paiqi_core.core.play_rules import R_JOKER_FINISH, R_START
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 
@@ -236,6 +236,8 @@ class Belief:
         # where a player may stop instead of playing an extra card after one that ended its
         # line, a pass right after such a card is that stop: no pass, and proof of nothing
         ends = game.vector[R_ENDS] if rules.extra_after_end == "may" else 0
+        # where any card begins a row, the card that completes a row ends its line
+        completes = rules.extra_after_end == "may" and bool(game.vector[R_START])
         ended_by = -1  # the seat whose last move laid a card that ends its line
         # cards handed on (turn.pass_takes): which this seat gave or took it knows; a card
         # handed to another seat unseen may be any card, so what that seat was proven not to
@@ -285,12 +287,15 @@ class Belief:
                 else:
                     self._void[taker] = 0
                 continue
-            if ends and not EVENT <= action < JOKER:
+            if (ends or completes) and not EVENT <= action < JOKER:
                 if action == PASS and seat == ended_by:
                     ended_by = -1
                     continue
                 card = action if action < COVER else (action - JOKER) % 64
                 ends_line = (action < COVER or action >= JOKER) and ends >> (card % 13) & 1
+                if completes:
+                    row = ((table | 1 << card) >> 13 * (card // 13)) & SUIT_MASK
+                    ends_line = action < COVER and row == SUIT_MASK
                 ended_by = seat if ends_line else -1
             if action in (HIDDEN_COVER, PASS):
                 if sevens_first:  # a 7 that fitted would have gone first

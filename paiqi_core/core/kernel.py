@@ -284,13 +284,12 @@ def turn_to_centre(row: int, rank: int, centre: int) -> int:
 
 
 @step
-def _frontiers(st: np.ndarray, R: np.ndarray, ext: np.ndarray) -> None:
-    """Every row's extensions into ``st[FRONTIER]``; where rows grow one at a time
-    (``R_ROWS``) and a row is begun and not finished, that row's only."""
-    frontier = 0
-    for suit in range(4):
-        frontier |= _row_frontier(st, R, ext, suit) << (13 * suit)
-    st[FRONTIER] = begun_only(st[TABLE], frontier) if R[R_ROWS] else frontier
+def open_frontier(st: np.ndarray, R: np.ndarray) -> int:
+    """The places where a card may be laid now: every row's extensions (``st[FRONTIER]``),
+    and where rows grow one at a time (``R_ROWS``) a begun row's only, while there is one."""
+    if R[R_ROWS]:
+        return begun_only(st[TABLE], st[FRONTIER])
+    return st[FRONTIER]
 
 
 @step
@@ -321,8 +320,6 @@ def set_table(st: np.ndarray, R: np.ndarray, ext: np.ndarray, table: int) -> Non
             _open(st, suit)
         frontier |= _row_frontier(st, R, ext, suit) << (13 * suit)
     st[FRONTIER] = frontier
-    if R[R_ROWS]:
-        _frontiers(st, R, ext)
 
 
 # -- slot points: a plugin hook is asked here (``plain``); compiled, nothing is ------------
@@ -375,23 +372,23 @@ def stalled(st: np.ndarray, R: np.ndarray) -> bool:
 
 
 @step
-def plays(st: np.ndarray, seat: int) -> int:
+def plays(st: np.ndarray, R: np.ndarray, seat: int) -> int:
     """Mask of the cards ``seat`` (to move) may play: of its hand, or lying face up."""
     hand = st[HAND + seat] | st[POOL]
     if st[STARTED] == 0 and st[FIRST] >= 0:
         return hand & (1 << st[FIRST])
-    return hand & st[FRONTIER]
+    return hand & open_frontier(st, R)
 
 
 @hot
 def joker_moves(
-    st: np.ndarray, beyond: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray
+    st: np.ndarray, R: np.ndarray, beyond: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray
 ) -> int:
     """The joker moves of a player holding ``hand``, ascending, into ``jx`` (the place the
     joker takes) and ``jy`` (the card played beyond it); their number."""
     if not hand & JOKER_BITS or (st[STARTED] == 0 and st[FIRST] >= 0):
         return 0
-    m = st[FRONTIER] & ~hand
+    m = open_frontier(st, R) & ~hand
     count = 0
     table = st[TABLE]
     while m:
@@ -416,11 +413,11 @@ def _joker_hand(R: np.ndarray, hand: int) -> int:
 
 
 @hot
-def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
+def _any_joker_move(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
     """Whether a player holding ``hand`` has a joker move."""
     if not hand & JOKER_BITS or (st[STARTED] == 0 and st[FIRST] >= 0):
         return False
-    m = st[FRONTIER] & ~hand
+    m = open_frontier(st, R) & ~hand
     table = st[TABLE]
     while m:
         x = lowest(m)
@@ -439,9 +436,9 @@ def _bursts_now(
     """Whether ``seat``, to move, has no legal action at all (out of passes, stuck)."""
     if not R[R_MAY_BURST]:
         return False
-    if plays(st, seat):
+    if plays(st, R, seat):
         return False
-    if R[R_JOKERS] and _any_joker_move(st, beyond, _joker_hand(R, st[HAND + seat])):
+    if R[R_JOKERS] and _any_joker_move(st, R, beyond, _joker_hand(R, st[HAND + seat])):
         return False
     if R[R_STUCK] == PLUGIN:
         return plugin_stuck(st, R, log, seat, True) == 0
@@ -706,10 +703,7 @@ def _row_changed(
     an end of its line, or complete with every real card of the pack's ranks."""
     shift = 13 * suit
     e = _row_frontier(st, R, ext, suit)
-    if R[R_ROWS]:
-        _frontiers(st, R, ext)
-    else:
-        st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
+    st[FRONTIER] = (st[FRONTIER] & ~(FULL_ROW << shift)) | (e << shift)
     if e:
         return
     if (st[TABLE] >> shift) & FULL_ROW != R[R_ROW]:
@@ -879,7 +873,7 @@ def _draw(
     st[STOCK] ^= 1 << card
     _give(st, seat, card)
     st[PHASE] = 0
-    if plays(st, seat):
+    if plays(st, R, seat):
         st[PHASE] = DREW
     else:
         advance(st, R, ext, beyond, log)
@@ -945,9 +939,9 @@ def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, a
         return False
     if st[HAND + seat] == 0:
         return False
-    if plays(st, seat):
+    if plays(st, R, seat):
         return True
-    return R[R_JOKERS] != 0 and _any_joker_move(st, beyond, _joker_hand(R, st[HAND + seat]))
+    return R[R_JOKERS] != 0 and _any_joker_move(st, R, beyond, _joker_hand(R, st[HAND + seat]))
 
 
 @step
@@ -978,13 +972,13 @@ def options(
     phase = st[PHASE]
     if phase == HAND_ON:  # the card to hand to the player who passed: any it holds
         return 0, 0, one_joker(hand), False, BY_GIVE
-    can = plays(st, seat)
+    can = plays(st, R, seat)
     sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
     if sevens:  # a centre card that can be played goes before any other card
         can = sevens
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BITS and not sevens:
-        njokers = joker_moves(st, beyond, _joker_hand(R, hand), jx, jy)
+        njokers = joker_moves(st, R, beyond, _joker_hand(R, hand), jx, jy)
     if phase:  # a later step of the turn
         if phase == EXTRA:  # another card after one that ended its line; or stop, with MAY
             return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA

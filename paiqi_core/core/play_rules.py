@@ -208,7 +208,6 @@ PLAY_RULES += (
             "カードのすぐ下のランクで終わり、そのランクのカード（スートの 13 枚目）が、追加の"
             "一枚（turn.extra_after_end）を与える列の端のカードです。",
         },
-        ("not legal", "that card cannot join its row"),
     ),
     PlayRule(
         "layout.rows",
@@ -248,7 +247,10 @@ PLAY_RULES += (
             "出せない人です。列の端のあとの追加の一枚（turn.extra_after_end）があるときは列を"
             "終えた人が、ないときは次の人が、列を始められるカードで次の列を始めます。",
         },
-        ("not legal", "only the row begun may be played to until it is finished"),
+        (
+            "not legal",
+            "only the row begun may be played to until nothing more can join it ({legal})",
+        ),
     ),
 )
 

@@ -47,6 +47,7 @@ from paiqi_core.core.layout import (
     R_CENTRE,
     R_COURSE_COVERS,
     R_DECKS,
+    R_EXTRA,
     R_H_BUST,
     R_H_CLOSURE,
     R_JOKERS,
@@ -67,6 +68,7 @@ from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,
     BLOCK_WEIGHT,
     COVER_COST_WEIGHT,
+    END_WEIGHT,
     FAR_RELEASE,
     HIGH_CARD_FIRST,
     JOKER_ENDGAME,
@@ -189,6 +191,9 @@ def play_score(
     given += popcount(placed & ~mine & u)
     opening = (rank + k) % 13 == R[R_CENTRE] and t == 0
     score = (OPEN_WEIGHT if opening else RUN_WEIGHT) * own
+    last = (R[R_CENTRE] + 12) % 13  # the last card of a row begun here
+    if R[R_START] and R[R_EXTRA] and t == 0 and (h >> last) & 1:
+        score += END_WEIGHT * RUN_WEIGHT  # its own: another play, the next row
     score -= BLOCK_WEIGHT * pressure * given
     if R[R_COURSE_COVERS]:
         lost = reach(ext, t, d) & ~reach(ext, after, d) & ~placed
