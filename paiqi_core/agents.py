@@ -209,6 +209,12 @@ class HeuristicAgent:
       is down, the next copy of it may follow at once in the next row: worth ``run_weight``
       if this hand holds it, a block lost if it is unseen. Hand sizes count every copy.
 
+    - Rows begun with any card (``layout.start`` any): a row is weighed turned round the ring
+      until its first card (for an empty row, the card that would begin it) sits at the 7,
+      so runs and blocks read as above. Beginning a row whose last card, the rank just
+      below the first, this hand holds is worth ``END_WEIGHT`` more where that card gives
+      another play: the player of a row's last card begins the next row (Play or Pay).
+
     Ties are broken with ``rng``. Without ``game`` the agent assumes a plain table: ace low,
     open ends, covers when stuck.
     """
