@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from paiqi_core.actions import COVER, GIVE, JOKER, PASS, joker_parts
 from paiqi_core.cards import JOKERS, SEVEN, SUIT_MASK, is_joker
+from paiqi_core.core.plain import kernel as core_kernel
 from paiqi_core.core.plain import scoring as core_scoring
 from paiqi_core.engine import Game, Observation
 from paiqi_core.streams import below
@@ -27,6 +28,7 @@ from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,
     BLOCK_WEIGHT,
     COVER_COST_WEIGHT,
+    END_WEIGHT,
     FAR_RELEASE,
     HIGH_CARD_FIRST,
     JOKER_ENDGAME,
@@ -98,6 +100,8 @@ class TableRules:
     centre: int = SEVEN  # the rank every row starts from
     ranks: int = SUIT_MASK  # the pack's ranks: a suit's cards that are anywhere at all
     decks: int = 1  # decks shuffled together: each card that many times (deck.decks)
+    start_any: bool = False  # any card begins a row (layout.start any): rows are turned
+    extra_after_end: bool = False  # a card that ends its row's line gives another play
 
     @classmethod
     def of(cls, game: Game | None) -> TableRules:
@@ -117,6 +121,8 @@ class TableRules:
             centre=rules.topology.centre,
             ranks=rules.topology.ranks,
             decks=rules.decks,
+            start_any=rules.profile.get("layout.start") == "any",
+            extra_after_end=rules.extra_after_end != "none",
         )
 
 
@@ -202,6 +208,12 @@ class HeuristicAgent:
       cards of this hand and the unseen cards whose copy would go to that row; and once it
       is down, the next copy of it may follow at once in the next row: worth ``run_weight``
       if this hand holds it, a block lost if it is unseen. Hand sizes count every copy.
+
+    - Rows begun with any card (``layout.start`` any): a row is weighed turned round the ring
+      until its first card (for an empty row, the card that would begin it) sits at the 7,
+      so runs and blocks read as above. Beginning a row whose last card, the rank just
+      below the first, this hand holds is worth ``END_WEIGHT`` more where that card gives
+      another play: the player of a row's last card begins the next row (Play or Pay).
 
     Ties are broken with ``rng``. Without ``game`` the agent assumes a plain table: ace low,
     open ends, covers when stuck.
@@ -374,6 +386,12 @@ class HeuristicAgent:
         suit = suits[card // 13]
         mine = 1 << (card % 13)
         t, h, d, u = suit.table, suit.hand, suit.dead, suit.unseen
+        k = 0
+        if self.rules.start_any:  # weighed turned for the row's first card to sit at the 7
+            k = core_kernel.turn_to_centre(t, card % 13, self.rules.centre)
+            t, h, d, u, mine, placed = (
+                core_kernel.turned(x, k) for x in (t, h, d, u, mine, placed)
+            )
         reach = self._reach
         base = t | (placed & ~mine)  # the row as the played card meets it
         behind = reach(base, d) & ~reach(base, d | mine) & ~mine  # cards that need it
@@ -384,13 +402,17 @@ class HeuristicAgent:
         given = _count(released & now) + FAR_RELEASE * _count(released & ~now)
         given += _count(placed & ~mine & u)  # the joker's place: its holder plays it
         rules = self.rules
-        opening = card % 13 == rules.centre and not t
+        opening = (card % 13 + k) % 13 == rules.centre and not t
         score = (self.open_weight if opening else self.run_weight) * own
+        last = (rules.centre + 12) % 13  # the last card of a row begun here
+        if rules.start_any and rules.extra_after_end and not t and h >> last & 1:
+            score += END_WEIGHT * self.run_weight  # its own: another play, the next row
         score -= self.block_weight * pressure * given
         if rules.covering:
             # own cards cut off for good (斬龍) will have to be covered
             lost = reach(t, d) & ~reach(after, d) & ~placed
-            score -= self.cover_cost_weight * _points(lost & h) / POINTS_PER_CARD
+            lost_own = core_kernel.turned(lost & h, (13 - k) % 13)
+            score -= self.cover_cost_weight * _points(lost_own) / POINTS_PER_CARD
             if not now and suit.index in obs.opened:  # closes the suit: a closure bonus
                 score += rules.closure_bonus[obs.opened.index(suit.index)] / POINTS_PER_CARD
             score += HIGH_CARD_FIRST * (card % 13 + 1)
@@ -457,6 +479,10 @@ class HeuristicAgent:
             suit = suits[card // 13]
             bit = 1 << (card % 13)
             t, h, d, u = suit.table, suit.hand, suit.dead, suit.unseen
+            k = 0
+            if rules.start_any:  # weighed turned for the row's first card to sit at the 7
+                k = core_kernel.turn_to_centre(t, card % 13, rules.centre)
+                t, h, d, u, bit = (core_kernel.turned(x, k) for x in (t, h, d, u, bit))
             live = self._reach(t, d)
             if not live & bit:
                 out.append((-0.5, action))  # never playable: covering it costs nothing more
@@ -465,8 +491,13 @@ class HeuristicAgent:
             if melds:
                 counted -= exempt_points(mask | 1 << card) - exempt
             behind = live & ~self._reach(t, d | bit) & ~bit  # cards that need it
-            cost = self.cover_cost_weight * (counted + _points(behind & h))
-            cost -= self.strand_weight * _points(behind & u)
+            if rules.start_any and not t:
+                behind = 0  # any other card may begin the row: none needs this one
+            back = (13 - k) % 13
+            cost = self.cover_cost_weight * (
+                counted + _points(core_kernel.turned(behind & h, back))
+            )
+            cost -= self.strand_weight * _points(core_kernel.turned(behind & u, back))
             bust = rules.bust_above
             if bust is not None and covered <= bust < covered + counted:
                 cost += self.cover_cost_weight * (covered + counted)  # a bust doubles the bill

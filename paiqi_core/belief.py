@@ -60,10 +60,10 @@ from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_jok
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
-from paiqi_core.core.play_rules import R_JOKER_FINISH
+from paiqi_core.core.plain import table_fits
+from paiqi_core.core.play_rules import R_JOKER_FINISH, R_START
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
-from paiqi_core.topology import stacked_fits
 
 JOKER_BIT = 1 << JOKER_CARD
 
@@ -163,7 +163,6 @@ class Belief:
         n = game.players
         probe = [EVERY_CARD] + [0] * (n - 1)
         first_card = rules.opening.start(probe, obs.door_card).first_card
-        ext = game.extensions
         coverable = rules.stuck.coverable or EVERY_CARD
         voluntary: dict[int, set[str]] = {}
 
@@ -198,7 +197,7 @@ class Belief:
             """The cards that may be laid on the table as it is now."""
             if not started and first_card is not None:
                 return 1 << first_card
-            return stacked_fits(ext, (table, twice, thrice)[:decks])
+            return table_fits(rules, (table, twice, thrice)[:decks])
 
         # (card, seat) of a first card yet unplayed (with several decks: or played)
         self._opener: tuple[int, int] | None = None
@@ -237,6 +236,8 @@ class Belief:
         # where a player may stop instead of playing an extra card after one that ended its
         # line, a pass right after such a card is that stop: no pass, and proof of nothing
         ends = game.vector[R_ENDS] if rules.extra_after_end == "may" else 0
+        # where any card begins a row, the card that completes a row ends its line
+        completes = rules.extra_after_end == "may" and bool(game.vector[R_START])
         ended_by = -1  # the seat whose last move laid a card that ends its line
         # cards handed on (turn.pass_takes): which this seat gave or took it knows; a card
         # handed to another seat unseen may be any card, so what that seat was proven not to
@@ -286,12 +287,15 @@ class Belief:
                 else:
                     self._void[taker] = 0
                 continue
-            if ends and not EVENT <= action < JOKER:
+            if (ends or completes) and not EVENT <= action < JOKER:
                 if action == PASS and seat == ended_by:
                     ended_by = -1
                     continue
                 card = action if action < COVER else (action - JOKER) % 64
                 ends_line = (action < COVER or action >= JOKER) and ends >> (card % 13) & 1
+                if completes:
+                    row = ((table | 1 << card) >> 13 * (card // 13)) & SUIT_MASK
+                    ends_line = action < COVER and row == SUIT_MASK
                 ended_by = seat if ends_line else -1
             if action in (HIDDEN_COVER, PASS):
                 if sevens_first:  # a 7 that fitted would have gone first

@@ -149,7 +149,7 @@ READINGS: dict[str, Reading] = {
             "Where a row leaves its 7 in a set order, the 6 or the 8 counts as down once its "
             "place is filled: by the card itself, by a burst's card laid there face up, or by "
             "the joker standing in for it.",
-            lambda r: r.topology.sides != "either",
+            lambda r: r.topology.sides not in ("either", "up"),
         ),
         Reading(
             "extra-after-end-chains",

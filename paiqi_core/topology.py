@@ -125,7 +125,7 @@ def _bits_of(mask: int) -> list[int]:
     return [r for r in range(RANK_COUNT) if mask >> r & 1]
 
 
-SIDES = ("either", "high_first", "low_first", "both_first")
+SIDES = ("either", "high_first", "low_first", "both_first", "up")
 
 
 @cache
@@ -141,8 +141,9 @@ def compile_topology(
     (none/wrap/tunnel; wrap and tunnel need the ace low and every rank), ``sides``, the
     order in which a row leaves its 7: ``either`` side first; ``high_first``, no 6 before
     the 8; ``low_first``, no 8 before the 6; ``both_first``, nothing beyond the 6 and the 8
-    until both are down; the ``centre`` rank (the 7 of all of these) and the pack's
-    ``ranks`` (a mask of a range along the line)."""
+    until both are down; ``up``, only the next rank above the row's run from its 7 (on
+    round the corner where the ace and king are joined); the ``centre`` rank (the 7 of all
+    of these) and the pack's ``ranks`` (a mask of a range along the line)."""
     if sides not in SIDES:
         raise ValueError(f"unknown order of a row's sides {sides!r}")
     if ends not in ("open", "cut"):
@@ -192,7 +193,9 @@ def compile_topology(
             reach |= neighbours[r]
         table[mask] = reach & ~mask
     line = [r for r in line_of(ace) if ranks >> r & 1]
-    if sides != "either":
+    if sides == "up":
+        _upward_only(table, line, centre, ring=ace_king != "none")
+    elif sides != "either":
         _order_the_sides(table, sides, line, centre)
     name = f"ace-{ace}/{ends}" + (f"/{ace_king}" if ace_king != "none" else "")
     name += f"/{sides}" if sides != "either" else ""
@@ -246,6 +249,19 @@ def _order_the_sides(table: list[int], sides: str, line: list[int], centre: int)
             table[mask] &= ~eight
         elif sides == "both_first" and (mask & (six | eight)) != six | eight:
             table[mask] &= six | eight
+
+
+def _upward_only(table: list[int], line: list[int], centre: int, *, ring: bool) -> None:
+    """Keep of each row with its 7 down only the rank just above its run upwards from the
+    7 (``sides`` up): none where the run reaches the top of the ``line``, or, on a ``ring``,
+    comes round to the rank below the 7 (the row is complete)."""
+    at = line.index(centre)
+    ahead = line[at + 1 :] + (line[:at] if ring else [])  # the ranks above the 7, in order
+    for mask in range(ROW_STATES):
+        if not mask >> centre & 1:
+            continue
+        nxt = next((r for r in ahead if not mask >> r & 1), None)
+        table[mask] &= 0 if nxt is None else 1 << nxt
 
 
 def _tunnel(mask: int, centre: int, *, high_complete: bool) -> int:

@@ -14,6 +14,9 @@ JOKER_RELEASE_HAND = 6  # let the joker go once the hand is down to this many ca
 
 # constants
 POINTS_PER_CARD = 7  # a covered card costs 7 points on average: converts points to cards
+# where any card begins a row and its last card gives another play: beginning a row whose
+# last card this hand holds, per run_weight
+END_WEIGHT = 0.5
 FAR_RELEASE = 0.25  # weight of a card released further along a row, against one released now
 HIGH_CARD_FIRST = 0.01  # per point: between equal plays, play the card dearer to cover
 JOKER_ENDGAME = 2  # play the joker whenever possible once this few other cards would be left

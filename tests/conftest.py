@@ -8,6 +8,16 @@ ROOT = Path(__file__).resolve().parent.parent
 # Девятка's rules on Pagat's Fan Tan (docs/variants/house.md): the 36 cards from 6 to ace,
 # rows from the nines, the nine of diamonds opens
 DEVYATKA = ("deck.ranks=6-A", "layout.centre=9", "opening.method=holder_leads", "opening.card=D9")
+# rows begun with any card (layout.start any), upwards only (layout.sides up), one at a time
+# (layout.rows one_at_a_time): Play or Pay with others, and each rule with other games
+ROWS_ANYWHERE = [
+    ("play-or-pay", ("players=5",)),
+    ("play-or-pay", ("layout.rows=together", "players=3")),
+    ("play-or-pay", ("layout.sides=either",)),
+    ("doujue", ("layout.start=any", "layout.ace_king=wrap")),
+    ("pagat", ("layout.rows=one_at_a_time",)),
+    ("shichinarabe", ("layout.sides=up", "layout.ace_king=wrap")),
+]
 # 七並べ with the joker, where a 7 that can be played goes first (the 7s not put out at once)
 SEVENS_FIRST_JOKER = (
     "turn.sevens_first=true",

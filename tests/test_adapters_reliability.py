@@ -280,15 +280,15 @@ def expected_sums() -> dict[str, float | None]:
     """What the rules (rules/RULES and the profiles) say of the sum of the seats' utilities:
     money only changes hands in 鬥雀 covering, the platform without a fee, the chips pots of
     Bicycle, Hoyle (whose payments for a 7 held back go from player to
-    player) and Девятка, and QQ's settlements between every two players (0); the first out
-    takes the whole win in Pagat, Badam Satti, Karten-Domino, Nines and Sevens with a stock
-    (1); the Japanese family (and `hamaru`) ranks every seat with 3/2/1/0 rank points and its
+    player), Play or Pay and Девятка, and QQ's settlements between every two players (0); the
+    first out takes the whole win in Pagat, Badam Satti, Karten-Domino, Nines and Sevens with a
+    stock (1); the Japanese family (and `hamaru`) ranks every seat with 3/2/1/0 rank points and its
     games end with one holder at most (6); Sjuan's may stall with several holders tied,
     since a pass takes a card, and the penalty points of Ristiseiska (a point a card) and
     Siebener raus (pip values) count the cards still held, however many (no fixed sum); the
     twstar table and the poker7 app let each player keep its own total (no fixed sum)."""
     money = ["doujue", "doujue-passes", "doujue-tunnel", "platform", "platform-zhanlong", "bicycle",
-             "hoyle", "devyatka", "qq"]  # fmt: skip
+             "hoyle", "devyatka", "qq", "play-or-pay"]  # fmt: skip
     ranks = ["shichinarabe", "shichinarabe-tunnel", "shichinarabe-wrap", "hamaru"]
     sums: dict[str, float | None] = dict.fromkeys(money, 0.0)
     sums.update(dict.fromkeys(ranks, 6.0))

@@ -32,6 +32,9 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("pagat", ("turn.extra_after_end=may",)),
     ("shichinarabe", ("turn.extra_after_end=may", "deck.jokers=1")),
     ("doujue-passes", ("turn.extra_after_end=must",)),
+    # rows begun anywhere: a row's last card, the one below its first, ends its line
+    ("play-or-pay", ("turn.extra_after_end=may", "turn.must_play=false", "ending.stall=1")),
+    ("play-or-pay", ("layout.rows=together", "layout.sides=either")),
     # sevens_out with a card that is no 7: its holder moved first, so it holds that card
     ("shichinarabe", ("opening.card=SA",)),
     # short packs from another centre: only the pack's cards are hidden
@@ -359,3 +362,49 @@ def test_a_pass_holding_the_joker_proves_less_where_nobody_may_go_out_on_it() ->
     assert not belief._void[1] >> parse_card("SJ") & 1
     for sample in belief.samples(random.Random(2), 20):
         assert sample.hands[1] == 0
+
+
+def test_a_pass_where_one_row_grows_at_a_time_proves_only_its_next_card() -> None:
+    """Play or Pay: 甲 begins spades with S5, and 乙 passes. Only spades may be played, so
+    the pass proves that 乙 lacks the S6 and nothing of the other suits, although an empty
+    row would take any of their cards once spades is finished."""
+    g = game("play-or-pay", ())
+    s5, s6 = parse_card("S5"), parse_card("S6")
+    seat1 = [c for c in range(52) if c not in (s5, s6)][:13]
+    rest = [c for c in range(52) if c not in seat1 and c != s5]
+    hands = [[s5, *rest[:12]], seat1, rest[12:25], rest[25:38]]
+    state = g.new_state(hands=hands)
+    state.apply("S5")
+    assert state.turn == 1 and state.legal_actions() == [PASS]
+    state.apply("pass")
+    belief = Belief(g, state.observation(0))
+    assert belief._void[1] == 1 << s6
+    for sample in belief.samples(random.Random(2), 20):
+        assert not sample.hands[1] >> s6 & 1
+
+
+def test_a_stop_after_the_card_that_completes_a_row_begun_anywhere_proves_nothing() -> None:
+    """Play or Pay where the player of a row's thirteenth card may stop: 甲 begins spades
+    with S2 and the row goes round to SA, its thirteenth card, laid by 乙, who then stops
+    instead of beginning another suit. The stop is no pass: it proves nothing of 乙's hand
+    (its passes before, while spades grew, proved only spades it lacked)."""
+    g = game("play-or-pay", ("turn.extra_after_end=may",))
+    spades = [13 * 0 + r for r in range(13)]  # SA, S2 .. SK
+    others = list(range(13, 52))
+    hands = [spades[1:12] + others[:2], [spades[12], spades[0], *others[2:13]], others[13:26]]
+    hands.append(others[26:39])
+    state = g.new_state(hands=hands)
+    for card in spades[1:12]:  # 甲 lays S2 .. SQ, the others passing in between
+        while state.turn != 0:
+            state.apply("pass")
+        state.apply(card)
+    while state.turn != 1:
+        state.apply("pass")
+    state.apply(spades[12])  # SK
+    while state.turn != 1:
+        state.apply("pass")
+    state.apply(spades[0])  # SA: the thirteenth, and 乙 may play on or stop
+    assert state.turn == 1 and PASS in state.legal_actions()
+    state.apply("pass")
+    belief = Belief(g, state.observation(0))
+    assert belief._void[1] >> 13 == 0  # no heart, diamond or club

@@ -53,7 +53,7 @@ def test_a_centre_that_is_no_rank_lists_the_ranks_once(capsys: Capsys) -> None:
         assert (status, out) == (2, "")
         assert err == f"--set:1:15: layout.centre: {shown} is not one of {ranks}\n"
     # a list without such twins keeps its usual form
-    status, _, err = run(capsys, "explain", "pagat", "--set", "layout.sides=up")
+    status, _, err = run(capsys, "explain", "pagat", "--set", "layout.sides=down")
     assert status == 2 and "is not one of ['either', 'high_first'" in err
 
 
@@ -634,3 +634,17 @@ def test_verify_shows_progress_on_a_terminal_and_not_with_q(
     assert "\r\x1b[KERROR " in err  # the bar's line is cleared before the error is written
     status, _, err = run(capsys, "verify", str(page), "-q")
     assert err.startswith("ERROR ") and "verify [" not in err
+
+
+def test_rows_begun_anywhere_with_a_joker_or_without_the_wrap_name_both_rules(
+    capsys: Capsys,
+) -> None:
+    # a joker stands in for a card of a row whose centre is fixed; a row begun at a middle
+    # rank without the A-K wrap could never reach both ends of its line
+    status, out, err = run(capsys, "simulate", "play-or-pay", "--set", "deck.jokers=1")
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("--set:1:13: deck.jokers: layout.start any")
+    status, out, err = run(capsys, "explain", "play-or-pay", "--set", "layout.ace_king=none")
+    assert (status, out) == (2, "")
+    assert err.startswith("--set:1:17: layout.ace_king: layout.start any lets any card begin")
+    assert "take layout.ace_king wrap" in err and err.count("\n") == 1

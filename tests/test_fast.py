@@ -63,7 +63,7 @@ from paiqi_core.verify.check import _check_result
 from paiqi_core.verify.extract import find_files, load_examples
 from paiqi_core.verify.scenario import Seats, outcomes_from_facts
 
-from .conftest import DEVYATKA, ROOT, SEVENS_FIRST_JOKER
+from .conftest import DEVYATKA, ROOT, ROWS_ANYWHERE, SEVENS_FIRST_JOKER
 from .test_properties import exemption as model_exemption
 
 PROFILES = sorted(builtin_profiles())
@@ -112,6 +112,7 @@ VARIANTS = [
     ("shichinarabe", ("layout.sides=high_first", "deck.jokers=1")),
     ("doujue", ("layout.sides=both_first", "deck.jokers=1")),
     ("pagat", ("layout.sides=low_first",)),
+    *ROWS_ANYWHERE,
     # the cards an even share leaves lie face up; the player to move may play them
     ("pagat", ("players=5", "deck.leftover=face_up")),
     ("pagat", ("players=7", "deck.leftover=face_up", "turn.extra_after_end=may")),

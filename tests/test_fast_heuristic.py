@@ -65,6 +65,11 @@ CASES = [
     ("pagat", ("deck.decks=3", "players=5")),
     ("pagat", ("deck.decks=2", "players=4", "turn.pass_takes=chosen")),
     ("pagat", ("deck.decks=2", "players=6", "turn.pass_limit=1", "opening.method=sevens_out")),
+    # rows begun with any card: each row weighed turned for its first card to sit at the 7
+    ("play-or-pay", ()),
+    ("play-or-pay", ("layout.rows=together", "layout.sides=either")),
+    ("doujue", ("layout.start=any", "layout.ace_king=wrap")),
+    ("doujue", ("layout.start=any", "layout.ace_king=wrap", "turn.must_play=false")),
 ]
 
 

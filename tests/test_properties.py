@@ -44,7 +44,7 @@ from paiqi_core.engine import IllegalAction
 from paiqi_core.records import replay, state_record
 from paiqi_core.resources import builtin_profiles, schema
 
-from .conftest import DEVYATKA, SEVENS_FIRST_JOKER
+from .conftest import DEVYATKA, ROWS_ANYWHERE, SEVENS_FIRST_JOKER
 
 PROFILES = sorted(builtin_profiles())
 SEEDS = st.integers(0, 2**32)
@@ -124,6 +124,10 @@ class Rules:
     # and whether a stuck player draws one instead of passing
     hand: int | None = None
     draw: str = "none"
+    # Play or Pay (WILD_RULES row 9): any card begins a row (start any), and one row grows at
+    # a time until nothing more joins it (rows one_at_a_time)
+    start: str = "centre"
+    rows: str = "together"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -187,6 +191,8 @@ class Rules:
             pass_bars=p.get("turn.pass_bars"),
             hand=p.get("deck.hand"),
             draw=p.get("turn.draw"),
+            start=p.get("layout.start"),
+            rows=p.get("layout.rows"),
         )
 
     @property
@@ -225,6 +231,24 @@ class Rules:
 
 POSITION = {ace: [order.index(r) for r in range(13)] for ace, order in RANK_ORDER.items()}
 CARD_NUMBER = {text: number for number, text in enumerate(CARD_TEXT)}
+
+
+def ring_fits(rules: Rules, table: set[int], suit: int, first: int | None) -> set[int]:
+    """The cards of ``suit`` that may join its row where any card begins a row (start any,
+    on a ring: A follows K): any card of the suit while the row is empty; else, going up
+    from its ``first`` card's rank round the ring, the first rank not yet down (sides up)
+    and, with sides either, the first going down too; nothing once all 13 are down."""
+    cards = {13 * suit + r for r in range(13)}
+    if first is None:
+        return cards - table
+    up = next((r for k in range(13) if (r := (first + k) % 13) + 13 * suit not in table), None)
+    if up is None:
+        return set()
+    out = {13 * suit + up}
+    if rules.sides == "either":
+        down = next(r for k in range(13) if (r := (first - k) % 13) + 13 * suit not in table)
+        out.add(13 * suit + down)
+    return out
 
 
 def row_positions(table: set[int], suit: int, ace: str) -> list[int]:
@@ -312,6 +336,10 @@ def allowed_by_sides(rules: Rules, table: set[int], suit: int, cards: set[int]) 
     needed = {x for x in (six, eight) if x is not None}
     if sides == "both_first" and not needed <= table:
         return cards & needed
+    if sides == "up":  # only the first place above the run up from the 7 (round, with wrap)
+        above = sides_outward(rules)[0]
+        nxt = next((q for q in above if 13 * suit + order[q] not in table), None)
+        return cards & ({13 * suit + order[nxt]} if nxt is not None else set())
     return cards
 
 
@@ -445,6 +473,7 @@ class Model:
         self.last_play: list[int | None] = [None] * n
         self.closures: list[list[int]] = [[] for _ in range(n)]
         self.opened: list[int] = []
+        self.first_rank: dict[int, int] = {}  # suit -> the rank that began its row (start any)
         self.finished: list[int] = []
         self.bursts: list[int] = []
         self.history: list[tuple[int, str]] = []
@@ -491,7 +520,23 @@ class Model:
         hand = self.hands[self.turn] | self.face_up  # a card face up, as if held
         if not self.table and self.first is not None:
             return hand & {self.first}
-        return hand & playable(self.rules, self.table)
+        return hand & self.fits()
+
+    def fits(self) -> set[int]:
+        """The cards that may join the rows now: from each row's first card where any card
+        begins a row; where rows grow one at a time, a row's that is begun and can grow,
+        while there is one."""
+        r = self.rules
+        if r.start == "any":
+            by_suit = [ring_fits(r, self.table, s, self.first_rank.get(s)) for s in range(4)]
+        else:
+            fits = playable(r, self.table)
+            by_suit = [{c for c in fits if c // 13 == s} for s in range(4)]
+        if r.rows == "one_at_a_time":
+            begun = [s for s in range(4) if by_suit[s] and any(c // 13 == s for c in self.table)]
+            if begun:
+                return set().union(*(by_suit[s] for s in begun))
+        return set().union(*by_suit)
 
     def legal(self) -> set[str]:
         """The legal actions of the player to move, as text; empty: the player bursts."""
@@ -525,7 +570,7 @@ class Model:
             return texts if r.must_play else texts | {"pass"}
         if not plays and not moves and r.draw != "none" and self.stock:
             return {"draw"}  # a stuck player draws, while the stock lasts
-        if not plays:
+        if not plays and r.start == "centre" and r.rows == "together":
             # A held 7 is always playable, so a stuck player never holds one.
             assert not any(c % 13 == r.centre for c in hand), "stuck while holding a 7"
         joker = {"cover JOKER"} if jokers else set()  # the alike jokers: one cover
@@ -613,7 +658,7 @@ class Model:
         elif (
             self.rules.extra_after_end != "none"
             and laid is not None
-            and self.rules.ends_line(laid)
+            and self.ends_line(laid)
             and self.hands[seat]
             and (
                 self.plays()
@@ -640,6 +685,14 @@ class Model:
             for t, other in enumerate(self.hands):
                 if t != seat:
                     self.owed[seat][t] += len(beside & other)
+
+    def ends_line(self, card: int) -> bool:
+        """Whether ``card``, just laid, ends its row's line: where any card begins a row,
+        the card that completes it (the rank below its first card, with sides up); else
+        the line's ends (``Rules.ends_line``)."""
+        if self.rules.start == "any":
+            return sum(1 for c in self.table if c // 13 == card // 13) == 13
+        return self.rules.ends_line(card)
 
     def _draw(self, seat: int, card: int) -> None:
         """``seat`` draws ``card`` from the stock: where it fits, the seat may play it now;
@@ -688,7 +741,11 @@ class Model:
             self.hands[seat].remove(card)
         self.played[seat] += 1
         suit = card // 13
-        if card % 13 == self.rules.centre:
+        if self.rules.start == "any":
+            if suit not in self.first_rank:  # the row's first card opens it
+                self.first_rank[suit] = card % 13
+                self.opened.append(suit)
+        elif card % 13 == self.rules.centre:
             self.opened.append(suit)
         closing = closes(self.rules, self.table, card)
         self.table.add(card)
@@ -847,6 +904,11 @@ def check_state(state: State, model: Model) -> None:
     if rules.ace_king == "none" and rules.out_of_passes != "burst":
         # Every row is contiguous from its 7 in the profile's rank order.
         check_rows_contiguous(model.table, rules.ace, rules.centre)
+    if rules.start == "any" and rules.sides == "up":
+        # Every row runs up round the ring from its first card, with no gap.
+        for suit, first in model.first_rank.items():
+            down = sum(1 for c in model.table if c // 13 == suit)
+            assert {13 * suit + (first + k) % 13 for k in range(down)} <= model.table
     # When the game ends.
     assert state.is_terminal() == obs[0].terminal == model.over
     if model.over:
@@ -1445,6 +1507,20 @@ PENALTIES = [
     ("pagat", ("scoring.penalty=pips", "deck.ranks=7-A", "layout.centre=8", "players=3")),
     ("pagat", ("scoring.penalty=ranks", "turn.must_play=false", "ending.stall=1")),
 ]
+
+
+@pytest.mark.parametrize(("profile", "sets"), ROWS_ANYWHERE)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_rows_begun_anywhere_upwards_or_one_at_a_time_follow_the_model(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of such a game is the model's: the cards that fit, the extra card after
+    a row's thirteenth, the passes, and the result."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    check_result(state, rules)
 
 
 @pytest.mark.parametrize(("profile", "sets"), PENALTIES)

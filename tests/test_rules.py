@@ -207,7 +207,8 @@ def _cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
 def test_simulate_with_and_without_records_and_compare_agree(
     capsys: pytest.CaptureFixture[str], tmp_path: Any, jokers: int
 ) -> None:
-    # (every four-seat built-in that takes the joker: not one with a stock, sevens-stock)
+    # (every four-seat built-in that takes the joker: not one with a stock, sevens-stock, nor
+    # one whose rows begin with any card, play-or-pay)
     joker = f"deck.jokers={jokers}"
     profiles = [p for p in profiles_taking(joker) if Game(p).players == 4]
     assert len(profiles) >= len(PROFILES) - 3

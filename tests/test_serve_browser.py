@@ -259,6 +259,7 @@ def test_a_short_pack_game_from_the_nines_plays_to_its_end(
 NAMED_GAMES = {
     "karten-domino": ("S7", "SA", 8, "first player out wins"),
     "nines": ("S2", "SA", 13, "first player out wins"),
+    "play-or-pay": ("SA", "SK", 13, "cards held"),
     "ristiseiska": ("SA", "SK", 13, "cards held"),
     # each keeping its own total: the base, and the rules of the finishers table
     "twstar": ("SA", "SK", 13, "scoring.finishers"),

@@ -133,7 +133,14 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
-from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_JOKER_FINISH, R_PASS_BARS, R_SEVENS_FIRST
+from paiqi_core.core.play_rules import (
+    BY_SEVENS_FIRST,
+    R_JOKER_FINISH,
+    R_PASS_BARS,
+    R_ROWS,
+    R_SEVENS_FIRST,
+    R_START,
+)
 from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:
@@ -241,6 +248,8 @@ def _row_frontier(st: np.ndarray, R: np.ndarray, ext: np.ndarray, suit: int) -> 
     row of each suit per deck, with the rows' reaches on each side in order."""
     shift = 13 * suit
     row = (st[TABLE] >> shift) & FULL_ROW
+    if R[R_START]:
+        return from_first_card(ext, row, R[R_CENTRE])
     e = ext[row]
     if R[R_DECKS] > 1:
         twice = (st[TABLE_TWICE] >> shift) & FULL_ROW
@@ -248,6 +257,57 @@ def _row_frontier(st: np.ndarray, R: np.ndarray, ext: np.ndarray, suit: int) -> 
         if R[R_DECKS] > 2:
             e |= ext[(st[TABLE_THRICE] >> shift) & FULL_ROW] & twice
     return e
+
+
+@step
+def turned(row: int, k: int) -> int:
+    """A row's 13 ranks turned ``k`` ranks up round the ring (K to A), ``0 <= k < 13``."""
+    return ((row << k) | (row >> (13 - k))) & FULL_ROW
+
+
+@step
+def from_first_card(ext: np.ndarray, row: int, centre: int) -> int:
+    """The ranks that extend ``row`` where any card may begin a row (``R_START``): an empty
+    row takes any rank; else the row is turned round the ring until its first card, the
+    lowest of its run round the corner, sits where the centre does, read in the rows'
+    table, and turned back. A complete row takes nothing."""
+    if row == 0:
+        return FULL_ROW  # (rows that begin anywhere run round the corner: every rank)
+    if row == FULL_ROW:
+        return 0
+    k = turn_to_centre(row, 0, centre)
+    return turned(ext[turned(row, k)], (13 - k) % 13)
+
+
+@step
+def turn_to_centre(row: int, rank: int, centre: int) -> int:
+    """How many ranks up round the ring a row begun with any card (``R_START``) is turned
+    for its first card to sit at the ``centre``: the first card is the lowest of the row's
+    run round the corner, or ``rank`` where the row is empty (the card that begins it)."""
+    heads = row & ~turned(row, 1)  # the ranks laid whose rank below is not
+    first = lowest(heads) if heads else rank
+    return (centre - first + 13) % 13
+
+
+@step
+def open_frontier(st: np.ndarray, R: np.ndarray) -> int:
+    """The places where a card may be laid now: every row's extensions (``st[FRONTIER]``),
+    and where rows grow one at a time (``R_ROWS``) a begun row's only, while there is one."""
+    if R[R_ROWS]:
+        return begun_only(st[TABLE], st[FRONTIER])
+    return st[FRONTIER]
+
+
+@step
+def begun_only(table: int, frontier: int) -> int:
+    """Of the cards that fit ``frontier`` on ``table``, those of the rows begun and not
+    finished, where there are any (rows grow one at a time: ``R_ROWS``)."""
+    begun = 0
+    for suit in range(4):
+        shift = 13 * suit
+        if (frontier >> shift) & FULL_ROW and (table >> shift) & FULL_ROW:
+            begun |= FULL_ROW << shift
+    return frontier & begun if begun else frontier
 
 
 @hot
@@ -259,6 +319,8 @@ def set_table(st: np.ndarray, R: np.ndarray, ext: np.ndarray, table: int) -> Non
     st[TABLE] = table
     frontier = 0
     centre = ext[0]  # the centre's rank bit: all that an empty row extends
+    if R[R_START]:
+        centre = FULL_ROW  # any card begins a row
     for suit in range(4):
         if (table >> (13 * suit)) & centre:
             _open(st, suit)
@@ -316,23 +378,23 @@ def stalled(st: np.ndarray, R: np.ndarray) -> bool:
 
 
 @step
-def plays(st: np.ndarray, seat: int) -> int:
+def plays(st: np.ndarray, R: np.ndarray, seat: int) -> int:
     """Mask of the cards ``seat`` (to move) may play: of its hand, or lying face up."""
     hand = st[HAND + seat] | st[POOL]
     if st[STARTED] == 0 and st[FIRST] >= 0:
         return hand & (1 << st[FIRST])
-    return hand & st[FRONTIER]
+    return hand & open_frontier(st, R)
 
 
 @hot
 def joker_moves(
-    st: np.ndarray, beyond: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray
+    st: np.ndarray, R: np.ndarray, beyond: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray
 ) -> int:
     """The joker moves of a player holding ``hand``, ascending, into ``jx`` (the place the
     joker takes) and ``jy`` (the card played beyond it); their number."""
     if not hand & JOKER_BITS or (st[STARTED] == 0 and st[FIRST] >= 0):
         return 0
-    m = st[FRONTIER] & ~hand
+    m = open_frontier(st, R) & ~hand
     count = 0
     table = st[TABLE]
     while m:
@@ -357,11 +419,11 @@ def _joker_hand(R: np.ndarray, hand: int) -> int:
 
 
 @hot
-def _any_joker_move(st: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
+def _any_joker_move(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
     """Whether a player holding ``hand`` has a joker move."""
     if not hand & JOKER_BITS or (st[STARTED] == 0 and st[FIRST] >= 0):
         return False
-    m = st[FRONTIER] & ~hand
+    m = open_frontier(st, R) & ~hand
     table = st[TABLE]
     while m:
         x = lowest(m)
@@ -380,9 +442,9 @@ def _bursts_now(
     """Whether ``seat``, to move, has no legal action at all (out of passes, stuck)."""
     if not R[R_MAY_BURST]:
         return False
-    if plays(st, seat):
+    if plays(st, R, seat):
         return False
-    if R[R_JOKERS] and _any_joker_move(st, beyond, _joker_hand(R, st[HAND + seat])):
+    if R[R_JOKERS] and _any_joker_move(st, R, beyond, _joker_hand(R, st[HAND + seat])):
         return False
     if R[R_STUCK] == PLUGIN:
         return plugin_stuck(st, R, log, seat, True) == 0
@@ -817,11 +879,13 @@ def _tally_pass(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
     """Count a pass of ``seat`` that it made although it could have played (a card, or a
     joker move), and for each centre card it held that could have been played, the suit's
     pass held back."""
-    can = plays(st, seat)
+    can = plays(st, R, seat)
     if can == 0:
         hand = st[HAND + seat]
         if not (
-            R[R_JOKERS] and hand & JOKER_BITS and _any_joker_move(st, beyond, _joker_hand(R, hand))
+            R[R_JOKERS]
+            and hand & JOKER_BITS
+            and _any_joker_move(st, R, beyond, _joker_hand(R, hand))
         ):
             return
     _count(st, seat)
@@ -856,7 +920,7 @@ def _draw(
     st[STOCK] ^= 1 << card
     _give(st, seat, card)
     st[PHASE] = 0
-    if plays(st, seat):
+    if plays(st, R, seat):
         st[PHASE] = DREW
     else:
         advance(st, R, ext, beyond, log)
@@ -915,11 +979,16 @@ def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, a
     if R[R_EXTRA] == 0 or COVER <= action < JOKER:  # no such rule, or no card laid
         return False
     card = action if action < COVER else (action - JOKER) % 64
-    if not (R[R_ENDS] >> (card % 13)) & 1 or st[HAND + seat] == 0:
+    if R[R_START]:  # the line ends with the rank below the row's first card: the row's 13th
+        if (st[TABLE] >> (13 * (card // 13))) & FULL_ROW != R[R_ROW]:
+            return False
+    elif not (R[R_ENDS] >> (card % 13)) & 1:
         return False
-    if plays(st, seat):
+    if st[HAND + seat] == 0:
+        return False
+    if plays(st, R, seat):
         return True
-    return R[R_JOKERS] != 0 and _any_joker_move(st, beyond, _joker_hand(R, st[HAND + seat]))
+    return R[R_JOKERS] != 0 and _any_joker_move(st, R, beyond, _joker_hand(R, st[HAND + seat]))
 
 
 @step
@@ -950,13 +1019,13 @@ def options(
     phase = st[PHASE]
     if phase == HAND_ON:  # the card to hand to the player who passed: any it holds
         return 0, 0, one_joker(hand), False, BY_GIVE
-    can = plays(st, seat)
+    can = plays(st, R, seat)
     sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
     if sevens:  # a centre card that can be played goes before any other card
         can = sevens
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BITS and not sevens:
-        njokers = joker_moves(st, beyond, _joker_hand(R, hand), jx, jy)
+        njokers = joker_moves(st, R, beyond, _joker_hand(R, hand), jx, jy)
     if phase:  # a later step of the turn
         if phase == EXTRA:  # another card after one that ended its line; or stop, with MAY
             return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA

@@ -40,6 +40,7 @@ from paiqi_core.core.layout import (
     TABLE,
 )
 from paiqi_core.core.vector import play_vector
+from paiqi_core.topology import stacked_fits
 
 if TYPE_CHECKING:
     from paiqi_core.rules import Rules
@@ -136,6 +137,24 @@ _PLAIN = _copies()
 kernel = _PLAIN["kernel"]  # the rules of play as plain Python
 scoring = _PLAIN["scoring"]  # the scorings as plain Python
 resume = _PLAIN["rng"].resume  # put a Python stream in a state vector
+
+
+def table_fits(rules: Rules, planes: Sequence[int]) -> int:
+    """The cards that may be laid now on a table given as its planes (the cards down at
+    least once, twice, three times), read from the table alone as the core reads it: each
+    row's extensions (from its first card where any card begins a row, ``layout.start``
+    any), and where rows grow one at a time (``layout.rows``) a begun row's only."""
+    topology = rules.topology
+    if rules.profile.get("layout.start") != "any":
+        fits = stacked_fits(topology.extensions, planes)
+    else:
+        fits = 0
+        for suit in range(4):
+            row = (planes[0] >> 13 * suit) & layout.FULL_ROW
+            fits |= kernel.from_first_card(topology.extensions, row, topology.centre) << 13 * suit
+    if rules.profile.get("layout.rows") == "one_at_a_time":
+        fits = kernel.begun_only(planes[0], fits)
+    return fits
 
 
 class RulesVector(list[int]):

@@ -29,6 +29,8 @@ from typing import Any
 R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other card
 R_JOKER_FINISH = 70  # 1: a joker move may not empty its player's hand
 R_PASS_BARS = 71  # 1: a pass bars its player from its turns until another player passes
+R_START = 74  # 1: any card may begin a row, and takes the centre's part in it (layout.start)
+R_ROWS = 75  # 1: only a row begun and not yet finished may be played to (layout.rows)
 BY_SEVENS_FIRST = 9  # (kernel.options) a centre card held that can be played went first
 
 
@@ -166,6 +168,89 @@ PLAY_RULES: tuple[PlayRule, ...] = (
             "にやめるのはパスではありません。手札が残っているのがその人だけなら飛ばしません。",
         },
         needs="",
+    ),
+)
+
+PLAY_RULES += (
+    PlayRule(
+        "layout.start",
+        R_START,
+        ("centre", "any"),
+        "play",
+        {
+            "en": {
+                "any": "Any card may begin a row of its suit, not only a {centre}: the row then "
+                "grows from that card as it would from a {centre}, and its line ends with the "
+                "rank just below it."
+            },
+            "zh-TW": {
+                "any": "任何一張牌都可以開始它那一花色的列，不一定要 {centre}：那一列就從這張牌"
+                "接下去，就像從 {centre} 接一樣，而整列的盡頭是比它小一級的牌。"
+            },
+            "ja": {
+                "any": "{centre} に限らず、どのカードでもそのスートの列を始められます。列はその"
+                "カードから {centre} と同じように伸び、そのすぐ下のランクで終わります。"
+            },
+        },
+        "row-begins-with-any-card",
+        {
+            "en": "The card that begins a row is remembered by the row itself: it is the "
+            "lowest card of the run round the corner, so a row of J Q K A 2 began with the J. "
+            "The row's line ends with the rank just below its first card, and the card of "
+            "that rank, the thirteenth of the suit, is the card that ends the line for an "
+            "extra play after it (turn.extra_after_end).",
+            "zh-TW": "一列從哪張牌開始，由列本身就看得出：是繞過 K 接到 A 的那一串裡最前面的"
+            "一張，所以 J Q K A 2 這一列是從 J 開始的。整列的盡頭是比第一張小一級的牌；那一張"
+            "是這花色的第十三張，出了它就算出了一列盡頭的牌，可以再出一張"
+            "（turn.extra_after_end）。",
+            "ja": "列がどのカードで始まったかは列そのものからわかります。K から A へ回り込む"
+            "並びのいちばん前のカードで、J Q K A 2 の列は J から始まっています。列は最初の"
+            "カードのすぐ下のランクで終わり、そのランクのカード（スートの 13 枚目）が、追加の"
+            "一枚（turn.extra_after_end）を与える列の端のカードです。",
+        },
+    ),
+    PlayRule(
+        "layout.rows",
+        R_ROWS,
+        ("together", "one_at_a_time"),
+        "play",
+        {
+            "en": {
+                "one_at_a_time": "Only one row grows at a time: once a row is begun, no "
+                "card of another suit may be played until nothing more can join that row; "
+                "then any card that may begin a row of another suit can be played."
+            },
+            "zh-TW": {
+                "one_at_a_time": "一次只接一列：一列開始之後，要等那一列再也接不下去，才能出"
+                "別的花色；之後可以出任何能開始另一花色一列的牌。"
+            },
+            "ja": {
+                "one_at_a_time": "列は一度にひとつだけ伸びます。列が始まったら、その列に何も"
+                "つけられなくなるまでほかのスートは出せず、そのあとはほかのスートの列を始め"
+                "られるカードならどれでも出せます。"
+            },
+        },
+        "one-row-at-a-time",
+        {
+            "en": "A row is finished when nothing more can join it (complete, or closed at a "
+            "cut end). Until the open row is finished a player holding none of its next card "
+            "is stuck even with cards of other suits in hand; the player who finishes it "
+            "begins the next row only where a rule gives an extra play after a card that "
+            "ends its line (turn.extra_after_end), and otherwise the next player in turn "
+            "does, with any card that may begin a row.",
+            "zh-TW": "一列再也接不下去（接滿，或在斬龍的盡頭被斬斷）才算結束。結束之前，手上"
+            "沒有它下一張牌的人就算無牌可出，即使手上有別的花色。規則讓出了一列盡頭的牌的人"
+            "再出一張（turn.extra_after_end）時，由結束那一列的人開始下一列；否則由下一位開始，"
+            "出任何能開始一列的牌。",
+            "ja": "列は、もう何もつけられない（そろった、または斬龍の端で切れた）ときに終わり"
+            "ます。終わるまでは、その次のカードを持っていない人は、ほかのスートを持っていても"
+            "出せない人です。列の端のあとの追加の一枚（turn.extra_after_end）があるときは列を"
+            "終えた人が、ないときは次の人が、列を始められるカードで次の列を始めます。",
+        },
+        (
+            "not legal",
+            "only the row begun may be played to until nothing more can join it ({legal})",
+        ),
     ),
 )
 

@@ -47,6 +47,8 @@ def play_vector(rules: Rules) -> list[int]:
     ending = form_of("ending", rules.ending)
     R[L.R_ENDING] = L.PLUGIN if ending is None else L.ENDINGS.index(ending.kind)
     ext0 = rules.topology.extensions[0]
+    if rules.profile.get("layout.start") == "any":  # any card of the pack begins a row
+        ext0 = rules.topology.ranks
     R[L.R_EMPTY_FRONTIER] = sum(ext0 << (13 * suit) for suit in range(4))
     R[L.R_BEYOND] = int(rules.jokers > 0)
     R[L.R_EXTRA] = L.EXTRAS.index(rules.extra_after_end)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paiqi_core.cards import CARDS, JOKER, hand_masks, planes
+from paiqi_core.core import layout as L
 from paiqi_core.core.plain import Beyond, RulesVector
 from paiqi_core.engine.state import State
 from paiqi_core.profile import Profile
@@ -38,7 +39,6 @@ class Game:
         self.players = rules.players
         self.deck = rules.deck
         self.extensions = rules.topology.extensions
-        self.empty_frontier = sum(self.extensions[0] << (13 * suit) for suit in range(4))
         # what the move loop asks, read once from the rules
         self.start = rules.opening.start
         self.is_over = rules.ending.over
@@ -58,6 +58,7 @@ class Game:
         # what the rule core reads: the rules vector, and the rows' extensions and joker
         # moves by row mask
         self.vector = RulesVector(rules)
+        self.empty_frontier = int(self.vector[L.R_EMPTY_FRONTIER])  # what an empty table takes
         self.beyond = Beyond(rules)
         _GAMES.setdefault(id(rules), (rules, self))  # copies of its states come back to it
 

@@ -269,7 +269,7 @@ class State(VectorView):
     # -- queries -------------------------------------------------------------------
     def plays(self) -> int:
         """Mask of the cards the player to move may play."""
-        return _plays(self.st, self.st[L.TURN])
+        return _plays(self.st, self.game.vector, self.st[L.TURN])
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to move, ascending (empty when the game is over):

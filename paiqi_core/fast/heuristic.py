@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
-from paiqi_core.core.kernel import held, options
+from paiqi_core.core.kernel import held, options, turn_to_centre, turned
 from paiqi_core.core.layout import (
     BY_DRAW,
     BY_GIVE,
@@ -47,6 +47,7 @@ from paiqi_core.core.layout import (
     R_CENTRE,
     R_COURSE_COVERS,
     R_DECKS,
+    R_EXTRA,
     R_H_BUST,
     R_H_CLOSURE,
     R_JOKERS,
@@ -61,11 +62,13 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
+from paiqi_core.core.play_rules import R_START
 from paiqi_core.core.rng import below
 from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,
     BLOCK_WEIGHT,
     COVER_COST_WEIGHT,
+    END_WEIGHT,
     FAR_RELEASE,
     HIGH_CARD_FIRST,
     JOKER_ENDGAME,
@@ -172,6 +175,11 @@ def play_score(
                 extra = -(BLOCK_WEIGHT * pressure)
         t, h = row, ours
         u = R[R_ROW] & ~(t | h | d)
+    k = 0  # a row begun with any card is weighed turned for its first card to sit at the 7
+    if R[R_START]:
+        k = turn_to_centre(t, rank, R[R_CENTRE])
+        t, h, d, u = turned(t, k), turned(h, k), turned(d, k), turned(u, k)
+        mine, placed = turned(mine, k), turned(placed, k)
     base = t | (placed & ~mine)
     behind = reach(ext, base, d) & ~reach(ext, base, d | mine) & ~mine
     own = popcount(behind & h)
@@ -181,12 +189,15 @@ def play_score(
     now = ext[after]
     given = popcount(released & now) + FAR_RELEASE * popcount(released & ~now)
     given += popcount(placed & ~mine & u)
-    opening = rank == R[R_CENTRE] and t == 0
+    opening = (rank + k) % 13 == R[R_CENTRE] and t == 0
     score = (OPEN_WEIGHT if opening else RUN_WEIGHT) * own
+    last = (R[R_CENTRE] + 12) % 13  # the last card of a row begun here
+    if R[R_START] and R[R_EXTRA] and t == 0 and (h >> last) & 1:
+        score += END_WEIGHT * RUN_WEIGHT  # its own: another play, the next row
     score -= BLOCK_WEIGHT * pressure * given
     if R[R_COURSE_COVERS]:
         lost = reach(ext, t, d) & ~reach(ext, after, d) & ~placed
-        score -= COVER_COST_WEIGHT * points(lost & h) / POINTS_PER_CARD
+        score -= COVER_COST_WEIGHT * points(turned(lost & h, (13 - k) % 13)) / POINTS_PER_CARD
         if now == 0:
             for i in range(st[NOPENED]):
                 if st[OPENED + i] == suit:
@@ -215,13 +226,20 @@ def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: 
     h = _row(st[HAND + seat], suit)
     d = _row(st[COVERED + seat], suit)
     u = R[R_ROW] & ~(t | h | d)
+    k = 0  # a row begun with any card is weighed turned for its first card to sit at the 7
+    if R[R_START]:
+        k = turn_to_centre(t, rank, R[R_CENTRE])
+        t, h, d, u, bit = turned(t, k), turned(h, k), turned(d, k), turned(u, k), turned(bit, k)
     live = reach(ext, t, d)
     if not live & bit:
         return -0.5
     counted = rank + 1
     behind = live & ~reach(ext, t, d | bit) & ~bit
-    cost = COVER_COST_WEIGHT * (counted + points(behind & h))
-    cost -= STRAND_WEIGHT * points(behind & u)
+    if R[R_START] and t == 0:
+        behind = 0  # any other card may begin the row: none needs this one
+    back = (13 - k) % 13
+    cost = COVER_COST_WEIGHT * (counted + points(turned(behind & h, back)))
+    cost -= STRAND_WEIGHT * points(turned(behind & u, back))
     bust = R[R_H_BUST]
     if bust >= 0:
         covered = 0

@@ -808,10 +808,11 @@ def _pack_errors(
             ("layout", "centre"),
             ("deck", "ranks"),
         )
+    _row_start_errors(data, problem, line, centre)
     method, card_text_ = opening["method"], opening["card"]
     if method in ("holder_leads", "sevens_out"):
         card = parse_card(card_text_)
-        if method == "holder_leads" and card % 13 != centre:
+        if method == "holder_leads" and card % 13 != centre and layout["start"] != "any":
             centres = ", ".join(card_text(c) for c in pack.centre_cards)
             centres = centres.rsplit(", ", 1)[0] + " or " + card_text(pack.centre_cards[-1])
             named = f" (layout.centre: {centre_text})" if centre != SEVEN else ""
@@ -830,6 +831,77 @@ def _pack_errors(
                 ("deck", "ranks"),
             )
     return problems
+
+
+def _row_start_errors(
+    data: Mapping[str, Any], problem: Callable[..., None], line: list[int], centre: int
+) -> None:
+    """Rows that grow only upwards (``layout.sides`` up) or begin with any card
+    (``layout.start`` any) against the rules that cannot go with them, each reported
+    through ``problem`` (the rule given last, the other named)."""
+    layout, turn, deck = data["layout"], data["turn"], data["deck"]
+    wrap = layout["ace_king"] == "wrap"
+    take_wrap = "layout.ace_king wrap" + (" with layout.ace low" if layout["ace"] == "high" else "")
+    if layout["sides"] == "up" and layout["ace_king"] == "tunnel":
+        problem(
+            ("layout", "sides"),
+            "layout.sides up grows each row upwards only, and layout.ace_king tunnel plays "
+            "a row's other side from its far end: take layout.ace_king wrap or none",
+            ("layout", "ace_king"),
+        )
+    elif layout["sides"] == "up" and not wrap and centre != line[0] and layout["start"] != "any":
+        problem(
+            ("layout", "sides"),
+            f"layout.sides up grows each row upwards from its {RANKS[centre]} only, so the "
+            f"ranks below it could never be played: take {take_wrap} (rows go on from K to "
+            f"A), or a centre at the low end of the line ({RANKS[line[0]]})",
+            ("layout", "ace_king"),
+            ("layout", "centre"),
+        )
+    if layout["start"] != "any":
+        return
+    if not wrap:
+        problem(
+            ("layout", "start"),
+            "layout.start any lets any card begin a row, and a row begun at a middle rank "
+            f"could never reach both ends of its line: take {take_wrap} (rows go on from K "
+            f"to A; this profile has layout.ace_king {layout['ace_king']})",
+            ("layout", "ace_king"),
+        )
+    if layout["sides"] not in ("up", "either"):
+        problem(
+            ("layout", "start"),
+            f"layout.start any begins a row with any card, and layout.sides {layout['sides']} "
+            "orders the sides of a 7: take layout.sides up or either",
+            ("layout", "sides"),
+        )
+    if int(deck["jokers"]):
+        problem(
+            ("layout", "start"),
+            "layout.start any begins a row with any card, and a joker stands in for a card "
+            "of a row whose centre is fixed: take deck.jokers 0",
+            ("deck", "jokers"),
+        )
+    if int(deck["decks"]) > 1:
+        problem(
+            ("layout", "start"),
+            "layout.start any begins a row with any card, and with several decks each copy "
+            "of a suit would need a first card of its own: take deck.decks 1",
+            ("deck", "decks"),
+        )
+    bursts = (
+        turn["stuck"] == "pass"
+        and turn["pass_limit"] is not None
+        and turn["out_of_passes"] == "burst"
+    )
+    if bursts:
+        problem(
+            ("layout", "start"),
+            "layout.start any reads a row's first card from the row, and a burst lays a "
+            "hand's cards in rows that no card has begun: take turn.out_of_passes cover or "
+            "no turn.pass_limit",
+            ("turn", "out_of_passes"),
+        )
 
 
 def load_profile(ref: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Profile:

@@ -10,7 +10,7 @@ sentence for (a plugin's hook or parameter) is stated by its own description.
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,15 +209,22 @@ class _Missing(dict[str, Any]):
 
 
 def sentence(rule: str, value: Any, entry: Mapping[str, Any], ctx: Mapping[str, Any],
-             lang: str, method: str = "") -> tuple[str, set[str]]:  # fmt: skip
-    """The sentence stating ``rule`` = ``value`` in ``lang`` (the one for the scoring
-    ``method`` where there is one), and the fields it names (other rules it states too);
-    a rule or value this book does not know (a plugin's) is stated by its own
-    description."""
+             lang: str, method: str = "",
+             tags: Sequence[str] = ()) -> tuple[str, set[str]]:  # fmt: skip
+    """The sentence stating ``rule`` = ``value`` in ``lang`` (the one for the first of
+    ``tags`` that has one, else for the scoring ``method``, else the rule's own: rows
+    begun with any card, ``start_any``, are told apart), and the fields it names (other
+    rules it states too); a rule or value this book does not know (a plugin's) is stated
+    by its own description."""
     table = languages.get(lang).rules
-    template = table.get(f"{rule}@{method}", table.get(rule))
-    if isinstance(template, Mapping):
-        template = template.get(shown_value(value, "key"), template.get("*"))
+    template: str | None = None
+    for key in (*(f"{rule}@{tag}" for tag in tags), f"{rule}@{method}", rule):
+        said = table.get(key)
+        if isinstance(said, Mapping):
+            said = said.get(shown_value(value, "key"), said.get("*"))
+        if said is not None:
+            template = said
+            break
     if template is None:
         own = f"{entry['means']} ({rule} = {shown_value(value, lang)})"
         template = own.replace("{", "{{").replace("}", "}}")  # words, not a template
@@ -233,6 +240,7 @@ def build(profile: Profile, lang: str = "en") -> Book:
     # the scoring's own sentences: where each player keeps its covering total, those of
     # pay: totals
     method = "totals" if keeps_totals(rules) else str(profile.get("scoring.method"))
+    tags = ("start_any",) if profile.get("layout.start") == "any" else ()
     sections = {key: Section(key, words[key]) for key in SECTIONS}
     inert = []
     lines: list[Line] = []
@@ -248,7 +256,7 @@ def build(profile: Profile, lang: str = "en") -> Book:
             said.rules += (rule,)
             said.house = said.house or is_house(profile, rule)
             continue
-        text, names = sentence(rule, entry["value"], entry, ctx, lang, method)
+        text, names = sentence(rule, entry["value"], entry, ctx, lang, method, tags)
         line = Line((rule,), text, is_house(profile, rule))
         named[id(line)] = names
         lines.append(line)

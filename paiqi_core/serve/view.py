@@ -30,9 +30,9 @@ from paiqi_core.actions import (
     kind,
 )
 from paiqi_core.cards import RANKS, SUIT_MASK, SUITED, SUITS, bits, card_text, is_joker
+from paiqi_core.core.plain import table_fits
 from paiqi_core.observation import Observation
 from paiqi_core.rules import Rules
-from paiqi_core.topology import stacked_fits
 
 if TYPE_CHECKING:
     from paiqi_core.engine import State
@@ -87,7 +87,7 @@ def _open_places(rules: Rules, planes: Sequence[int], first_card: int | None) ->
     goes beside the (k+1)-th copies of its neighbours, where k copies of it lie."""
     if first_card is not None:
         return 1 << first_card
-    return stacked_fits(rules.topology.extensions, planes)
+    return table_fits(rules, planes)
 
 
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
