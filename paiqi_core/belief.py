@@ -60,7 +60,7 @@ from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_jok
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
-from paiqi_core.core.play_rules import R_JOKER_FINISH
+from paiqi_core.core.play_rules import OPTIONAL, R_JOKER_FINISH, R_JOKER_HANDOVER
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 from paiqi_core.topology import stacked_fits
@@ -213,6 +213,12 @@ class Belief:
         self._covers_before_swap = 0
         # the places jokers stand in, each with every seat's covers made before it took it
         self._under: dict[int, list[int]] = {}
+        # where the holder of a joker's place is asked (turn.joker_handover optional): the
+        # place -> the only seat that may have held it then (it kept it), None for none; where
+        # the joker keeps its place unasked (never), any seat may hold the card under it
+        self._handover = game.vector[R_JOKER_HANDOVER]
+        self._asked: dict[int, int | None] = {}
+        asked: tuple[int, int] | None = None  # (the place, the seat that laid the joker)
         me = obs.seat
         mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
         # an opening that gives the first move to the first seat dealt one of some cards
@@ -252,6 +258,17 @@ class Belief:
         stopped = -1  # the index of a pass that is the stop after a draw (no pass)
         history = obs.history
         for index, (seat, action) in enumerate(history):
+            if asked is not None and not EVENT <= action < JOKER:
+                # the move after a joker's: the answer of the place's holder where it was
+                # asked (the card: taken; a pass: kept, or the next player's own pass)
+                x, mover = asked
+                asked = None
+                if action == x:
+                    continue  # taken (the swap follows)
+                if action == PASS and seat != mover:
+                    self._asked[x] = seat  # kept, or no holder and a pass: no proof either way
+                    continue
+                self._asked[x] = None  # nobody was asked: nobody held it
             if action == DRAW:
                 self._draws += 1
                 playable = fitting()
@@ -329,6 +346,8 @@ class Belief:
                 self._out[seat] |= 1 << card
                 self._joker_with, started = None, True
                 self._under[at] = [len(c) for c in self._covers]
+                if self._handover == OPTIONAL:
+                    asked = (at, seat)
             elif action >= EVENT:
                 event = kind(action)
                 if event == "place":
@@ -352,6 +371,8 @@ class Belief:
                         self._joker_with = None
                 elif event == "leave":
                     self._joker_with = None
+        if asked is not None:  # the joker move was the last: the seat to move may be asked
+            self._asked[asked[0]] = obs.turn if obs.turn != asked[1] else None
         if not started and first_card is not None:
             self._opener = (first_card, mover)  # who moves first holds the opening card
         elif decks > 1 and first_card is not None:
@@ -368,6 +389,13 @@ class Belief:
             self._leader = (int(dealt), leader)
             if leader == 0 and rules.leftover == "stock":
                 self._leader = None  # nobody may have been dealt it: it lay in the stock
+
+    def _may_keep(self, x: int, t: int) -> bool:
+        """Whether seat ``t`` may have held card ``x`` when a joker took its place and kept
+        it since (turn.joker_handover: asked and kept, or never taken)."""
+        if self._handover == OPTIONAL:
+            return self._asked.get(x) == t
+        return bool(self._handover)
 
     def _burst_copies(self) -> list[list[int]]:
         """With several decks: the cards each burst laid face up, each copy, in burst order.
@@ -411,6 +439,8 @@ class Belief:
             if obs.jokers_at >> x & 1 and not obs.covered_mask >> x & 1
         }
         seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask | obs.pool_mask
+        for laid in obs.laid:  # (a card a burst laid face up where a joker keeps the place)
+            seen |= laid & SUITED
         suited = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
         # several decks: the unseen cards are a multiset, the pack's cards (each ``decks``
         # times) less every copy this seat holds and every copy on the table; another
@@ -448,6 +478,8 @@ class Belief:
                 for constraint in (self._opener, self._leader):
                     mask &= ~barred(constraint, t)
                 for x in under:
+                    if self._may_keep(x, t):
+                        continue  # the joker keeps its place: the card may be held
                     mask &= ~(1 << x)  # it was in no hand when the joker took its place
                 if with_joker is not None and with_joker != t:
                     mask &= ~JOKER_BIT  # another seat took it
@@ -463,7 +495,7 @@ class Belief:
                 if self._leader is not None and self._leader[1] != t:
                     mask &= ~(1 << self._leader[0])
                 for x, before in under.items():
-                    if k >= before[t]:
+                    if k >= before[t] and not self._may_keep(x, t):
                         mask &= ~(1 << x)  # covered after the joker took its place
                 if with_joker is not None and (with_joker != t or k < self._covers_before_swap):
                     mask &= ~JOKER_BIT  # the joker was taken by another seat, or later
@@ -837,6 +869,8 @@ class Belief:
             return False  # which cards moved unseen, only a walk back and a replay tell
         if self.game.vector[R_JOKER_FINISH]:
             return False  # whether a joker move would have gone out: the hand's size then
+        if self.game.rules.jokers and self.game.vector[R_JOKER_HANDOVER]:
+            return False  # who was asked to take a joker back: only a replay tells
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

@@ -34,6 +34,11 @@ def _jokers(rules: Rules) -> bool:
     return rules.jokers > 0
 
 
+def _swaps(rules: Rules) -> bool:
+    """Jokers that the holder of their place takes back (turn.joker_handover not never)."""
+    return rules.jokers > 0 and rules.profile.get("turn.joker_handover") != "never"
+
+
 def _opens_with_a_card(rules: Rules) -> bool:
     """Whether the opening names a card the first move must play (asked of a deal where
     seat 0 holds every card, the door card being SA)."""
@@ -75,12 +80,12 @@ READINGS: dict[str, Reading] = {
             "joker-swap-not-a-turn",
             "The holder of the card the joker replaced plays it at once and takes the joker; "
             "this is not a turn of theirs: play goes on after the player who used the joker.",
-            _jokers,
+            _swaps,
         ),
         Reading(
             "joker-swap-after-the-end",
             "The swap happens even when the joker move ends the game.",
-            _jokers,
+            _swaps,
         ),
         Reading(
             "joker-leaves-with-leaver",

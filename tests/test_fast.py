@@ -184,6 +184,10 @@ VARIANTS = [
     # a pass bars its player until another passes (Sjuan's other penalty)
     ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
     ("pagat", ("turn.pass_bars=true", "turn.must_play=false", "ending.stall=2")),
+    # the holder of a joker's place asked at once, or never taking it (WILD_RULES row 28)
+    ("shichinarabe", ("deck.jokers=1", "turn.joker_handover=optional")),
+    ("doujue", ("deck.jokers=2", "turn.joker_handover=never")),
+    ("sjuan", ("deck.jokers=1", "turn.joker_handover=optional", "turn.pass_takes=none")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

@@ -80,6 +80,8 @@ from paiqi_core.core.layout import (
     NFINISHED,
     NLEFT,
     NOPENED,
+    OFFER,
+    OFFERED,
     OPENED,
     OVER,
     PASS,
@@ -127,7 +129,15 @@ from paiqi_core.core.layout import (
     TURN,
     TWICE,
 )
-from paiqi_core.core.play_rules import BY_SEVENS_FIRST, R_JOKER_FINISH, R_PASS_BARS, R_SEVENS_FIRST
+from paiqi_core.core.play_rules import (
+    BY_HANDOVER,
+    BY_SEVENS_FIRST,
+    OPTIONAL,
+    R_JOKER_FINISH,
+    R_JOKER_HANDOVER,
+    R_PASS_BARS,
+    R_SEVENS_FIRST,
+)
 from paiqi_core.core.rng import below, randbelow
 
 if TYPE_CHECKING:
@@ -396,7 +406,8 @@ def _burst(st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat
     st[LAID_BY + seat] = st[HAND + seat]
     if st[HAND + seat] & JOKER_BITS:
         st[LOST] |= 1 << seat
-    _lay_all(st, st[HAND + seat] & SUITED)
+    # (a card whose place a joker keeps, turn.joker_handover, is face up under the joker)
+    _lay_all(st, st[HAND + seat] & SUITED & ~(st[TABLE] if R[R_DECKS] == 1 else 0))
     _lay_all(st, st[TWICE + seat])
     _lay_all(st, st[THRICE + seat])
     st[HAND + seat] = 0
@@ -535,6 +546,7 @@ def start(
     st[PHASE] = 0
     st[TAKER] = -1
     st[BARRED] = 0
+    st[OFFERED] = 0
     table = opening(st, R, log, door)
     if table:
         set_table(st, R, ext, table)
@@ -706,7 +718,8 @@ def _joker(
 ) -> None:
     """A joker (the lowest the seat holds: they are alike) takes the place of ``at`` and
     the card beyond it is played; the holder of ``at`` plays it at once and takes the
-    joker."""
+    joker (``R_JOKER_HANDOVER`` forced), is asked whether to (OPTIONAL: ``PHASE`` OFFER,
+    the holder to move), or keeps it, never to be played (NEVER)."""
     at = (action - JOKER) // 64
     card = (action - JOKER) % 64
     joker = lowest(st[HAND + seat] & JOKER_BITS)
@@ -717,18 +730,32 @@ def _joker(
     st[TABLE] |= 1 << at
     st[JOKER_AT + k] = at
     _play(st, R, ext, log, seat, card)
+    if R[R_JOKER_HANDOVER] > OPTIONAL:  # never: the joker keeps the place
+        return
     n = R[R_PLAYERS]
     for owner in range(n):
         if (st[HAND + owner] >> at) & 1:
-            st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | (1 << joker)
-            st[PLAYED + owner] += 1
-            st[JOKER_AT + k] = -1
-            _log(st, log, owner, SWAP + at)
-            suit = at // 13  # a complete row of real cards: no other joker stands in it
-            if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW] and not _joker_in(st, suit):
-                _credit(st, owner, _order(st, suit))
-            _check_out(st, log, owner)
+            if R[R_JOKER_HANDOVER] == OPTIONAL:  # asked: take the joker, or keep the card
+                st[OFFERED] = 1 + action - JOKER + 4096 * seat
+                st[PHASE] = OFFER
+                st[TURN] = owner
+            else:
+                _take_joker(st, R, log, owner, k)
             break
+
+
+@step
+def _take_joker(st: np.ndarray, R: np.ndarray, log: np.ndarray, owner: int, k: int) -> None:
+    """``owner`` lays the card whose place joker ``k`` took and takes the joker."""
+    at = st[JOKER_AT + k]
+    st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | (1 << (JOKER_CARD + k))
+    st[PLAYED + owner] += 1
+    st[JOKER_AT + k] = -1
+    _log(st, log, owner, SWAP + at)
+    suit = at // 13  # a complete row of real cards: no other joker stands in it
+    if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW] and not _joker_in(st, suit):
+        _credit(st, owner, _order(st, suit))
+    _check_out(st, log, owner)
 
 
 @step
@@ -746,6 +773,9 @@ def apply(
     if st[PHASE]:  # a later step of the turn
         if st[PHASE] == HAND_ON:
             _hand_on(st, R, ext, beyond, log, seat, action)
+            return
+        if st[PHASE] == OFFER:
+            _answer(st, R, ext, beyond, log, seat, action)
             return
         stop = action == PASS
         st[PHASE] = 0
@@ -770,6 +800,9 @@ def apply(
                     return  # the previous player hands this seat a card, then the turn moves on
         elif action >= JOKER:
             _joker(st, R, ext, log, seat, action)
+            if st[PHASE] == OFFER:  # the holder of the joker's place answers first
+                _check_out(st, log, seat)
+                return
         else:
             card = action - COVER
             if card >= JOKER_CARD:  # a joker: the lowest held (they are alike)
@@ -777,6 +810,21 @@ def apply(
             _take(st, seat, card)
             st[COVERED + seat] |= 1 << card
     _check_out(st, log, seat)
+    _moved_on(st, R, ext, beyond, log, seat, action)
+
+
+@step
+def _moved_on(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    seat: int,
+    action: int,
+) -> None:
+    """After ``seat``'s ``action``: the game ends, the seat plays again, or the turn moves
+    on."""
     # (the rules' switches are tested here before the calls: free compiled, and fewer
     # calls in the plain copy)
     if is_over(st, R, log) or (R[R_STALL] >= 0 and stalled(st, R)):
@@ -785,6 +833,35 @@ def apply(
         st[PHASE] = EXTRA  # the same seat plays again
     else:
         advance(st, R, ext, beyond, log)
+
+
+@step
+def _answer(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    holder: int,
+    action: int,
+) -> None:
+    """The holder of a joker's place answers (``PHASE`` OFFER): the card itself (it lays
+    it and takes the joker) or a pass (it keeps the card, and the joker keeps the place;
+    no pass). Then the game goes on from the joker move."""
+    moved = st[OFFERED] - 1
+    mover = moved // 4096
+    joker_action = JOKER + moved % 4096
+    st[OFFERED] = 0
+    st[PHASE] = 0
+    _log(st, log, holder, action)
+    st[ACTIONS + holder] += 1
+    if action != PASS:
+        for k in range(MAX_JOKERS):
+            if st[JOKER_AT + k] == action:
+                _take_joker(st, R, log, holder, k)
+                break
+    st[TURN] = mover
+    _moved_on(st, R, ext, beyond, log, mover, joker_action)
 
 
 @step
@@ -905,6 +982,8 @@ def options(
     phase = st[PHASE]
     if phase == HAND_ON:  # the card to hand to the player who passed: any it holds
         return 0, 0, one_joker(hand), False, BY_GIVE
+    if phase == OFFER:  # lay the card under the joker (and take it), or keep it (pass)
+        return 1 << ((st[OFFERED] - 1) % 4096 // 64), 0, 0, True, BY_HANDOVER
     can = plays(st, seat)
     sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
     if sevens:  # a centre card that can be played goes before any other card

@@ -95,7 +95,10 @@ STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT)
 TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
 BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
-STATE = _J + 24
+# the joker move whose place's holder is asked (PHASE OFFER, turn.joker_handover optional):
+# 1 + (action - JOKER) + 4096 * the seat that moved; 0: none
+OFFERED = _J + 24
+STATE = _J + 32
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -178,6 +181,7 @@ WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-l
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
 HAND_ON = 2  # PHASE: the previous player hands a card to the one who passed (TAKER)
 DREW = 3  # PHASE: the card just drawn fits: the player may (or must) play it at once
+OFFER = 4  # PHASE: the holder of a joker's place takes the joker (plays the card) or keeps it
 LEFTOVERS = ("dealt", "face_up", "stock")  # R_LEFTOVER
 FACE_UP = 1
 STOCK_LEFT = 2

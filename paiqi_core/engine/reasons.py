@@ -20,7 +20,7 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
 )
-from paiqi_core.core.play_rules import PLAY_RULES
+from paiqi_core.core.play_rules import BY_HANDOVER, PLAY_RULES
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -53,6 +53,12 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if by == BY_GIVE or k == "give":
         return _why_not_give(state, action, by)
+    if by == BY_HANDOVER:
+        under = card_text(legal[0])
+        return (
+            f"{NOT_LEGAL}: seat {state.turn} is asked first whether to take back the joker "
+            f"standing for {under}: play {under} (lay it and take the joker) or pass (keep it)"
+        )
     refused = _refused_by_a_declared_rule(state, action, legal)
     if refused:
         return refused
@@ -71,6 +77,11 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
             return f"{NOT_LEGAL}: the joker is never played alone"
         if first is not None and not state.started:
             return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
+        if state.jokers_at >> card & 1:  # (turn.joker_handover: optional or never)
+            return (
+                f"{NOT_LEGAL}: a joker keeps the place of {card_text(card)}, which can no "
+                "longer be played"
+            )
         copies = state.table_cards.count(card) if state.game.rules.decks > 1 else 0
         if copies:  # another copy goes down where as many of each card back to the centre lie
             return (
