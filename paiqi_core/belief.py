@@ -256,6 +256,10 @@ class Belief:
         # where a player must play when able, one kept did not fit
         self._draws = 0  # draws (the walk back finds the deal)
         stopped = -1  # the index of a pass that is the stop after a draw (no pass)
+        # where draws grow (turn.draw increasing), a stop draws several cards in a row: the
+        # cards drawn so far at the stop in progress
+        growing = rules.draw in ("increasing", "increasing_shared")
+        run = 0
         history = obs.history
         for index, (seat, action) in enumerate(history):
             if asked is not None and not EVENT <= action < JOKER:
@@ -275,13 +279,22 @@ class Belief:
                 self._stuck[index] = playable & SUITED
                 self._void[seat] |= playable & SUITED  # it drew: it was stuck
                 after = history[index + 1] if index + 1 < len(history) else None
+                run += 1
+                if growing and (
+                    after == (seat, DRAW) or (after is None and obs.turn == seat and not obs.drew)
+                ):
+                    self._void[seat] = 0  # more to draw (or may be): any card may be drawn
+                    continue
+                several, run = run > 1, 0
                 if after is None:  # the last move: the card fits if it is to play on
                     fits = obs.drew and obs.turn == seat
                 else:  # a card that fits is played at once, or kept with a stop
                     fits = after == (seat, PASS)
                     if fits:
                         stopped = index + 1  # (the stop is no pass)
-                if fits:  # kept, and it fits: any card that fits may be it
+                if several and (fits or (after is not None and after[0] == seat)):
+                    self._void[seat] = 0  # one of several cards drawn fits: the rest may be any
+                elif fits:  # kept, and it fits: any card that fits may be it
                     self._void[seat] &= ~playable
                 elif after is None or not (after[0] == seat and after[1] < COVER):
                     # kept, and it does not fit: any card proven missing before may be it
@@ -693,6 +706,9 @@ class Belief:
         chosen: list[int] = []
         history = obs.history
         stuck = self._stuck
+        # where a stop draws several cards (turn.draw increasing), those after its first may
+        # follow one that fits
+        growing = self.game.rules.draw in ("increasing", "increasing_shared")
         for index in range(len(history) - 1, -1, -1):
             seat, action = history[index]
             fitted = stuck.get(index)
@@ -733,8 +749,10 @@ class Belief:
                 if not back[seat] >> card & 1:
                     return None
                 back[seat] ^= 1 << card  # back to the stock
-                if back[seat] & stuck[index]:
-                    return None  # it drew while holding a card that fitted
+                if back[seat] & stuck[index] and not (
+                    growing and index and history[index - 1] == (seat, DRAW)
+                ):
+                    return None  # it drew while holding a card that fitted (at a stop's first)
                 chosen.append(card)
         if [d.bit_count() for d in back] != list(obs.dealt_counts):
             return None
@@ -828,7 +846,15 @@ class Belief:
         if after is not None and after[0] == seat and after[1] < COVER:
             return after[1]  # played at once
         fits = after == (seat, PASS) if after is not None else obs.drew and obs.turn == seat
-        if held & fitted or fits:  # the drawer was stuck: a card held that fits was drawn
+        before = history[index - 1] if index else None
+        several = self.game.rules.draw in ("increasing", "increasing_shared") and (
+            (seat, DRAW) in (after, before) or (after is None and obs.turn == seat)
+        )
+        if several:  # one of the cards a stop drew (turn.draw increasing): any, those that
+            forced = list(bits(held & fitted))  # fit first (they came at this stop)
+            if forced:
+                return forced[int(rng.random() * len(forced))]
+        elif held & fitted or fits:  # the drawer was stuck: a card held that fits was drawn
             forced = list(bits(held & fitted))
             return forced[0] if len(forced) == 1 and fits else None
         earlier = 0

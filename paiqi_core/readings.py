@@ -185,6 +185,19 @@ READINGS: dict[str, Reading] = {
             lambda r: r.draw != "none",
         ),
         Reading(
+            "stock-draws-grow",
+            "Where draws grow (turn.draw: increasing, the stinia518.amebaownd.com stock), a "
+            "stop is a turn on which a stuck player draws: the player's own first stop draws one "
+            "card, its second two, its third three, and so on; under increasing_shared the "
+            "count is the table's, so the game's n-th stop draws n cards whoever is stuck. The "
+            "cards of a stop are drawn one after another, all of them, before anything else "
+            "(a card that fits does not end the drawing), and a stop that empties the stock "
+            "draws what there is and still counts. Then the player may play one card that "
+            "fits, as after a single card drawn (and must, where a player who can play must), "
+            "or stop with a pass that is no pass.",
+            lambda r: r.draw in ("increasing", "increasing_shared"),
+        ),
+        Reading(
             "stock-empty-passes",
             "A draw is no pass: it counts against no pass limit. Once the stock is empty a "
             "stuck player passes (or covers, bursts) as the stuck rule says; the cards of a "

@@ -68,6 +68,9 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("doujue", ("deck.jokers=1", "turn.joker_handover=optional")),
     ("shichinarabe", ("deck.jokers=2", "turn.joker_handover=never")),
     ("pagat", ("deck.jokers=1", "turn.joker_handover=never")),
+    # draws that grow from stop to stop: a stop draws several cards, any of which may fit
+    ("sevens-stock", ("turn.draw=increasing",)),
+    ("sevens-stock", ("turn.draw=increasing_shared", "players=3")),
     # a pass bars its player until another passes: the barred seat's turns are skipped
     ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
     # the first player holding a 7 moves first: the seats before it were dealt none

@@ -441,6 +441,11 @@ class Model:
             dealt = rules.hand * n if rules.hand else len(rules.pack) - len(rules.pack) % n
             assert len(self.stock) == len(rules.pack) - dealt
         self.drew = False  # the player to move has just drawn a card that fits
+        # where draws grow (turn.draw increasing): each seat's stops and the table's, and the
+        # cards still to draw at the stop in progress
+        self.stops = [0] * n
+        self.table_stops = 0
+        self.to_draw = 0
         self.drawn: list[list[str]] = [[] for _ in range(n)]  # each seat's cards drawn
         self.table: set[int] = set()
         self.covered: list[set[int]] = [set() for _ in range(n)]
@@ -512,6 +517,8 @@ class Model:
             return {"give " + card_text(c) for c in hand} | (
                 {"give JOKER"} if self.jokers[self.turn] else set()
             )
+        if self.to_draw:  # more cards to draw at this stop
+            return {"draw"}
         plays = self.plays()
         opening_card = not self.table and self.first is not None  # compulsory
         jokers = self.jokers[self.turn] > 0
@@ -654,10 +661,19 @@ class Model:
         """``seat`` draws ``card`` from the stock: where it fits, the seat may play it now;
         else the turn moves on. A draw is no pass."""
         assert card in self.stock, f"draw {card_text(card)}: not in the stock"
+        if not self.to_draw:  # a stop: one card, or as many as the stops so far (1, 2, 3 ...)
+            self.stops[seat] += 1
+            self.table_stops += 1
+            growing = {"increasing": self.stops[seat], "increasing_shared": self.table_stops}
+            self.to_draw = growing.get(self.rules.draw, 1)
+        self.to_draw -= 1
         self.stock.remove(card)
         self.hands[seat].add(card)
         self.drawn[seat].append(card_text(card))
         self.idle = 0
+        if self.to_draw and self.stock:
+            return  # the same seat draws again
+        self.to_draw = 0
         if self.plays():
             self.drew = True
         else:
@@ -1535,6 +1551,14 @@ STOCKS = [
     ("doujue-passes", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one",
                        "opening.method=first_seat")),
     ("pagat", ("deck.hand=6", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
+    # draws that grow from stop to stop (1, 2, 3 ...): each player's own, or the table's
+    ("sevens-stock", ("turn.draw=increasing",)),
+    ("sevens-stock", ("turn.draw=increasing_shared", "players=3")),
+    ("pagat", ("deck.hand=4", "deck.leftover=stock", "turn.draw=increasing",
+               "turn.must_play=false", "ending.stall=1")),
+    ("shichinarabe", ("deck.hand=8", "deck.leftover=stock", "turn.draw=increasing_shared")),
+    ("doujue-passes", ("deck.hand=6", "deck.leftover=stock", "turn.draw=increasing",
+                       "opening.method=first_seat", "turn.sevens_first=true")),
     ("pagat", ("deck.hand=8", "deck.leftover=stock")),
 ]  # fmt: skip
 

@@ -47,6 +47,8 @@ from paiqi_core.core.layout import (
     DOOR,
     DRAW,
     DRAW_CARD,
+    DRAWING,
+    DRAWS,
     DREW,
     EACH_SUIT,
     EXTRA,
@@ -56,6 +58,7 @@ from paiqi_core.core.layout import (
     FRONTIER,
     FULL_ROW,
     GIVE,
+    GROWING,
     HAND,
     HAND_ON,
     IDLE,
@@ -547,6 +550,7 @@ def start(
     st[TAKER] = -1
     st[BARRED] = 0
     st[OFFERED] = 0
+    st[DRAWS] = 0
     table = opening(st, R, log, door)
     if table:
         set_table(st, R, ext, table)
@@ -888,10 +892,32 @@ def _draw(
     st[STOCK] ^= 1 << card
     _give(st, seat, card)
     st[PHASE] = 0
+    if R[R_DRAW] >= GROWING and _draws_on(st, R, seat):
+        st[PHASE] = DRAWING  # another card at this stop
+        return
     if plays(st, seat):
         st[PHASE] = DREW
     else:
         advance(st, R, ext, beyond, log)
+
+
+@step
+def _draws_on(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """After a card drawn at a stop where draws grow (``R_DRAW`` GROWING: the player's n-th
+    stop draws n cards; SHARED: the table's n-th stop draws n): whether the same player
+    draws another (the stock not empty). A stop's first card counts the stop."""
+    shift = 4 if R[R_DRAW] > GROWING else 4 + 4 * seat
+    drawn = st[DRAWS] & 15
+    stops = (st[DRAWS] >> shift) & 15
+    if drawn == 0 and stops < 15:  # the stop's first card: one stop more
+        stops += 1
+        st[DRAWS] += 1 << shift
+    drawn += 1
+    if drawn < stops and st[STOCK]:
+        st[DRAWS] += 1
+        return True
+    st[DRAWS] -= st[DRAWS] & 15
+    return False
 
 
 @step
@@ -984,6 +1010,8 @@ def options(
         return 0, 0, one_joker(hand), False, BY_GIVE
     if phase == OFFER:  # lay the card under the joker (and take it), or keep it (pass)
         return 1 << ((st[OFFERED] - 1) % 4096 // 64), 0, 0, True, BY_HANDOVER
+    if phase == DRAWING:  # another card to draw at this stop
+        return 0, 0, 0, False, BY_DRAW
     can = plays(st, seat)
     sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
     if sevens:  # a centre card that can be played goes before any other card

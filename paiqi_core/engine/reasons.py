@@ -128,6 +128,8 @@ def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str |
     replay says which card was drawn)."""
     can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
     if kind(action) != "draw":  # the player to move draws, or has just drawn
+        if state.st[L.PHASE] == L.DRAWING:  # more cards to draw at this stop
+            return f"{NOT_LEGAL}: {_stop_words(state)}: draw the next card first (draw)"
         if by == BY_DRAW and can:
             return f"{MUST_PLAY}: the card just drawn fits: play it ({can})"
         if by == BY_DRAW:
@@ -145,6 +147,16 @@ def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str |
     if not state.stock:
         return f"{NOT_LEGAL}: the stock is empty"
     return f"{NOT_LEGAL}: a player draws only when it has no card to play ({can})"
+
+
+def _stop_words(state: State) -> str:
+    """How many cards the stop in progress draws, and how many it has drawn (turn.draw
+    increasing)."""
+    st, seat = state.st, state.turn
+    shared = state.game.rules.draw == "increasing_shared"
+    count = st[L.DRAWS] >> (4 if shared else 4 + 4 * seat) & 15
+    whose = "the game's" if shared else f"seat {seat}'s"
+    return f"{whose} stop number {count} draws {count} cards ({st[L.DRAWS] & 15} drawn so far)"
 
 
 def _holds(hand: int, card: int) -> bool:
