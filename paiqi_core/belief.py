@@ -61,7 +61,7 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
 from paiqi_core.core.plain import table_fits
-from paiqi_core.core.play_rules import R_JOKER_FINISH, R_START
+from paiqi_core.core.play_rules import OPTIONAL, R_JOKER_FINISH, R_JOKER_HANDOVER, R_START
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 
@@ -212,6 +212,12 @@ class Belief:
         self._covers_before_swap = 0
         # the places jokers stand in, each with every seat's covers made before it took it
         self._under: dict[int, list[int]] = {}
+        # where the holder of a joker's place is asked (turn.joker_handover optional): the
+        # place -> the only seat that may have held it then (it kept it), None for none; where
+        # the joker keeps its place unasked (never), any seat may hold the card under it
+        self._handover = game.vector[R_JOKER_HANDOVER]
+        self._asked: dict[int, int | None] = {}
+        asked: tuple[int, int] | None = None  # (the place, the seat that laid the joker)
         me = obs.seat
         mover = next((seat for seat, a in obs.history if not EVENT <= a < JOKER), obs.turn)
         # an opening that gives the first move to the first seat dealt one of some cards
@@ -251,21 +257,45 @@ class Belief:
         # where a player must play when able, one kept did not fit
         self._draws = 0  # draws (the walk back finds the deal)
         stopped = -1  # the index of a pass that is the stop after a draw (no pass)
+        # where draws grow (turn.draw increasing), a stop draws several cards in a row: the
+        # cards drawn so far at the stop in progress
+        growing = rules.draw in ("increasing", "increasing_shared")
+        run = 0
         history = obs.history
         for index, (seat, action) in enumerate(history):
+            if asked is not None and not EVENT <= action < JOKER:
+                # the move after a joker's: the answer of the place's holder where it was
+                # asked (the card: taken; a pass: kept, or the next player's own pass)
+                x, mover = asked
+                asked = None
+                if action == x:
+                    continue  # taken (the swap follows)
+                if action == PASS and seat != mover:
+                    self._asked[x] = seat  # kept, or no holder and a pass: no proof either way
+                    continue
+                self._asked[x] = None  # nobody was asked: nobody held it
             if action == DRAW:
                 self._draws += 1
                 playable = fitting()
                 self._stuck[index] = playable & SUITED
                 self._void[seat] |= playable & SUITED  # it drew: it was stuck
                 after = history[index + 1] if index + 1 < len(history) else None
+                run += 1
+                if growing and (
+                    after == (seat, DRAW) or (after is None and obs.turn == seat and not obs.drew)
+                ):
+                    self._void[seat] = 0  # more to draw (or may be): any card may be drawn
+                    continue
+                several, run = run > 1, 0
                 if after is None:  # the last move: the card fits if it is to play on
                     fits = obs.drew and obs.turn == seat
                 else:  # a card that fits is played at once, or kept with a stop
                     fits = after == (seat, PASS)
                     if fits:
                         stopped = index + 1  # (the stop is no pass)
-                if fits:  # kept, and it fits: any card that fits may be it
+                if several and (fits or (after is not None and after[0] == seat)):
+                    self._void[seat] = 0  # one of several cards drawn fits: the rest may be any
+                elif fits:  # kept, and it fits: any card that fits may be it
                     self._void[seat] &= ~playable
                 elif after is None or not (after[0] == seat and after[1] < COVER):
                     # kept, and it does not fit: any card proven missing before may be it
@@ -333,6 +363,8 @@ class Belief:
                 self._out[seat] |= 1 << card
                 self._joker_with, started = None, True
                 self._under[at] = [len(c) for c in self._covers]
+                if self._handover == OPTIONAL:
+                    asked = (at, seat)
             elif action >= EVENT:
                 event = kind(action)
                 if event == "place":
@@ -356,6 +388,8 @@ class Belief:
                         self._joker_with = None
                 elif event == "leave":
                     self._joker_with = None
+        if asked is not None:  # the joker move was the last: the seat to move may be asked
+            self._asked[asked[0]] = obs.turn if obs.turn != asked[1] else None
         if not started and first_card is not None:
             self._opener = (first_card, mover)  # who moves first holds the opening card
         elif decks > 1 and first_card is not None:
@@ -372,6 +406,13 @@ class Belief:
             self._leader = (int(dealt), leader)
             if leader == 0 and rules.leftover == "stock":
                 self._leader = None  # nobody may have been dealt it: it lay in the stock
+
+    def _may_keep(self, x: int, t: int) -> bool:
+        """Whether seat ``t`` may have held card ``x`` when a joker took its place and kept
+        it since (turn.joker_handover: asked and kept, or never taken)."""
+        if self._handover == OPTIONAL:
+            return self._asked.get(x) == t
+        return bool(self._handover)
 
     def _burst_copies(self) -> list[list[int]]:
         """With several decks: the cards each burst laid face up, each copy, in burst order.
@@ -415,6 +456,8 @@ class Belief:
             if obs.jokers_at >> x & 1 and not obs.covered_mask >> x & 1
         }
         seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask | obs.pool_mask
+        for laid in obs.laid:  # (a card a burst laid face up where a joker keeps the place)
+            seen |= laid & SUITED
         suited = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
         # several decks: the unseen cards are a multiset, the pack's cards (each ``decks``
         # times) less every copy this seat holds and every copy on the table; another
@@ -452,6 +495,8 @@ class Belief:
                 for constraint in (self._opener, self._leader):
                     mask &= ~barred(constraint, t)
                 for x in under:
+                    if self._may_keep(x, t):
+                        continue  # the joker keeps its place: the card may be held
                     mask &= ~(1 << x)  # it was in no hand when the joker took its place
                 if with_joker is not None and with_joker != t:
                     mask &= ~JOKER_BIT  # another seat took it
@@ -467,7 +512,7 @@ class Belief:
                 if self._leader is not None and self._leader[1] != t:
                     mask &= ~(1 << self._leader[0])
                 for x, before in under.items():
-                    if k >= before[t]:
+                    if k >= before[t] and not self._may_keep(x, t):
                         mask &= ~(1 << x)  # covered after the joker took its place
                 if with_joker is not None and (with_joker != t or k < self._covers_before_swap):
                     mask &= ~JOKER_BIT  # the joker was taken by another seat, or later
@@ -665,6 +710,9 @@ class Belief:
         chosen: list[int] = []
         history = obs.history
         stuck = self._stuck
+        # where a stop draws several cards (turn.draw increasing), those after its first may
+        # follow one that fits
+        growing = self.game.rules.draw in ("increasing", "increasing_shared")
         for index in range(len(history) - 1, -1, -1):
             seat, action = history[index]
             fitted = stuck.get(index)
@@ -705,8 +753,10 @@ class Belief:
                 if not back[seat] >> card & 1:
                     return None
                 back[seat] ^= 1 << card  # back to the stock
-                if back[seat] & stuck[index]:
-                    return None  # it drew while holding a card that fitted
+                if back[seat] & stuck[index] and not (
+                    growing and index and history[index - 1] == (seat, DRAW)
+                ):
+                    return None  # it drew while holding a card that fitted (at a stop's first)
                 chosen.append(card)
         if [d.bit_count() for d in back] != list(obs.dealt_counts):
             return None
@@ -800,7 +850,15 @@ class Belief:
         if after is not None and after[0] == seat and after[1] < COVER:
             return after[1]  # played at once
         fits = after == (seat, PASS) if after is not None else obs.drew and obs.turn == seat
-        if held & fitted or fits:  # the drawer was stuck: a card held that fits was drawn
+        before = history[index - 1] if index else None
+        several = self.game.rules.draw in ("increasing", "increasing_shared") and (
+            (seat, DRAW) in (after, before) or (after is None and obs.turn == seat)
+        )
+        if several:  # one of the cards a stop drew (turn.draw increasing): any, those that
+            forced = list(bits(held & fitted))  # fit first (they came at this stop)
+            if forced:
+                return forced[int(rng.random() * len(forced))]
+        elif held & fitted or fits:  # the drawer was stuck: a card held that fits was drawn
             forced = list(bits(held & fitted))
             return forced[0] if len(forced) == 1 and fits else None
         earlier = 0
@@ -844,6 +902,8 @@ class Belief:
             return False  # whether a joker move would have gone out: the hand's size then
         if self.game.vector[L.R_TALLY]:
             return False  # which passes were made when able (Hoyle's chips): the hands then
+        if self.game.rules.jokers and self.game.vector[R_JOKER_HANDOVER]:
+            return False  # who was asked to take a joker back: only a replay tells
         return all(form is not None for form in forms_of(self.game.rules).values())
 
     def _rebuilt(self, placement: list[int]) -> State | None:

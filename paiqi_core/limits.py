@@ -72,6 +72,8 @@ def limits(rules: Rules) -> Limits:
     stock = cards - dealt if rules.leftover == "stock" else 0
     draws = stock if rules.draw != "none" else 0
     dead = stock - draws  # cards of a stock nobody draws from
+    kept = rules.jokers and rules.profile.get("turn.joker_handover") != "forced"
+    offers = cards if rules.profile.get("turn.joker_handover") == "optional" else 0
     # cards handed on, or drawn, make a hand grow
     hand = cards if takes else -(-dealt // n) + draws
     stuck = rules.stuck
@@ -82,7 +84,7 @@ def limits(rules: Rules) -> Limits:
         per_seat, passes = 0, 0
     elif limit is not None:
         per_seat, passes = limit, n * limit
-    elif rules.must_play and not rules.topology.cut and not takes and not dead:
+    elif rules.must_play and not rules.topology.cut and not takes and not dead and not kept:
         # between two passes of one seat some card moved: at most one pass per card, and
         # one before the first; at most players - 1 passes between two cards
         per_seat, passes = cards + 1, (n - 1) * (cards + 1)
@@ -94,7 +96,8 @@ def limits(rules: Rules) -> Limits:
         per_seat = passes = None
     # a pass that takes a card is followed by the card handed on: a move of its own; a
     # draw is a move, and so is the stop after a card drawn that is kept
-    turns = None if passes is None else cards + passes * (2 if takes else 1) + 2 * draws
+    # the holder of a joker's place may be asked (turn.joker_handover optional): a move
+    turns = None if passes is None else cards + passes * (2 if takes else 1) + 2 * draws + offers
     # placed 7s (each deck's), cuts, swaps, bursts, leaves
     events = 4 * rules.decks + 4 + (52 if rules.jokers else 0) + 2 * n
     declared = getattr(rules.ending, "most_holding", None)

@@ -34,6 +34,11 @@ def _jokers(rules: Rules) -> bool:
     return rules.jokers > 0
 
 
+def _swaps(rules: Rules) -> bool:
+    """Jokers that the holder of their place takes back (turn.joker_handover not never)."""
+    return rules.jokers > 0 and rules.profile.get("turn.joker_handover") != "never"
+
+
 def _opens_with_a_card(rules: Rules) -> bool:
     """Whether the opening names a card the first move must play (asked of a deal where
     seat 0 holds every card, the door card being SA)."""
@@ -91,12 +96,12 @@ READINGS: dict[str, Reading] = {
             "joker-swap-not-a-turn",
             "The holder of the card the joker replaced plays it at once and takes the joker; "
             "this is not a turn of theirs: play goes on after the player who used the joker.",
-            _jokers,
+            _swaps,
         ),
         Reading(
             "joker-swap-after-the-end",
             "The swap happens even when the joker move ends the game.",
-            _jokers,
+            _swaps,
         ),
         Reading(
             "joker-leaves-with-leaver",
@@ -194,6 +199,19 @@ READINGS: dict[str, Reading] = {
             "must); keeping it ends the turn with a stop that is not counted as a pass. "
             "Only a stuck player draws: one who can play, or passes by choice, does not.",
             lambda r: r.draw != "none",
+        ),
+        Reading(
+            "stock-draws-grow",
+            "Where draws grow (turn.draw: increasing, the stinia518.amebaownd.com stock), a "
+            "stop is a turn on which a stuck player draws: the player's own first stop draws one "
+            "card, its second two, its third three, and so on; under increasing_shared the "
+            "count is the table's, so the game's n-th stop draws n cards whoever is stuck. The "
+            "cards of a stop are drawn one after another, all of them, before anything else "
+            "(a card that fits does not end the drawing), and a stop that empties the stock "
+            "draws what there is and still counts. Then the player may play one card that "
+            "fits, as after a single card drawn (and must, where a player who can play must), "
+            "or stop with a pass that is no pass.",
+            lambda r: r.draw in ("increasing", "increasing_shared"),
         ),
         Reading(
             "stock-empty-passes",

@@ -192,12 +192,21 @@ def stall_rounds(
     where a player may pass by choice without limit (asked of the stuck rule itself, so a
     plugin's counts too), or a pass ``takes`` a card (which can then be handed round for
     ever, never reaching a turn of its holder's), or cards are ``dead`` (a stock nobody
-    draws from: a row can stop at one of them for good), the ways a game could otherwise
+    draws from, or a card a joker keeps the place of: a row can stop at one of them for
+    good, or a hand never empty), the ways a game could otherwise
     never end; else None."""
     if value != "auto":
         return int(value)
     endless = not must_play and PASS in stuck.voluntary(GivenSeat(EVERY_CARD, _MANY_PASSES))
     return AUTO_STALL if endless or takes or dead else None
+
+
+def dead_cards(profile: Profile) -> bool:
+    """Whether some cards may never come into play: a stock nobody draws from, or a joker
+    that keeps the place of a card held (turn.joker_handover optional or off)."""
+    stock = profile.get("deck.leftover") == "stock" and profile.get("turn.draw") == "none"
+    kept = bool(profile.get("deck.jokers")) and profile.get("turn.joker_handover") != "forced"
+    return stock or kept
 
 
 def _or_none(value: object) -> int | None:
@@ -231,7 +240,7 @@ def compile_rules(profile: Profile) -> Rules:
             must_play,
             stuck,
             profile.get("turn.pass_takes") != "none",
-            profile.get("deck.leftover") == "stock" and profile.get("turn.draw") == "none",
+            dead_cards(profile),
         ),
         opening=_slot_object(profile, "opening", pack),
         stuck=stuck,

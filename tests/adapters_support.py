@@ -22,6 +22,8 @@ STOCK_VARIANTS: list[tuple[str, dict[str, object]]] = [
         {"deck.hand": 7, "deck.leftover": "stock", "turn.draw": "one", "turn.must_play": False},
     ),
     ("shichinarabe", {"deck.hand": 10, "deck.leftover": "stock", "turn.draw": "one"}),
+    # draws that grow from stop to stop: a stop is several draws of one seat in a row
+    ("sevens-stock", {"turn.draw": "increasing"}),
 ]
 
 

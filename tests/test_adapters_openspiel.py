@@ -33,6 +33,9 @@ JOKER_VARIANTS = [
     ("platform", "deck.ranks:A-10;layout.centre:5"),  # a door card cut from 40 cards
     # several jokers, alike: each is a chance outcome of its own, one entry in observations
     ("shichinarabe", "deck.jokers:2"),
+    # the holder of a joker's place answers out of turn, or the joker keeps the place
+    ("shichinarabe", "deck.jokers:1;turn.joker_handover:optional"),
+    ("doujue", "deck.jokers:1;turn.joker_handover:never"),
     ("doujue", "deck.jokers:4;players:5"),
     # leftovers face up: the last cards of the deal's chance nodes lie face up
     ("pagat", "players:5;deck.leftover:face_up"),

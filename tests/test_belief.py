@@ -66,6 +66,15 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     # card beyond a free place
     ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=1", "turn.pass_limit=null")),
     ("doujue", ("turn.joker_finish=refused", "deck.jokers=1")),
+    # the holder of a joker's place asked at once (it may keep the card under the joker), or
+    # never taking it (anyone may hold the card under a joker)
+    ("shichinarabe", ("deck.jokers=1", "turn.joker_handover=optional")),
+    ("doujue", ("deck.jokers=1", "turn.joker_handover=optional")),
+    ("shichinarabe", ("deck.jokers=2", "turn.joker_handover=never")),
+    ("pagat", ("deck.jokers=1", "turn.joker_handover=never")),
+    # draws that grow from stop to stop: a stop draws several cards, any of which may fit
+    ("sevens-stock", ("turn.draw=increasing",)),
+    ("sevens-stock", ("turn.draw=increasing_shared", "players=3")),
     # a pass bars its player until another passes: the barred seat's turns are skipped
     ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
     # the first player holding a 7 moves first: the seats before it were dealt none
@@ -159,6 +168,8 @@ def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
             or rules.draw != "none"
             or rules.profile.get("turn.joker_finish") == "refused"
             or belief.game.vector[L.R_TALLY]  # passes when able counted (Hoyle's chips)
+            # (or keep its place: who held the card under it, only a replay tells)
+            or (rules.jokers and rules.profile.get("turn.joker_handover") != "forced")
         )
         return
     draws = belief.placements(rng)
@@ -408,3 +419,27 @@ def test_a_stop_after_the_card_that_completes_a_row_begun_anywhere_proves_nothin
     state.apply("pass")
     belief = Belief(g, state.observation(0))
     assert belief._void[1] >> 13 == 0  # no heart, diamond or club
+
+
+def test_a_card_a_joker_keeps_the_place_of_is_held_only_by_the_seat_that_kept_it() -> None:
+    """七並べ with the joker, its holder asked (turn.joker_handover optional): 甲, who held
+    D7 and so moves first, lays the joker on S8 with S9 beyond it; 乙, who holds S8, keeps it
+    (a pass that is no pass). What 丙 sees proves S8 is 乙's: in every sample 乙 holds it.
+    Where nobody is asked (never), either other seat may hold it."""
+    s8, s9, d7 = map(parse_card, ("S8", "S9", "D7"))
+    rest = [c for c in range(52) if c not in (s8, s9, d7)]
+    hands = [[JOKER, s9, d7, *rest[:10]], [s8, *rest[10:23]], rest[23:36], rest[36:]]
+    for value, keepers in (("optional", {1}), ("never", {1, 3})):
+        g = game("shichinarabe", ("deck.jokers=1", f"turn.joker_handover={value}"))
+        state = g.new_state(hands=hands)
+        assert state.turn == 0
+        state.apply("joker S8 S9")
+        if value == "optional":
+            assert state.turn == 1 and state.legal_actions() == [s8, PASS]
+            state.apply("pass")
+        assert state.passes == [0, 0, 0, 0] and state.turn == 1
+        belief = Belief(g, state.observation(2))
+        holders = set()
+        for sample in belief.samples(random.Random(3), 40):
+            holders |= {t for t in range(4) if sample.hands[t] >> s8 & 1}
+        assert holders == keepers

@@ -197,6 +197,13 @@ VARIANTS = [
             "scoring.extra_ante_from=long",
         ),
     ),
+    # the holder of a joker's place asked at once, or never taking it (WILD_RULES row 28)
+    ("shichinarabe", ("deck.jokers=1", "turn.joker_handover=optional")),
+    ("doujue", ("deck.jokers=2", "turn.joker_handover=never")),
+    ("sjuan", ("deck.jokers=1", "turn.joker_handover=optional", "turn.pass_takes=none")),
+    # draws that grow from stop to stop (1, 2, 3 ...), each player's own or the table's
+    ("sevens-stock", ("turn.draw=increasing",)),
+    ("sevens-stock", ("turn.draw=increasing_shared", "turn.must_play=false", "ending.stall=2")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

@@ -57,6 +57,11 @@ CASES = [
     ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")),
     ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
     ("shichinarabe", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one")),
+    # draws that grow from stop to stop: the later cards of a stop are its one action
+    ("sevens-stock", ("turn.draw=increasing",)),
+    # the holder of a joker's place is asked: the card (take the joker) or a pass (keep it)
+    ("shichinarabe", ("deck.jokers=1", "turn.joker_handover=optional")),
+    ("doujue", ("deck.jokers=1", "turn.joker_handover=never")),
     # a pass takes a card: the previous player hands on the card it would cover
     ("pagat", ("turn.pass_takes=chosen",)),
     ("doujue-passes", ("turn.pass_takes=chosen", "deck.jokers=1")),

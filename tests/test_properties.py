@@ -128,6 +128,9 @@ class Rules:
     # a time until nothing more joins it (rows one_at_a_time)
     start: str = "centre"
     rows: str = "together"
+    # what the holder of a joker's place does (WILD_RULES rows 27, 28): forced (lays it and
+    # takes the joker), optional (asked at once: takes it, or passes to keep its card), never
+    joker_handover: str = "forced"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -176,7 +179,8 @@ class Rules:
                 stuck,
                 limit,
                 p.get("turn.pass_takes") != "none",
-                p.get("deck.leftover") == "stock" and p.get("turn.draw") == "none",
+                (p.get("deck.leftover") == "stock" and p.get("turn.draw") == "none")
+                or (bool(jokers) and p.get("turn.joker_handover") != "forced"),
             ),
             extra_after_end=p.get("turn.extra_after_end"),
             sides=p.get("layout.sides"),
@@ -193,6 +197,7 @@ class Rules:
             draw=p.get("turn.draw"),
             start=p.get("layout.start"),
             rows=p.get("layout.rows"),
+            joker_handover=p.get("turn.joker_handover"),
         )
 
     @property
@@ -413,7 +418,7 @@ def stall_of(
 ) -> int | None:
     """The stall rule as the schema states it: ``auto`` is 10 rounds exactly where a player
     may pass by choice without limit, a pass takes a card, or a stock nobody draws from
-    keeps cards out of play, else none."""
+    keeps cards out of play (or a joker keeps the place of a card held), else none."""
     if value != "auto":
         return int(value)
     by_choice = not must_play and stuck == "pass" and limit is None
@@ -451,6 +456,10 @@ class Model:
         # at the moment of the pass)
         self.able = [0] * n
         self.owed = [[0] * n for _ in range(n)]
+        # a joker move whose place's holder is asked (turn.joker_handover optional): the seat
+        # that moved, the place, the card laid beyond it
+        self.offer: tuple[int, int, int] | None = None
+        self.buried: set[int] = set()  # cards a burst laid where a joker keeps the place
         self.dealt = [set(h) for h in hands]
         self.hands = [set(h) for h in hands]
         # with leftovers face up, the pack's cards that no hand was dealt lie face up
@@ -465,6 +474,11 @@ class Model:
             dealt = rules.hand * n if rules.hand else len(rules.pack) - len(rules.pack) % n
             assert len(self.stock) == len(rules.pack) - dealt
         self.drew = False  # the player to move has just drawn a card that fits
+        # where draws grow (turn.draw increasing): each seat's stops and the table's, and the
+        # cards still to draw at the stop in progress
+        self.stops = [0] * n
+        self.table_stops = 0
+        self.to_draw = 0
         self.drawn: list[list[str]] = [[] for _ in range(n)]  # each seat's cards drawn
         self.table: set[int] = set()
         self.covered: list[set[int]] = [set() for _ in range(n)]
@@ -547,10 +561,14 @@ class Model:
     def _legal_now(self) -> set[str]:
         r = self.rules
         hand, used = self.hands[self.turn], self.passes[self.turn]
+        if self.offer is not None:  # the holder of the joker's place: take it, or keep the card
+            return {card_text(self.offer[1]), "pass"}
         if self.taker is not None:  # the card to hand on: any of the hand (jokers as one)
             return {"give " + card_text(c) for c in hand} | (
                 {"give JOKER"} if self.jokers[self.turn] else set()
             )
+        if self.to_draw:  # more cards to draw at this stop
+            return {"draw"}
         plays = self.plays()
         opening_card = not self.table and self.first is not None  # compulsory
         jokers = self.jokers[self.turn] > 0
@@ -602,6 +620,14 @@ class Model:
         if self.taker is not None:
             self._hand_on(seat, text.removeprefix("give "))
             return
+        if self.offer is not None:  # the holder answers; the game goes on from the joker move
+            mover, x, laid = self.offer
+            self.offer = None
+            if text != "pass":
+                self._swap(seat, x)
+            self.turn = mover
+            self._after(mover, laid)
+            return
         if drawing:
             self._draw(seat, CARD_NUMBER[text.removeprefix("draw ")])
             return
@@ -637,20 +663,33 @@ class Model:
             self.standing.add(x)
             self._lay(seat, laid)
             holders = [s for s, h in enumerate(self.hands) if x in h]
-            if holders:  # the holder of X lays it at once and takes the joker
-                (taker,) = holders
-                self.standing.remove(x)
-                self.hands[taker].remove(x)
-                self.jokers[taker] += 1
-                self.played[taker] += 1
-                self.history.append((taker, "swap " + card_text(x)))
-                if self._complete(x // 13):
-                    self.closures[taker].append(self.opened.index(x // 13) + 1)
-                self._check_out(taker)
+            handover = self.rules.joker_handover
+            if holders and handover == "forced":  # the holder of X lays it and takes the joker
+                self._swap(holders[0], x)
+            elif holders and handover == "optional":  # the holder of X is asked first
+                self._check_out(seat)
+                self.offer, self.turn = (seat, x, laid), holders[0]
+                return
         else:
             laid = CARD_NUMBER[text]
             self._lay(seat, laid)
         self._check_out(seat)
+        self._after(seat, laid)
+
+    def _swap(self, taker: int, x: int) -> None:
+        """``taker`` lays X on the joker's place and takes the joker."""
+        self.standing.remove(x)
+        self.hands[taker].remove(x)
+        self.jokers[taker] += 1
+        self.played[taker] += 1
+        self.history.append((taker, "swap " + card_text(x)))
+        if self._complete(x // 13):
+            self.closures[taker].append(self.opened.index(x // 13) + 1)
+        self._check_out(taker)
+
+    def _after(self, seat: int, laid: int | None) -> None:
+        """After ``seat``'s move that laid ``laid``: the game ends, an extra play, or the
+        next seat."""
         holders = sum(1 for h in self.hands if h)
         stall = self.rules.stall
         if self.ended() or (stall is not None and self.idle >= stall * holders):
@@ -698,10 +737,19 @@ class Model:
         """``seat`` draws ``card`` from the stock: where it fits, the seat may play it now;
         else the turn moves on. A draw is no pass."""
         assert card in self.stock, f"draw {card_text(card)}: not in the stock"
+        if not self.to_draw:  # a stop: one card, or as many as the stops so far (1, 2, 3 ...)
+            self.stops[seat] += 1
+            self.table_stops += 1
+            growing = {"increasing": self.stops[seat], "increasing_shared": self.table_stops}
+            self.to_draw = growing.get(self.rules.draw, 1)
+        self.to_draw -= 1
         self.stock.remove(card)
         self.hands[seat].add(card)
         self.drawn[seat].append(card_text(card))
         self.idle = 0
+        if self.to_draw and self.stock:
+            return  # the same seat draws again
+        self.to_draw = 0
         if self.plays():
             self.drew = True
         else:
@@ -794,6 +842,7 @@ class Model:
         """``seat`` has nothing at all to do on its turn: its hand goes face up to the table."""
         self.history.append((seat, "burst"))
         self.idle = 0
+        self.buried |= self.hands[seat] & self.standing  # face up, under the joker
         self.table |= self.hands[seat]
         self.hands[seat] = set()
         self.jokers[seat] = 0  # a joker in a burst hand is removed from the game
@@ -871,7 +920,7 @@ def check_state(state: State, model: Model) -> None:
     # where a joker stands in is the table's; the card itself was covered)
     everything = [c for h in model.hands for c in h] + list(model.table - model.standing)
     everything += [c for cov in model.covered for c in cov] + list(model.face_up)
-    everything += list(model.stock)
+    everything += list(model.stock) + list(model.buried)
     assert sorted(everything) == rules.pack
     assert set(obs[0].table) == model.table
     assert all(set(o.pool) == model.face_up for o in obs)
@@ -1716,6 +1765,14 @@ STOCKS = [
     ("doujue-passes", ("deck.hand=9", "deck.leftover=stock", "turn.draw=one",
                        "opening.method=first_seat")),
     ("pagat", ("deck.hand=6", "deck.leftover=stock", "turn.draw=one", "turn.pass_takes=chosen")),
+    # draws that grow from stop to stop (1, 2, 3 ...): each player's own, or the table's
+    ("sevens-stock", ("turn.draw=increasing",)),
+    ("sevens-stock", ("turn.draw=increasing_shared", "players=3")),
+    ("pagat", ("deck.hand=4", "deck.leftover=stock", "turn.draw=increasing",
+               "turn.must_play=false", "ending.stall=1")),
+    ("shichinarabe", ("deck.hand=8", "deck.leftover=stock", "turn.draw=increasing_shared")),
+    ("doujue-passes", ("deck.hand=6", "deck.leftover=stock", "turn.draw=increasing",
+                       "opening.method=first_seat", "turn.sevens_first=true")),
     ("pagat", ("deck.hand=8", "deck.leftover=stock")),
 ]  # fmt: skip
 
@@ -2195,6 +2252,17 @@ JOKER_TABLES = [
     ("shichinarabe", ("turn.joker_finish=refused", "deck.jokers=2", "turn.pass_limit=0")),
     ("doujue", ("turn.joker_finish=refused", "deck.jokers=2")),
     ("pagat", ("turn.joker_finish=refused", "deck.jokers=1", "turn.sevens_first=true")),
+    # the holder of a joker's place asked, or never taking it (WILD_RULES row 28): a card
+    # under a joker is never played, a burst lays it under the joker, covers hide it
+    ("shichinarabe", ("deck.jokers=1", "turn.joker_handover=optional")),
+    ("shichinarabe", ("deck.jokers=2", "turn.joker_handover=never")),
+    ("hamaru", ("turn.joker_handover=optional",)),
+    ("doujue", ("deck.jokers=2", "turn.joker_handover=optional")),
+    ("doujue-passes", ("deck.jokers=1", "turn.joker_handover=never")),
+    ("pagat", ("deck.jokers=1", "turn.joker_handover=never")),
+    ("pagat", ("deck.jokers=2", "turn.joker_handover=optional", "scoring.penalty=pips")),
+    ("sjuan", ("deck.jokers=2", "turn.joker_handover=optional", "turn.pass_bars=true")),
+    ("platform-zhanlong", ("deck.jokers=1", "turn.joker_handover=optional")),
 ]
 
 

@@ -47,6 +47,8 @@ from paiqi_core.core.layout import (
     DOOR,
     DRAW,
     DRAW_CARD,
+    DRAWING,
+    DRAWS,
     DREW,
     EACH_SUIT,
     EXTRA,
@@ -56,6 +58,7 @@ from paiqi_core.core.layout import (
     FRONTIER,
     FULL_ROW,
     GIVE,
+    GROWING,
     HAND,
     HAND_ON,
     IDLE,
@@ -81,6 +84,8 @@ from paiqi_core.core.layout import (
     NFINISHED,
     NLEFT,
     NOPENED,
+    OFFER,
+    OFFERED,
     OPENED,
     OVER,
     PASS,
@@ -134,8 +139,11 @@ from paiqi_core.core.layout import (
     TWICE,
 )
 from paiqi_core.core.play_rules import (
+    BY_HANDOVER,
     BY_SEVENS_FIRST,
+    OPTIONAL,
     R_JOKER_FINISH,
+    R_JOKER_HANDOVER,
     R_PASS_BARS,
     R_ROWS,
     R_SEVENS_FIRST,
@@ -464,7 +472,8 @@ def _burst(st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat
     st[LAID_BY + seat] = st[HAND + seat]
     if st[HAND + seat] & JOKER_BITS:
         st[LOST] |= 1 << seat
-    _lay_all(st, st[HAND + seat] & SUITED)
+    # (a card whose place a joker keeps, turn.joker_handover, is face up under the joker)
+    _lay_all(st, st[HAND + seat] & SUITED & ~(st[TABLE] if R[R_DECKS] == 1 else 0))
     _lay_all(st, st[TWICE + seat])
     _lay_all(st, st[THRICE + seat])
     st[HAND + seat] = 0
@@ -605,6 +614,8 @@ def start(
     st[BARRED] = 0
     st[TALLY] = 0
     st[TALLY + 1] = 0
+    st[OFFERED] = 0
+    st[DRAWS] = 0
     table = opening(st, R, log, door)
     if st[LEAD]:  # a match's last winner moves first (``match.next_lead``)
         st[TURN] = st[LEAD] - 1
@@ -778,7 +789,8 @@ def _joker(
 ) -> None:
     """A joker (the lowest the seat holds: they are alike) takes the place of ``at`` and
     the card beyond it is played; the holder of ``at`` plays it at once and takes the
-    joker."""
+    joker (``R_JOKER_HANDOVER`` forced), is asked whether to (OPTIONAL: ``PHASE`` OFFER,
+    the holder to move), or keeps it, never to be played (NEVER)."""
     at = (action - JOKER) // 64
     card = (action - JOKER) % 64
     joker = lowest(st[HAND + seat] & JOKER_BITS)
@@ -789,18 +801,32 @@ def _joker(
     st[TABLE] |= 1 << at
     st[JOKER_AT + k] = at
     _play(st, R, ext, log, seat, card)
+    if R[R_JOKER_HANDOVER] > OPTIONAL:  # never: the joker keeps the place
+        return
     n = R[R_PLAYERS]
     for owner in range(n):
         if (st[HAND + owner] >> at) & 1:
-            st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | (1 << joker)
-            st[PLAYED + owner] += 1
-            st[JOKER_AT + k] = -1
-            _log(st, log, owner, SWAP + at)
-            suit = at // 13  # a complete row of real cards: no other joker stands in it
-            if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW] and not _joker_in(st, suit):
-                _credit(st, owner, _order(st, suit))
-            _check_out(st, log, owner)
+            if R[R_JOKER_HANDOVER] == OPTIONAL:  # asked: take the joker, or keep the card
+                st[OFFERED] = 1 + action - JOKER + 4096 * seat
+                st[PHASE] = OFFER
+                st[TURN] = owner
+            else:
+                _take_joker(st, R, log, owner, k)
             break
+
+
+@step
+def _take_joker(st: np.ndarray, R: np.ndarray, log: np.ndarray, owner: int, k: int) -> None:
+    """``owner`` lays the card whose place joker ``k`` took and takes the joker."""
+    at = st[JOKER_AT + k]
+    st[HAND + owner] = (st[HAND + owner] & ~(1 << at)) | (1 << (JOKER_CARD + k))
+    st[PLAYED + owner] += 1
+    st[JOKER_AT + k] = -1
+    _log(st, log, owner, SWAP + at)
+    suit = at // 13  # a complete row of real cards: no other joker stands in it
+    if (st[TABLE] >> (13 * suit)) & FULL_ROW == R[R_ROW] and not _joker_in(st, suit):
+        _credit(st, owner, _order(st, suit))
+    _check_out(st, log, owner)
 
 
 @step
@@ -818,6 +844,9 @@ def apply(
     if st[PHASE]:  # a later step of the turn
         if st[PHASE] == HAND_ON:
             _hand_on(st, R, ext, beyond, log, seat, action)
+            return
+        if st[PHASE] == OFFER:
+            _answer(st, R, ext, beyond, log, seat, action)
             return
         stop = action == PASS
         st[PHASE] = 0
@@ -844,6 +873,9 @@ def apply(
                     return  # the previous player hands this seat a card, then the turn moves on
         elif action >= JOKER:
             _joker(st, R, ext, log, seat, action)
+            if st[PHASE] == OFFER:  # the holder of the joker's place answers first
+                _check_out(st, log, seat)
+                return
         else:
             card = action - COVER
             if card >= JOKER_CARD:  # a joker: the lowest held (they are alike)
@@ -851,6 +883,21 @@ def apply(
             _take(st, seat, card)
             st[COVERED + seat] |= 1 << card
     _check_out(st, log, seat)
+    _moved_on(st, R, ext, beyond, log, seat, action)
+
+
+@step
+def _moved_on(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    seat: int,
+    action: int,
+) -> None:
+    """After ``seat``'s ``action``: the game ends, the seat plays again, or the turn moves
+    on."""
     # (the rules' switches are tested here before the calls: free compiled, and fewer
     # calls in the plain copy)
     if is_over(st, R, log) or (R[R_STALL] >= 0 and stalled(st, R)):
@@ -897,6 +944,35 @@ def _tally_pass(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
 
 
 @step
+def _answer(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    holder: int,
+    action: int,
+) -> None:
+    """The holder of a joker's place answers (``PHASE`` OFFER): the card itself (it lays
+    it and takes the joker) or a pass (it keeps the card, and the joker keeps the place;
+    no pass). Then the game goes on from the joker move."""
+    moved = st[OFFERED] - 1
+    mover = moved // 4096
+    joker_action = JOKER + moved % 4096
+    st[OFFERED] = 0
+    st[PHASE] = 0
+    _log(st, log, holder, action)
+    st[ACTIONS + holder] += 1
+    if action != PASS:
+        for k in range(MAX_JOKERS):
+            if st[JOKER_AT + k] == action:
+                _take_joker(st, R, log, holder, k)
+                break
+    st[TURN] = mover
+    _moved_on(st, R, ext, beyond, log, mover, joker_action)
+
+
+@step
 def _draw(
     st: np.ndarray,
     R: np.ndarray,
@@ -920,10 +996,32 @@ def _draw(
     st[STOCK] ^= 1 << card
     _give(st, seat, card)
     st[PHASE] = 0
+    if R[R_DRAW] >= GROWING and _draws_on(st, R, seat):
+        st[PHASE] = DRAWING  # another card at this stop
+        return
     if plays(st, R, seat):
         st[PHASE] = DREW
     else:
         advance(st, R, ext, beyond, log)
+
+
+@step
+def _draws_on(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """After a card drawn at a stop where draws grow (``R_DRAW`` GROWING: the player's n-th
+    stop draws n cards; SHARED: the table's n-th stop draws n): whether the same player
+    draws another (the stock not empty). A stop's first card counts the stop."""
+    shift = 4 if R[R_DRAW] > GROWING else 4 + 4 * seat
+    drawn = st[DRAWS] & 15
+    stops = (st[DRAWS] >> shift) & 15
+    if drawn == 0 and stops < 15:  # the stop's first card: one stop more
+        stops += 1
+        st[DRAWS] += 1 << shift
+    drawn += 1
+    if drawn < stops and st[STOCK]:
+        st[DRAWS] += 1
+        return True
+    st[DRAWS] -= st[DRAWS] & 15
+    return False
 
 
 @step
@@ -1019,6 +1117,10 @@ def options(
     phase = st[PHASE]
     if phase == HAND_ON:  # the card to hand to the player who passed: any it holds
         return 0, 0, one_joker(hand), False, BY_GIVE
+    if phase == OFFER:  # lay the card under the joker (and take it), or keep it (pass)
+        return 1 << ((st[OFFERED] - 1) % 4096 // 64), 0, 0, True, BY_HANDOVER
+    if phase == DRAWING:  # another card to draw at this stop
+        return 0, 0, 0, False, BY_DRAW
     can = plays(st, R, seat)
     sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
     if sevens:  # a centre card that can be played goes before any other card

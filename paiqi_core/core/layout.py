@@ -109,6 +109,13 @@ TALLY_BITS = 10
 TALLY_MOST = (1 << TALLY_BITS) - 1  # the most a counter holds (the profile's checks keep to it)
 TALLY_WORD = 6
 TALLY_SEATS = 8
+# the joker move whose place's holder is asked (PHASE OFFER, turn.joker_handover optional):
+# 1 + (action - JOKER) + 4096 * the seat that moved; 0: none
+OFFERED = _J + 24
+# draws growing from stop to stop (R_DRAW GROWING, SHARED): the cards drawn so far at the
+# stop in progress (bits 0-3), then 4 bits a count of stops: each seat's (bits 4 + 4 * seat)
+# or, under SHARED, the table's (bits 4-7); 0: none yet
+DRAWS = _J + 25
 
 # -- rules vector ---------------------------------------------------------------------------
 R_PLAYERS = 0
@@ -174,7 +181,7 @@ R_H_CLOSURE = 59  # 4
 R_ROW = 63  # the ranks of the pack, a mask: a row holding them all is complete
 R_TAKE = 64  # a pass takes a card from the previous player holding cards, who chooses it
 R_HAND = 65  # the cards dealt to each seat, 0: the pack shared (R_LEFTOVER says how)
-R_DRAW = 66  # a stuck player draws a card from the stock (while it lasts) instead of passing
+R_DRAW = 66  # a stuck player draws from the stock (while it lasts) instead of passing: DRAWS_BY
 R_DECKS = 67  # copies of each card of the pack (1 to MAX_DECKS)
 R_CARD_COST = 68  # chips: what each other player pays the winner a card still held
 R_TALLY = 78  # the kernel counts the passes made when able (TALLY), for the chips penalties
@@ -214,6 +221,12 @@ WORDS = 1  # GEN: the generator ``splitmix64`` (deals made before ``splitmix64-l
 EXTRA = 1  # PHASE: the extra play after a card that ends its line
 HAND_ON = 2  # PHASE: the previous player hands a card to the one who passed (TAKER)
 DREW = 3  # PHASE: the card just drawn fits: the player may (or must) play it at once
+OFFER = 4  # PHASE: the holder of a joker's place takes the joker (plays the card) or keeps it
+DRAWING = 5  # PHASE: the player to move draws another card at this stop (R_DRAW GROWING, SHARED)
+# R_DRAW: none; one card a stop; as many as the player's own stops so far (1, 2, 3 ...); as
+# many as the table's stops so far
+DRAWS_BY = ("none", "one", "increasing", "increasing_shared")
+GROWING, SHARED = 2, 3
 LEFTOVERS = ("dealt", "face_up", "stock")  # R_LEFTOVER
 FACE_UP = 1
 STOCK_LEFT = 2

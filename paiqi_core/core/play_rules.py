@@ -31,7 +31,10 @@ R_JOKER_FINISH = 70  # 1: a joker move may not empty its player's hand
 R_PASS_BARS = 71  # 1: a pass bars its player from its turns until another player passes
 R_START = 74  # 1: any card may begin a row, and takes the centre's part in it (layout.start)
 R_ROWS = 75  # 1: only a row begun and not yet finished may be played to (layout.rows)
+R_JOKER_HANDOVER = 72  # the holder of a joker's place: 0 takes it (forced), OPTIONAL, NEVER
 BY_SEVENS_FIRST = 9  # (kernel.options) a centre card held that can be played went first
+BY_HANDOVER = 10  # (kernel.options) the holder of a joker's place is asked: take it or keep
+OPTIONAL, NEVER = 1, 2  # R_JOKER_HANDOVER
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,70 @@ PLAY_RULES: tuple[PlayRule, ...] = (
             "にやめるのはパスではありません。手札が残っているのがその人だけなら飛ばしません。",
         },
         needs="",
+    ),
+    PlayRule(
+        "turn.joker_handover",
+        R_JOKER_HANDOVER,
+        ("forced", "optional", "never"),
+        "jokers",
+        {
+            "en": {
+                "optional": "Unlike the usual rule, the holder of the card a joker stands for "
+                "is asked at once: they may lay that card on the joker's place and take the "
+                "joker, or keep their card and leave the joker where it is (which is no pass). "
+                "A card left under a joker can never be played.",
+                "never": "Unlike the usual rule, nobody takes a joker back: it keeps the place it "
+                "took for the rest of the game, and the card it stands for can never be played "
+                "(its holder keeps it until covering it, or until a burst lays it face up).",
+            },
+            "zh-TW": {
+                "optional": "與一般規則不同：鬼牌代替的那張牌的持有人會立刻被問：可以把那張牌"
+                "放到鬼牌的位置並拿走鬼牌，也可以留著自己的牌，讓鬼牌留在原處（這不算過牌）。"
+                "被鬼牌佔住位置的牌之後再也不能出。",
+                "never": "與一般規則不同：沒有人會拿回鬼牌。鬼牌整局都佔著它的位置，它代替的那張"
+                "牌再也不能出（持有人一直留著，直到蓋掉，或爆牌時攤在桌上）。",
+            },
+            "ja": {
+                "optional": "通常のルールと違い、ジョーカーが代わりをしたカードを持つ人はその場"
+                "で選べます。そのカードをジョーカーの位置に出してジョーカーを受け取るか、カード"
+                "を持ったままジョーカーをそこに残すか（パスには数えません）。ジョーカーの下に"
+                "残ったカードは二度と出せません。",
+                "never": "通常のルールと違い、ジョーカーは誰も受け取りません。ジョーカーは最後まで"
+                "その位置に残り、代わりをしたカードは二度と出せません（持っている人は伏せるか、"
+                "脱落で表向きに並べるまで持ち続けます）。",
+            },
+        },
+        "joker-handover-asked-at-once",
+        {
+            "en": "dokopa.com's joker setting 受け取り (taking the joker) has three values: "
+            "あり (the holder of the card takes it), 都度確認 (asked each time: the holder "
+            "chooses whether to take it) and なし. The choice is read as made at once, when "
+            "the joker is laid, before anyone else moves; it is no turn of the holder's, and "
+            "declining is no pass (no pass limit, no pass penalty). Declining, like なし, leaves "
+            "the joker on the place for good: the card under it can no longer be played, and "
+            "stays in its holder's hand until it is covered or a burst lays it face up (the "
+            "joker keeps the place then too). The player who laid the joker then goes on as "
+            "after any joker move (an extra play where a line ended, or the next player). A "
+            "row with a joker in it is never complete. Everyone sees who is asked and what "
+            "they answer.",
+            "zh-TW": "dokopa.com 的鬼牌設定「受け取り」（拿走鬼牌）有三個值：あり（那張牌的"
+            "持有人拿走鬼牌）、都度確認（每次詢問：持有人選擇要不要拿）和なし。這裡讀作在"
+            "鬼牌放下的當下、別人行動之前就決定；這不算持有人的一輪，不拿也不算過牌（不計入"
+            "過牌次數，也沒有過牌的懲罰）。不拿和なし一樣，鬼牌整局留在那個位置：底下那張牌"
+            "再也不能出，一直留在持有人手上，直到被蓋掉或爆牌時攤開（鬼牌仍佔著位置）。放鬼牌"
+            "的人接著照一般鬼牌出法之後的規則繼續（出了一列盡頭的牌可再出，否則輪到下一人）。"
+            "有鬼牌在內的一列永遠不算完成。大家都看得到誰被詢問、怎麼回答。",
+            "ja": "dokopa.com のジョーカー設定「受け取り」には、あり（そのカードを持つ人が"
+            "受け取る）、都度確認（その都度、受け取るかどうかを選ぶ）、なしの三つがあります。"
+            "選ぶのはジョーカーが置かれたその場、ほかの誰かが動く前と読みます。その人の手番"
+            "ではなく、受け取らないのはパスではありません（パスの回数にも数えません）。受け取ら"
+            "なければ、なしと同じくジョーカーは最後までその位置に残り、下のカードはもう出せず、"
+            "伏せるか脱落で表向きになるまで持っている人の手に残ります（そのときもジョーカーは"
+            "位置に残ります）。ジョーカーを置いた人は、ふつうのジョーカーの手のあとと同じく"
+            "続けます（列の端なら追加の一枚、そうでなければ次の人）。ジョーカーが入った列は"
+            "完成しません。誰が聞かれ、どう答えたかは全員に見えます。",
+        },
+        needs="deck.jokers",
     ),
 )
 

@@ -56,7 +56,7 @@ def play_vector(rules: Rules) -> list[int]:
     R[L.R_TAKE] = int(rules.pass_takes == "chosen")
     R[L.R_HAND] = rules.hand or 0
     R[L.R_DECKS] = rules.pack.decks
-    R[L.R_DRAW] = int(rules.draw != "none")
+    R[L.R_DRAW] = L.DRAWS_BY.index(rules.draw)
     R[L.R_TALLY] = int(counts_able_passes(rules))
     for rule in PLAY_RULES:
         R[rule.slot] = rule.code(rules.profile.get(rule.key))

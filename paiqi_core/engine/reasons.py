@@ -20,7 +20,7 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
 )
-from paiqi_core.core.play_rules import PLAY_RULES
+from paiqi_core.core.play_rules import BY_HANDOVER, PLAY_RULES
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -53,6 +53,12 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return f"{NOT_AN_ACTION}: {action_text(action)} happens by itself"
     if by == BY_GIVE or k == "give":
         return _why_not_give(state, action, by)
+    if by == BY_HANDOVER:
+        under = card_text(legal[0])
+        return (
+            f"{NOT_LEGAL}: seat {state.turn} is asked first whether to take back the joker "
+            f"standing for {under}: play {under} (lay it and take the joker) or pass (keep it)"
+        )
     refused = _refused_by_a_declared_rule(state, action, legal)
     if refused:
         return refused
@@ -71,6 +77,11 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
             return f"{NOT_LEGAL}: the joker is never played alone"
         if first is not None and not state.started:
             return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
+        if state.jokers_at >> card & 1:  # (turn.joker_handover: optional or never)
+            return (
+                f"{NOT_LEGAL}: a joker keeps the place of {card_text(card)}, which can no "
+                "longer be played"
+            )
         copies = state.table_cards.count(card) if state.game.rules.decks > 1 else 0
         if copies:  # another copy goes down where as many of each card back to the centre lie
             return (
@@ -117,6 +128,8 @@ def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str |
     replay says which card was drawn)."""
     can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
     if kind(action) != "draw":  # the player to move draws, or has just drawn
+        if state.st[L.PHASE] == L.DRAWING:  # more cards to draw at this stop
+            return f"{NOT_LEGAL}: {_stop_words(state)}: draw the next card first (draw)"
         if by == BY_DRAW and can:
             return f"{MUST_PLAY}: the card just drawn fits: play it ({can})"
         if by == BY_DRAW:
@@ -134,6 +147,16 @@ def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str |
     if not state.stock:
         return f"{NOT_LEGAL}: the stock is empty"
     return f"{NOT_LEGAL}: a player draws only when it has no card to play ({can})"
+
+
+def _stop_words(state: State) -> str:
+    """How many cards the stop in progress draws, and how many it has drawn (turn.draw
+    increasing)."""
+    st, seat = state.st, state.turn
+    shared = state.game.rules.draw == "increasing_shared"
+    count = st[L.DRAWS] >> (4 if shared else 4 + 4 * seat) & 15
+    whose = "the game's" if shared else f"seat {seat}'s"
+    return f"{whose} stop number {count} draws {count} cards ({st[L.DRAWS] & 15} drawn so far)"
 
 
 def _holds(hand: int, card: int) -> bool:

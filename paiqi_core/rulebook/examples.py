@@ -179,8 +179,8 @@ def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
 def _joker_swap(game: Game, ident: Mapping[str, Any],
                 words: Mapping[str, str]) -> Worked | None:  # fmt: skip
     """A joker laid for S9 with S10 beyond it; seat 1, who holds S9, lays it and takes the
-    joker."""
-    if game.rules.jokers == 0:
+    joker (where the holder must: turn.joker_handover forced)."""
+    if game.rules.jokers == 0 or game.rules.profile.get("turn.joker_handover") != "forced":
         return None
     table, _ = _put_out(game, ["S6-S8", "H7", "D7", "C7"], [])
     hands = {0: ["JOKER", "S10", "HQ"], 1: ["S9", "C2"]}
