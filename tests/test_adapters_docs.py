@@ -64,7 +64,7 @@ def test_the_bounds_table_is_the_codes() -> None:
 
     text = DOC.read_text(encoding="utf-8")
     rows = re.findall(
-        r"^\| `([a-z-]+)` \| (\w+) \| (-?\d+) \| (-?\d+) \| (\d+) \| (\d+) \| (\d+) \| "
+        r"^\| `([a-z0-9-]+)` \| (\w+) \| (-?\d+) \| (-?\d+) \| (\d+) \| (\d+) \| (\d+) \| "
         r"(\d+|no fixed sum) \((zero|constant|general)-sum\) \|",
         text,
         re.M,
