@@ -253,36 +253,48 @@ def test_a_session_of_three_deals_in_one_room(
     shot(ann, shots, "room-desktop")
 
 
+def ann_alone(contexts: dict[str, Any], server: PaiqiServer, profile: str, seed: int,
+              options: str) -> Any:  # fmt: skip
+    """Ann's page, seated at seat 0 of a room of ``profile`` with three easy computer
+    players, dealt from ``seed`` with ``options``."""
+    ann = contexts["ann"].new_page()
+    ann.set_default_timeout(30_000)
+    ann.goto(f"{server.url}?speed=0&profile={profile}#play")
+    ann.wait_for_selector("body[data-ready=true]")
+    ann.select_option("#seat", "0")
+    for seat in (1, 2, 3):
+        ann.select_option(f"#level-{seat}", "easy")
+    ann.fill("#seed", str(seed))
+    ann.fill("#options", options)
+    ann.fill("#your-name", "Ann")
+    ann.click("#open-room")
+    ann.wait_for_selector("#game[data-seat='0']")
+    return ann
+
+
+def play_out(ann: Any) -> None:
+    """Ann plays the deal to its end by the keyboard, the computers moving in between."""
+    for _ in range(300):
+        if state(ann)["turn"] == "over":
+            return
+        if state(ann)["turn"] != "you":
+            ann.wait_for_timeout(30)
+            continue
+        before = state(ann)["moves"]
+        move(ann)
+        settle([ann], before + 1)
+    raise AssertionError("the deal did not end")
+
+
 def test_a_match_to_a_limit_ends_on_the_page_with_the_deal_that_reaches_it(
     contexts: dict[str, Any], server: PaiqiServer
 ) -> None:
     """Ristiseiska in a room, to 3 penalty points: the scoreboard names the limit beside the
     cap of 100 deals, and the match is said to be over after the deal in which a player's
     penalty points reach 3, won by the fewest."""
-    ann = contexts["ann"].new_page()
-    ann.set_default_timeout(30_000)
-    ann.goto(f"{server.url}?speed=0&profile=ristiseiska#play")
-    ann.wait_for_selector("body[data-ready=true]")
-    ann.select_option("#seat", "0")
-    for seat in (1, 2, 3):
-        ann.select_option(f"#level-{seat}", "easy")
-    ann.fill("#seed", "5")
-    ann.fill("#options", "match.limit=3")
-    ann.fill("#your-name", "Ann")
-    ann.click("#open-room")
-    ann.wait_for_selector("#game[data-seat='0']")
+    ann = ann_alone(contexts, server, "ristiseiska", 5, "match.limit=3")
     for deal in range(1, 30):
-        for _ in range(300):
-            if state(ann)["turn"] == "over":
-                break
-            if state(ann)["turn"] != "you":
-                ann.wait_for_timeout(30)
-                continue
-            before = state(ann)["moves"]
-            move(ann)
-            settle([ann], before + 1)
-        else:
-            raise AssertionError("the deal did not end")
+        play_out(ann)
         ann.wait_for_selector(f"#scoreboard tbody tr[data-deal='{deal}']")
         caption = ann.inner_text("#scoreboard caption")
         assert "(the profile's match: to 3 points, at most 100)" in caption, caption
@@ -312,31 +324,12 @@ def test_the_person_placed_last_picks_the_next_centre_on_the_page(
     picks the next deal's centre. A computer placed last picks as the host deals; when Ann
     places last her page offers a row of ranks, the host's next deal waits for her pick,
     and the deal she picked is played from that rank: its four cards go to the table."""
-    ann = contexts["ann"].new_page()
-    ann.set_default_timeout(30_000)
-    ann.goto(f"{server.url}?speed=0&profile=shichinarabe#play")
-    ann.wait_for_selector("body[data-ready=true]")
-    ann.select_option("#seat", "0")
-    for seat in (1, 2, 3):
-        ann.select_option(f"#level-{seat}", "easy")
-    ann.fill("#seed", "2")
-    ann.fill("#options", "match.games=100\nmatch.next_centre=last_picks")
-    ann.fill("#your-name", "Ann")
-    ann.click("#open-room")
-    ann.wait_for_selector("#game[data-seat='0']")
+    ann = ann_alone(
+        contexts, server, "shichinarabe", 2, "match.games=100\nmatch.next_centre=last_picks"
+    )
     assert ann.inner_text("#room-deal") == "deal 1, centre 7"
     for deal in range(1, 25):
-        for _ in range(300):
-            if state(ann)["turn"] == "over":
-                break
-            if state(ann)["turn"] != "you":
-                ann.wait_for_timeout(30)
-                continue
-            before = state(ann)["moves"]
-            move(ann)
-            settle([ann], before + 1)
-        else:
-            raise AssertionError("the deal did not end")
+        play_out(ann)
         pick = api_view(ann)["room"]["centre_pick"]
         ann.wait_for_selector("#centre-pick")
         if pick["seat"] != 0:  # a computer placed last: it picks as the host deals
