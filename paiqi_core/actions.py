@@ -7,6 +7,9 @@ Actions a player chooses:
 - ``PASS``. Text ``pass``.
 - ``JOKER + 64 * x + y``: put the joker in the place of ``x`` and play ``y``, the card just
   beyond it, in the same turn. Text ``joker H8 H9``.
+- ``TRUMP + 64 * x + c``: lay the trump ``c`` in the place of ``x``, the card of its rank in
+  another suit (``layout.trumps``); ``x`` then goes to the trump row when played. Text
+  ``trump S9 H9``.
 - ``GIVE + c``: hand card ``c`` to the player who just passed (``turn.pass_takes``), face
   down. Text ``give H5``.
 - ``DRAW``: draw a card from the stock (``turn.draw``); which card is chance's. Text
@@ -43,6 +46,7 @@ SWAP = EVENT + 128  # + card
 BURST = EVENT + 192
 LEAVE = EVENT + 256
 JOKER = 1024  # + 64 * x + y
+TRUMP = JOKER + 4096  # + 64 * x + c: trump c laid in the place of x (layout.trumps)
 HIDDEN_COVER = COVER + 63  # a cover as others see it
 HIDDEN_GIVE = GIVE + 63  # a card handed on, as the table sees it
 
@@ -61,6 +65,16 @@ def joker_action(at: int, card: int) -> int:
 def joker_parts(action: int) -> tuple[int, int]:
     """(the place the joker takes, the card played beyond it)."""
     return divmod(action - JOKER, 64)
+
+
+def trump_action(card: int, at: int) -> int:
+    """The trump move: the trump ``card`` laid in the place of ``at``."""
+    return TRUMP + 64 * at + card
+
+
+def trump_parts(action: int) -> tuple[int, int]:
+    """(the place the trump takes, the trump card)."""
+    return divmod(action - TRUMP, 64)
 
 
 # the first action of each kind that names a card: + the card
@@ -87,6 +101,9 @@ def kind(action: int) -> str:
         base = EVENT + (action - EVENT) // 64 * 64
         size = _EVENT_SIZES.get(base, 0)
         return _EVENT_KINDS[base] if action - base < size else "unknown"
+    if action >= TRUMP:
+        at, card = trump_parts(action)
+        return "trump" if at < 52 and card < 52 and at % 13 == card % 13 else "unknown"
     if action >= JOKER:
         at, card = joker_parts(action)
         return "joker" if at < 52 and card < 52 else "unknown"
@@ -121,6 +138,8 @@ def action_card(action: int) -> int | None:
         return None
     if k == "joker":
         return joker_parts(action)[1]
+    if k == "trump":
+        return trump_parts(action)[1]
     if k == "play":
         return action
     return action - _BASES[k]
@@ -136,6 +155,9 @@ def action_text(action: int) -> str:
     if k == "joker":
         at, card = joker_parts(action)
         return f"joker {card_text(at)} {card_text(card)}"
+    if k == "trump":
+        at, card = trump_parts(action)
+        return f"trump {card_text(card)} {card_text(at)}"
     if k == "cut":
         return "cut " + SUITS[action - CUT]
     named = action_card(action)
@@ -158,6 +180,11 @@ def parse_action(text: str) -> int:
             return GIVE + parse_card(words[1])
         if low == "joker" and len(words) == 3:
             return joker_action(parse_card(words[1]), parse_card(words[2]))
+        if low == "trump" and len(words) == 3:
+            action = trump_action(parse_card(words[1]), parse_card(words[2]))
+            if kind(action) != "trump":
+                raise CardError("a trump takes the place of a card of its own rank")
+            return action
         if low == "play" and len(words) == 2:
             return parse_card(words[1])
         if len(words) == 1:
@@ -167,7 +194,7 @@ def parse_action(text: str) -> int:
         detail = f": {e}" if str(e) else ""
         raise ActionError(
             f"'{text}' is not an action (write a card like H7, 'cover HK', 'pass', "
-            f"'joker H8 H9' or 'give H5'){detail}"
+            f"'joker H8 H9', 'trump S9 H9' or 'give H5'){detail}"
         ) from None
 
 
@@ -180,6 +207,9 @@ def record_action(seat: int, action: int) -> dict[str, object]:
     elif k == "joker":
         at, card = joker_parts(action)
         out["at"], out["card"] = card_text(at), card_text(card)
+    elif k == "trump":
+        at, card = trump_parts(action)
+        out["card"], out["at"] = card_text(card), card_text(at)
     else:
         named = action_card(action)
         if named is not None:
@@ -203,4 +233,6 @@ def from_record(entry: dict[str, object]) -> int:
         raise ActionError(f"a {k} entry names a card")
     if k == "joker":
         return joker_action(parse_card(str(entry["at"])), card)
+    if k == "trump":
+        return trump_action(card, parse_card(str(entry["at"])))
     return card + _BASES[str(k)]

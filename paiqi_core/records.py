@@ -740,7 +740,7 @@ def _deck_words(deck: Sequence[int]) -> str:
 def _door_problems(
     game: Game, door: int | None, seed: int | None, generator: str = GENERATOR
 ) -> list[str]:
-    uses = game.rules.opening.uses_door_card
+    uses = game.uses_door_card
     if door is not None and not uses:
         return [f"door_card: the record has {card_text(door)}; {game.id} cuts no door card"]
     if door is not None and is_joker(door):

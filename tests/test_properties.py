@@ -131,6 +131,9 @@ class Rules:
     # what the holder of a joker's place does (WILD_RULES rows 27, 28): forced (lays it and
     # takes the joker), optional (asked at once: takes it, or passes to keep its card), never
     joker_handover: str = "forced"
+    # Trump Fan Tan (WILD_RULES row 11): the last card dealt names trumps; a trump may take
+    # the place of its rank in another row, whose card then goes to the trump row
+    trumps: str = "none"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -198,6 +201,7 @@ class Rules:
             start=p.get("layout.start"),
             rows=p.get("layout.rows"),
             joker_handover=p.get("turn.joker_handover"),
+            trumps=p.get("layout.trumps"),
         )
 
     @property
@@ -498,6 +502,10 @@ class Model:
         self.handed: list[list[str]] = [[] for _ in range(n)]  # cards given or taken, in order
         self._legal: set[str] | None = None  # the legal actions, until the next change
         self.first = rules.first_card(door_card)
+        # trumps: the card that named them (the last dealt), and the places of other suits
+        # where a trump lies (their own cards go to the trump row)
+        self.trump_card = door_card if rules.trumps == "last_dealt" else None
+        self.trumped: set[int] = set()
         if rules.opening == "sevens_out":
             # Every 7 dealt goes to the table after the deal (one face up stays there); the
             # holder of the card moves first (seat 0 if it lies face up).
@@ -534,7 +542,45 @@ class Model:
         hand = self.hands[self.turn] | self.face_up  # a card face up, as if held
         if not self.table and self.first is not None:
             return hand & {self.first}
-        return hand & self.fits()
+        fits = self.fits()
+        return {c for c in hand if self.home(c) in fits}
+
+    def home(self, card: int) -> int:
+        """The place ``card`` goes to: its own, or, where a trump took it, the trump row's
+        place of its rank."""
+        if card in self.trumped:
+            assert self.trump_card is not None
+            return 13 * (self.trump_card // 13) + card % 13
+        return card
+
+    def cards_down(self) -> list[int]:
+        """The cards lying in the table's places (a joker's place: none): a trump in the
+        place it took, and in the trump row's place of its rank the card it displaced."""
+        down = []
+        for place in self.table - self.standing:
+            card = place
+            if place in self.trumped:
+                assert self.trump_card is not None
+                card = 13 * (self.trump_card // 13) + place % 13
+            elif self.trump_card is not None and place // 13 == self.trump_card // 13:
+                card = next((x for x in self.trumped if x % 13 == place % 13), place)
+            down.append(card)
+        return down
+
+    def trump_moves(self) -> set[str]:
+        """A trump of the hand laid in the place of its rank in another row, where that
+        place fits: not the centre's rank, not the card that named trumps."""
+        if self.trump_card is None or (not self.table and self.first is not None):
+            return set()
+        trump = self.trump_card // 13
+        fits = self.fits()
+        return {
+            f"trump {card_text(c)} {card_text(13 * s + c % 13)}"
+            for c in self.hands[self.turn]
+            if c // 13 == trump and c != self.trump_card and c % 13 != self.rules.centre
+            for s in range(4)
+            if s != trump and 13 * s + c % 13 in fits
+        }
 
     def fits(self) -> set[int]:
         """The cards that may join the rows now: from each row's first card where any card
@@ -575,6 +621,7 @@ class Model:
         moves = joker_moves(r, self.table, hand) if jokers and not opening_card else set()
         if r.joker_finish == "refused" and len(hand) + self.jokers[self.turn] == 2:
             moves = set()  # the joker and one card: that move would go out on the joker
+        moves |= self.trump_moves()
         sevens = {c for c in plays if c % 13 == r.centre} if r.sevens_first else set()
         if sevens:  # Badam Satti: a 7 that can be played goes before anything else
             plays, moves = sevens, set()
@@ -584,7 +631,7 @@ class Model:
             texts = {card_text(c) for c in plays} | moves
             return texts | {"pass"} if r.extra_after_end == "may" else texts
         if self.drew:  # the card just drawn fits: play it, or (where it may) keep it
-            texts = {card_text(c) for c in plays}
+            texts = {card_text(c) for c in plays} | self.trump_moves()
             return texts if r.must_play else texts | {"pass"}
         if not plays and not moves and r.draw != "none" and self.stock:
             return {"draw"}  # a stuck player draws, while the stock lasts
@@ -654,6 +701,19 @@ class Model:
             card = CARD_NUMBER[text.removeprefix("cover ")]
             self.hands[seat].remove(card)
             self.covered[seat].add(card)
+        elif text.startswith("trump "):  # the trump C in the place of X
+            laid, x = (CARD_NUMBER[t] for t in text.split()[1:])
+            self.hands[seat].remove(laid)
+            self.played[seat] += 1
+            closing = closes(self.rules, self.table, x)
+            self.table.add(x)
+            self.trumped.add(x)
+            if closing and (self.rules.ends == "cut" or self._complete(x // 13)):
+                self.closures[seat].append(self.opened.index(x // 13) + 1)
+                if self.rules.ends == "cut":
+                    self.history.append((seat, "cut " + "SHDC"[x // 13]))
+            if not self.hands[seat] and not self.jokers[seat]:
+                self.last_play[seat] = laid
         elif text.startswith("joker "):  # the joker at X, and Y beyond it
             x, laid = (CARD_NUMBER[t] for t in text.split()[1:])
             self.jokers[seat] -= 1
@@ -750,7 +810,7 @@ class Model:
         if self.to_draw and self.stock:
             return  # the same seat draws again
         self.to_draw = 0
-        if self.plays():
+        if self.plays() or self.trump_moves():
             self.drew = True
         else:
             self._advance()
@@ -788,6 +848,7 @@ class Model:
         else:
             self.hands[seat].remove(card)
         self.played[seat] += 1
+        last, card = card, self.home(card)  # (a card whose place a trump took: the trump row)
         suit = card // 13
         if self.rules.start == "any":
             if suit not in self.first_rank:  # the row's first card opens it
@@ -802,7 +863,7 @@ class Model:
             if self.rules.ends == "cut":  # 斬龍: the cut is logged right after the play
                 self.history.append((seat, "cut " + "SHDC"[suit]))
         if not self.hands[seat] and not self.jokers[seat]:
-            self.last_play[seat] = card
+            self.last_play[seat] = last
 
     def _complete(self, suit: int) -> bool:
         """A row is complete with every real card of the pack's ranks: a joker standing in
@@ -843,7 +904,7 @@ class Model:
         self.history.append((seat, "burst"))
         self.idle = 0
         self.buried |= self.hands[seat] & self.standing  # face up, under the joker
-        self.table |= self.hands[seat]
+        self.table |= {self.home(c) for c in self.hands[seat]}  # (each in its place)
         self.hands[seat] = set()
         self.jokers[seat] = 0  # a joker in a burst hand is removed from the game
         self.bursts.append(seat)
@@ -886,8 +947,10 @@ def hands_of(texts: list[list[str]]) -> tuple[list[set[int]], list[int]]:
 
 
 def model_of(state: State, rules: Rules) -> Model:
-    """The model of a new game: the hands as dealt and the door card cut."""
-    assert (state.door_card is not None) == (rules.opening == "door_card")
+    """The model of a new game: the hands as dealt and the door card cut (or, with trumps,
+    the last card dealt shown)."""
+    shown = rules.opening == "door_card" or rules.trumps == "last_dealt"
+    assert (state.door_card is not None) == shown
     hands, jokers = hands_of(state_record(state)["hands"])
     return Model(rules, hands, state.door_card, jokers)
 
@@ -918,7 +981,7 @@ def check_state(state: State, model: Model) -> None:
         assert (o.finished, o.bursts, o.opened) == (obs[0].finished, obs[0].bursts, obs[0].opened)
     # Cards are conserved: hands + table + covered are the 52 cards, each once (a place
     # where a joker stands in is the table's; the card itself was covered)
-    everything = [c for h in model.hands for c in h] + list(model.table - model.standing)
+    everything = [c for h in model.hands for c in h] + model.cards_down()
     everything += [c for cov in model.covered for c in cov] + list(model.face_up)
     everything += list(model.stock) + list(model.buried)
     assert sorted(everything) == rules.pack
@@ -1024,6 +1087,8 @@ def record_text(entry: dict[str, Any]) -> str:
         return "cut " + entry["suit"]
     if kind == "joker":
         return f"joker {entry['at']} {entry['card']}"
+    if kind == "trump":
+        return f"trump {entry['card']} {entry['at']}"
     return entry["card"] if kind == "play" else f"{kind} {entry['card']}"
 
 
@@ -1792,6 +1857,40 @@ def test_games_with_a_stock_follow_the_rules(
     state = played_as_the_model(played, rules, seed, rnd)
     if rules.hand is not None:
         assert {len(h) for h in dealt(state)} == {rules.hand}
+    check_result(state, rules)
+
+
+# trumps named by the last card dealt (Trump Fan Tan, WILD_RULES row 11): with chips, a
+# stock, passes by choice, bursts, covering and cut rows
+TRUMPS = [
+    ("trump-fan-tan", ()),
+    ("trump-fan-tan", ("players=6",)),
+    ("pagat", ("layout.trumps=last_dealt",)),
+    ("sevens-stock", ("layout.trumps=last_dealt",)),
+    ("pagat", ("layout.trumps=last_dealt", "turn.must_play=false", "ending.stall=1")),
+    ("shichinarabe", ("layout.trumps=last_dealt", "deck.jokers=0")),
+    ("doujue-passes", ("layout.trumps=last_dealt", "opening.method=seven_holder")),
+    ("platform", ("layout.trumps=last_dealt", "opening.method=seven_holder")),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), TRUMPS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_with_trumps_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game with trumps equals the model's: the last card dealt names
+    them, a trump may take the place of its rank in another row (never the centre's, never
+    the card that named trumps), the card displaced goes to the trump row, and the result
+    follows the rules."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    state = played_as_the_model(played, rules, seed, rnd)
+    deck = dealt(state)
+    n = rules.players
+    last = (sum(map(len, deck)) - 1) % n  # the seat dealt the last card holds it
+    assert state.door_card in deck[last]
     check_result(state, rules)
 
 

@@ -135,6 +135,8 @@ from paiqi_core.core.layout import (
     TALLY_SEATS,
     TALLY_WORD,
     THRICE,
+    TRUMP,
+    TRUMPED,
     TURN,
     TWICE,
 )
@@ -148,6 +150,7 @@ from paiqi_core.core.play_rules import (
     R_ROWS,
     R_SEVENS_FIRST,
     R_START,
+    R_TRUMPS,
 )
 from paiqi_core.core.rng import below, randbelow
 
@@ -391,7 +394,56 @@ def plays(st: np.ndarray, R: np.ndarray, seat: int) -> int:
     hand = st[HAND + seat] | st[POOL]
     if st[STARTED] == 0 and st[FIRST] >= 0:
         return hand & (1 << st[FIRST])
-    return hand & open_frontier(st, R)
+    fits = open_frontier(st, R)
+    if R[R_TRUMPS] and st[TRUMPED]:  # a card whose place a trump took fits the trump row
+        trumps = (fits >> (13 * (st[DOOR] // 13))) & FULL_ROW
+        for suit in range(4):
+            fits |= ((st[TRUMPED] >> (13 * suit)) & trumps) << (13 * suit)
+    return hand & fits
+
+
+@step
+def homes(st: np.ndarray, R: np.ndarray, cards: int) -> int:
+    """The places ``cards`` go to on the table: each its own, but a card whose place a
+    trump took goes to the trump row at its rank (``layout.trumps``)."""
+    moved = cards & st[TRUMPED] if R[R_TRUMPS] else 0
+    if moved == 0:
+        return cards
+    ranks = 0
+    for suit in range(4):
+        ranks |= (moved >> (13 * suit)) & FULL_ROW
+    return (cards & ~moved) | (ranks << (13 * (st[DOOR] // 13)))
+
+
+@step
+def trump_places(st: np.ndarray, R: np.ndarray, hand: int) -> int:
+    """The places of other suits where a trump of ``hand`` may be laid now, a card mask
+    (``layout.trumps``): a place that fits, of a rank whose trump ``hand`` holds, not the
+    centre's and not the rank of the card that named trumps (those go to the trump row)."""
+    if not R[R_TRUMPS] or (st[STARTED] == 0 and st[FIRST] >= 0):
+        return 0
+    door = st[DOOR]
+    shift = 13 * (door // 13)
+    ranks = (hand >> shift) & FULL_ROW & ~(1 << R[R_CENTRE]) & ~(1 << (door % 13))
+    return open_frontier(st, R) & ~(FULL_ROW << shift) & (ranks * EACH_SUIT)
+
+
+@step
+def trump_moves(
+    st: np.ndarray, R: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray, count: int
+) -> int:
+    """The trump moves of a player holding ``hand``, ascending, into ``jx`` (64 + the place
+    the trump takes: the action is ``JOKER + 64 * jx + jy``, that is ``TRUMP + 64 * place +
+    trump``) and ``jy`` (the trump), after the ``count`` moves already there; the new count."""
+    m = trump_places(st, R, hand)
+    shift = 13 * (st[DOOR] // 13)
+    while m:
+        x = lowest(m)
+        m &= m - 1
+        jx[count] = 64 + x
+        jy[count] = shift + x % 13
+        count += 1
+    return count
 
 
 @hot
@@ -444,15 +496,22 @@ def _any_joker_move(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, hand: int
 
 
 @step
+def _any_other_move(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, hand: int) -> bool:
+    """Whether a player holding ``hand`` has a move other than a card in its place: a
+    joker move, or a trump laid in another suit's place."""
+    if R[R_JOKERS] and _any_joker_move(st, R, beyond, _joker_hand(R, hand)):
+        return True
+    return R[R_TRUMPS] != 0 and trump_places(st, R, hand) != 0
+
+
+@step
 def _bursts_now(
     st: np.ndarray, R: np.ndarray, beyond: np.ndarray, log: np.ndarray, seat: int
 ) -> bool:
     """Whether ``seat``, to move, has no legal action at all (out of passes, stuck)."""
     if not R[R_MAY_BURST]:
         return False
-    if plays(st, R, seat):
-        return False
-    if R[R_JOKERS] and _any_joker_move(st, R, beyond, _joker_hand(R, st[HAND + seat])):
+    if plays(st, R, seat) or _any_other_move(st, R, beyond, st[HAND + seat]):
         return False
     if R[R_STUCK] == PLUGIN:
         return plugin_stuck(st, R, log, seat, True) == 0
@@ -473,7 +532,7 @@ def _burst(st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat
     if st[HAND + seat] & JOKER_BITS:
         st[LOST] |= 1 << seat
     # (a card whose place a joker keeps, turn.joker_handover, is face up under the joker)
-    _lay_all(st, st[HAND + seat] & SUITED & ~(st[TABLE] if R[R_DECKS] == 1 else 0))
+    _lay_all(st, homes(st, R, st[HAND + seat] & SUITED) & ~(st[TABLE] if R[R_DECKS] == 1 else 0))
     _lay_all(st, st[TWICE + seat])
     _lay_all(st, st[THRICE + seat])
     st[HAND + seat] = 0
@@ -616,6 +675,7 @@ def start(
     st[TALLY + 1] = 0
     st[OFFERED] = 0
     st[DRAWS] = 0
+    st[TRUMPED] = 0
     table = opening(st, R, log, door)
     if st[LEAD]:  # a match's last winner moves first (``match.next_lead``)
         st[TURN] = st[LEAD] - 1
@@ -713,6 +773,8 @@ def deal(
         door = deck[below(st, size)]
         while door >= 52:
             door = deck[below(st, size)]
+    elif R[R_TRUMPS]:  # the last card dealt names trumps
+        door = deck[dealt - 1]
     start(st, R, ext, beyond, log, door)
 
 
@@ -749,19 +811,22 @@ def _play(
     st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int
 ) -> None:
     bit = 1 << card
-    suit = card // 13
+    place = card
+    if R[R_TRUMPS] and (st[TRUMPED] >> card) & 1:  # its place is a trump's: the trump row
+        place = 13 * (st[DOOR] // 13) + card % 13
+    suit = place // 13
     # the row's centre card (or its first card: a joker may stand in for the centre)
     if card % 13 == R[R_CENTRE] or not (st[TABLE] >> (13 * suit)) & FULL_ROW:
         _open(st, suit)
     if R[R_DECKS] == 1 and not st[POOL]:  # (the common case, in short) its one copy, held
         st[HAND + seat] ^= bit
-        st[TABLE] |= bit
+        st[TABLE] |= 1 << place
     else:
         if (st[HAND + seat] >> card) & 1:
             _take(st, seat, card)
         else:  # a card lying face up
             st[POOL] ^= bit
-        _lay(st, card)
+        _lay(st, place)
     st[PLAYED + seat] += 1
     st[STARTED] = 1
     _row_changed(st, R, ext, log, seat, suit)
@@ -813,6 +878,24 @@ def _joker(
             else:
                 _take_joker(st, R, log, owner, k)
             break
+
+
+@step
+def _trump(
+    st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, action: int
+) -> None:
+    """The trump of ``action`` takes the place of the card of its rank in another suit;
+    that card's place is then on the trump row (``layout.trumps``)."""
+    at = (action - TRUMP) // 64
+    card = (action - TRUMP) % 64
+    st[HAND + seat] ^= 1 << card
+    st[TABLE] |= 1 << at
+    st[TRUMPED] |= 1 << at
+    st[PLAYED + seat] += 1
+    st[STARTED] = 1
+    _row_changed(st, R, ext, log, seat, at // 13)
+    if st[HAND + seat] == 0:
+        st[LAST + seat] = card
 
 
 @step
@@ -871,6 +954,8 @@ def apply(
                     st[BARRED] = seat + 1
                 if R[R_TAKE] and _ask_giver(st, R, seat):
                     return  # the previous player hands this seat a card, then the turn moves on
+        elif action >= TRUMP:
+            _trump(st, R, ext, log, seat, action)
         elif action >= JOKER:
             _joker(st, R, ext, log, seat, action)
             if st[PHASE] == OFFER:  # the holder of the joker's place answers first
@@ -927,14 +1012,8 @@ def _tally_pass(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int) ->
     joker move), and for each centre card it held that could have been played, the suit's
     pass held back."""
     can = plays(st, R, seat)
-    if can == 0:
-        hand = st[HAND + seat]
-        if not (
-            R[R_JOKERS]
-            and hand & JOKER_BITS
-            and _any_joker_move(st, R, beyond, _joker_hand(R, hand))
-        ):
-            return
+    if can == 0 and not _any_other_move(st, R, beyond, st[HAND + seat]):
+        return
     _count(st, seat)
     centre = R[R_CENTRE]
     held_back = can & st[HAND + seat] & (EACH_SUIT << centre)
@@ -999,8 +1078,8 @@ def _draw(
     if R[R_DRAW] >= GROWING and _draws_on(st, R, seat):
         st[PHASE] = DRAWING  # another card at this stop
         return
-    if plays(st, R, seat):
-        st[PHASE] = DREW
+    if plays(st, R, seat) or (R[R_TRUMPS] and trump_places(st, R, st[HAND + seat])):
+        st[PHASE] = DREW  # (a trump drawn may take another row's place)
     else:
         advance(st, R, ext, beyond, log)
 
@@ -1084,9 +1163,7 @@ def _earns_extra(st: np.ndarray, R: np.ndarray, beyond: np.ndarray, seat: int, a
         return False
     if st[HAND + seat] == 0:
         return False
-    if plays(st, R, seat):
-        return True
-    return R[R_JOKERS] != 0 and _any_joker_move(st, R, beyond, _joker_hand(R, st[HAND + seat]))
+    return plays(st, R, seat) != 0 or _any_other_move(st, R, beyond, st[HAND + seat])
 
 
 @step
@@ -1128,6 +1205,8 @@ def options(
     njokers = 0
     if R[R_JOKERS] and hand & JOKER_BITS and not sevens:
         njokers = joker_moves(st, R, beyond, _joker_hand(R, hand), jx, jy)
+    if R[R_TRUMPS] and not sevens:  # (listed with the joker moves: ``trump_moves``)
+        njokers = trump_moves(st, R, hand, jx, jy, njokers)
     if phase:  # a later step of the turn
         if phase == EXTRA:  # another card after one that ended its line; or stop, with MAY
             return can, njokers, 0, R[R_EXTRA] == MAY, BY_EXTRA

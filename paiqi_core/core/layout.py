@@ -26,6 +26,7 @@ from paiqi_core.actions import LEAVE as LEAVE
 from paiqi_core.actions import PASS as PASS
 from paiqi_core.actions import PLACE as PLACE
 from paiqi_core.actions import SWAP as SWAP
+from paiqi_core.actions import TRUMP as TRUMP
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.cards import MAX_JOKERS as MAX_JOKERS
 from paiqi_core.cards import SEVEN as SEVEN
@@ -95,6 +96,9 @@ STOCK = _J + 20  # the cards dealt to no seat, face down (R_LEFTOVER STOCK_LEFT)
 TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
 BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
+# the places on the table held by a trump laid in the place of another suit's card of its
+# rank (``layout.trumps``), a card mask: the card of such a place goes to the trump row
+TRUMPED = _J + 28
 # 1 + the seat that moves first in place of the opening's first mover (a match's last
 # winner, ``match.next_lead``), 0: the opening's; set before the game starts
 LEAD = _J + 32

@@ -30,6 +30,7 @@ R_SEVENS_FIRST = 69  # a centre card that can be played goes before any other ca
 R_JOKER_FINISH = 70  # 1: a joker move may not empty its player's hand
 R_PASS_BARS = 71  # 1: a pass bars its player from its turns until another player passes
 R_START = 74  # 1: any card may begin a row, and takes the centre's part in it (layout.start)
+R_TRUMPS = 73  # 1: the last card dealt (the door card) names trumps (layout.trumps)
 R_ROWS = 75  # 1: only a row begun and not yet finished may be played to (layout.rows)
 R_JOKER_HANDOVER = 72  # the holder of a joker's place: 0 takes it (forced), OPTIONAL, NEVER
 BY_SEVENS_FIRST = 9  # (kernel.options) a centre card held that can be played went first
@@ -318,6 +319,68 @@ PLAY_RULES += (
             "not legal",
             "only the row begun may be played to until nothing more can join it ({legal})",
         ),
+    ),
+)
+
+PLAY_RULES += (
+    PlayRule(
+        "layout.trumps",
+        R_TRUMPS,
+        ("none", "last_dealt"),
+        "play",
+        {
+            "en": {
+                "last_dealt": "The last card dealt is turned up for everyone to see (its "
+                "receiver keeps it) and its suit is trumps. A trump may be laid in the place of "
+                "the card of its rank in any other row, wherever that card could be played; "
+                "the card whose place it took then goes to the trump row at its rank instead. "
+                "The trump {centre} and the card that named trumps go only to the trump row."
+            },
+            "zh-TW": {
+                "last_dealt": "發出的最後一張牌翻開給大家看（仍歸拿到的人），它的花色就是王牌。"
+                "王牌可以放在任何別的花色列裡、同點數那張牌的位置，只要那張牌此時能出；被佔了"
+                "位置的那張牌，之後改放到王牌列的同一點數。王牌的 {centre} 和決定王牌的那張牌"
+                "只能放在王牌列。"
+            },
+            "ja": {
+                "last_dealt": "最後に配られたカードを全員に見せ（受け取った人の手札のまま）、"
+                "そのスートを切り札とします。切り札は、ほかのスートの列で同じランクのカードが"
+                "出せる場所ならどこにでも、そのカードの代わりに置けます。場所を取られたカードは"
+                "代わりに切り札の列の同じランクの位置に出します。切り札の {centre} と切り札を"
+                "決めたカードは切り札の列にしか出せません。"
+            },
+        },
+        "trumps-named-by-the-last-card-dealt",
+        {
+            "en": "The card that names trumps is the last card dealt (round the table from "
+            "the dealer's left: the dealer's own last card when every hand is the same size); "
+            "it is shown, so everyone knows who holds it. A trump laid in another row takes "
+            "that place for good: the row grows on from it as from the card it stands for, "
+            "and the card it displaced fits only the trump row's place of its rank, so it "
+            "waits until the trump row reaches that rank. Laying a trump there is a choice, "
+            "never forced, and counts as a card played (a player who must play when able may "
+            "choose it). A trump can take only a place whose own card is still unplayed, one "
+            "place a rank. A game set up from given hands names its trump card with "
+            "door_card; without one it is the highest card of the hand that got the last "
+            "card dealt round the table.",
+            "zh-TW": "決定王牌的是發出的最後一張牌（從莊家左手邊輪流發：每人張數相同時就是莊家"
+            "自己的最後一張）；這張牌翻開過，所以大家都知道在誰手上。放進別的花色列的王牌永遠"
+            "佔住那個位置：那一列就從它接下去，就像從它代替的那張牌接一樣；被擠掉的那張牌只能"
+            "放在王牌列同點數的位置，要等王牌列接到那個點數。把王牌放過去是選擇，從不強制，"
+            "也算出了一張牌（必須出牌的人也可以選這一手）。王牌只能佔還沒出的牌的位置，每個"
+            "點數一個位置。由指定手牌開始的牌局用 door_card 指定王牌；沒有指定時，是輪流發牌時"
+            "拿到最後一張的那一手裡最大的牌。",
+            "ja": "切り札を決めるのは最後に配られたカードです（ディーラーの左から順に配るので、"
+            "全員の枚数が同じならディーラー自身の最後の一枚）。見せたカードなので、誰が持って"
+            "いるかは全員が知っています。ほかの列に置いた切り札はその場所をずっと占め、列は"
+            "それが代わりをしたカードから伸びるのと同じように伸びます。場所を取られたカードは"
+            "切り札の列の同じランクの位置にしか出せず、切り札の列がそこまで伸びるのを待ちます。"
+            "切り札をそこに置くのは選択で、強制されることはなく、一枚出したことになります"
+            "（出せるなら出さなければならないルールでも選べます）。切り札が取れるのはまだ出て"
+            "いないカードの場所だけで、ランクごとに一か所です。手札を指定して始めるゲームは "
+            "door_card で切り札を指定し、指定がなければ最後の一枚を受け取った手のいちばん大きい"
+            "カードです。",
+        },
     ),
 )
 

@@ -47,6 +47,7 @@ class Game:
         self.must_play = rules.must_play
         self.stall = rules.stall
         self.jokers = rules.jokers
+        self.trumps = rules.profile.get("layout.trumps") == "last_dealt"  # the last card dealt
         # the cards dealt to the seats: all, so many each (deck.hand), or an even share
         # with the rest face up or in the stock
         self.dealt = len(self.deck)
@@ -92,9 +93,18 @@ class Game:
             held |= hand
         return sum(BITS[c] for c in self.deck) & ~held
 
+    @property
+    def uses_door_card(self) -> bool:
+        """Whether a card is shown to everybody before play (``door_card``): a door card
+        cut by the opening, or the last card dealt naming trumps (``layout.trumps``)."""
+        return self.trumps or self.rules.opening.uses_door_card
+
     def _cut_door(self, deck: Sequence[int], rng: random.Random) -> int | None:
         """The door card, cut from the shuffled deck with the deal's stream, if used. A cut
-        joker names no suit: the deck is cut again (the next draw of the same stream)."""
+        joker names no suit: the deck is cut again (the next draw of the same stream). Where
+        the last card dealt names trumps it is that card (nothing is drawn)."""
+        if self.trumps:
+            return deck[self.dealt - 1]
         if not self.rules.opening.uses_door_card:
             return None
         card = deck[below(rng, len(deck))]
@@ -149,6 +159,8 @@ class Game:
                 raise ValueError(f"{self.id} is played by {n}, not {len(hands)}")
             if door_card is None and seed is not None:
                 door_card = self.door_card_of(seed, generator)
+            if door_card is None and self.trumps:
+                door_card = last_dealt(hands, n)
             if self.rules.decks > 1:
                 state = self._with_copies(hands, seed, door_card, lead)
             else:
@@ -177,6 +189,17 @@ class Game:
     def _rest(self, cards: int) -> tuple[int, int]:
         """Where the cards dealt to no seat lie: (face up, in the stock)."""
         return (0, cards) if self.rules.leftover == "stock" else (cards, 0)
+
+
+def last_dealt(hands: Sequence[Sequence[int]], n: int) -> int:
+    """The card that names trumps in a game set up from ``hands`` (card numbers by seat)
+    with none given: the highest card of the seat that got the last card dealt round the
+    table from seat 0."""
+    total = sum(len(hand) for hand in hands)
+    seat = (total - 1) % n
+    if not hands[seat]:
+        raise ValueError("no trump card: give door_card (the last card dealt)")
+    return max(hands[seat])
 
 
 _GAMES: dict[int, tuple[Rules, Game]] = {}

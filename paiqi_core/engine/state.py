@@ -284,7 +284,7 @@ class State(VectorView):
         if st[L.OVER]:
             return [], -1
         game = self.game
-        if game.jokers:
+        if game.jokers or game.trumps:  # (trump moves are listed with the joker moves)
             jx, jy = [0] * 16, [0] * 16
         else:
             jx = jy = _NO_JOKERS
@@ -296,7 +296,7 @@ class State(VectorView):
             acts += [base + c for c in bits(covers)]
         if may_pass:
             acts.append(PASS)
-        elif by == L.BY_DRAW and not can:
+        elif by == L.BY_DRAW and st[L.PHASE] != L.DREW:  # stuck: it draws
             acts.append(DRAW)
         if njokers:
             acts += [JOKER + 64 * jx[i] + jy[i] for i in range(njokers)]

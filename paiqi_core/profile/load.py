@@ -67,6 +67,18 @@ RULE_NEEDS: tuple[tuple[str, tuple[Any, ...], str, Any], ...] = (
     ("scoring.held_seven_pay", (0,), "deck.decks", 1),
     ("scoring.held_seven_pay", (0,), "turn.pass_takes", "none"),
     ("scoring.held_seven_pay", (0,), "turn.draw", "none"),
+    # trumps take the places of cards of their rank, one card to a place, rows fixed at the
+    # centre, and the last card dealt names them (no door card cut besides)
+    ("layout.trumps", ("none",), "deck.jokers", 0),
+    ("layout.trumps", ("none",), "deck.decks", 1),
+    ("layout.trumps", ("none",), "layout.start", "centre"),
+    ("layout.trumps", ("none",), "layout.rows", "together"),
+    (
+        "layout.trumps",
+        ("none",),
+        "opening.method",
+        ("holder_leads", "first_seat", "sevens_out", "seven_holder"),
+    ),
 )
 Locator = Callable[..., Location]
 
