@@ -113,6 +113,10 @@ class Observation(NamedTuple):
     # each card once)
     hand_copies: tuple[int, int] = (0, 0)
     table_copies: tuple[int, int] = (0, 0)
+    # the places of other suits where a trump lies (layout.trumps): ``table_mask`` holds
+    # places, and such a place holds the trump of its rank (``door_card`` names trumps), its
+    # own card then going to the trump row's place of its rank
+    trumped: int = 0
 
     def remembered(self) -> list[Remembered]:
         """The history as this seat remembers it: each entry with the card this seat knows

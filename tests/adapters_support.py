@@ -53,7 +53,8 @@ def need(module: str) -> ModuleType:
 def documented_index(action: int) -> int:
     """The index of an engine action in the adapters' action space, as docs/adapters.md
     states it: plays 0..51, covers 52 + card, the pass 105, the joker at x 106 + x, a card
-    handed on 158 + card, the draw 211 (the log's draw of a card too: the card is chance's)."""
+    handed on 158 + card, the draw 211 (the log's draw of a card too: the card is chance's),
+    a trump in the place x of another suit 212 + x."""
     if action < 52:
         return action
     if COVER <= action <= COVER + 52:
@@ -64,5 +65,7 @@ def documented_index(action: int) -> int:
         return 158 + action - GIVE
     if action == DRAW or DRAW_CARD <= action < DRAW_CARD + 52:
         return 211
+    if action >= JOKER + 4096:  # a trump laid in the place x of another suit: 212 + x
+        return 212 + (action - JOKER - 4096) // 64
     assert action >= JOKER
     return 106 + (action - JOKER) // 64

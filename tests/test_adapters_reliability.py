@@ -288,7 +288,7 @@ def expected_sums() -> dict[str, float | None]:
     Siebener raus (pip values) count the cards still held, however many (no fixed sum); the
     twstar table and the poker7 app let each player keep its own total (no fixed sum)."""
     money = ["doujue", "doujue-passes", "doujue-tunnel", "platform", "platform-zhanlong", "bicycle",
-             "hoyle", "devyatka", "qq", "play-or-pay"]  # fmt: skip
+             "hoyle", "devyatka", "qq", "play-or-pay", "trump-fan-tan"]  # fmt: skip
     ranks = ["shichinarabe", "shichinarabe-tunnel", "shichinarabe-wrap", "hamaru"]
     sums: dict[str, float | None] = dict.fromkeys(money, 0.0)
     sums.update(dict.fromkeys(ranks, 6.0))

@@ -110,6 +110,7 @@ from paiqi_core.actions import (
     PASS,
     PLACE,
     SWAP,
+    TRUMP,
     action_text,
 )
 from paiqi_core.cards import CARDS, SUITS, bits, card_text, one_joker
@@ -123,7 +124,8 @@ PASS_ACTION = 105
 JOKER_BASE = 106
 GIVE_BASE = 158
 DRAW_ACTION = 211
-NUM_ACTIONS = 212
+TRUMP_BASE = 212
+NUM_ACTIONS = 264
 JOKER_BIT = 1 << JOKER_CARD
 
 KINDS = (
@@ -147,6 +149,8 @@ def to_dense(action: int) -> int:
         return DRAW_ACTION
     if GIVE <= action <= GIVE + JOKER_CARD:
         return GIVE_BASE + action - GIVE
+    if action >= TRUMP:
+        return TRUMP_BASE + (action - TRUMP) // 64
     if action >= JOKER:
         return JOKER_BASE + (action - JOKER) // 64
     raise ValueError(f"{action_text(action)} is not a player's action")
@@ -170,6 +174,9 @@ def engine_action(legal: Sequence[int], index: int) -> int:
         action = PASS
     elif index == DRAW_ACTION:
         action = DRAW
+    elif index >= TRUMP_BASE:
+        low = TRUMP + 64 * (index - TRUMP_BASE)
+        action = next((a for a in legal if low <= a < low + 64), -1)
     elif index >= GIVE_BASE:
         action = GIVE + index - GIVE_BASE
     else:
@@ -183,7 +190,7 @@ def engine_action(legal: Sequence[int], index: int) -> int:
 def index_text(index: int) -> str:
     """The text of an action index without a state: ``H7``, ``cover HK``, ``pass``,
     ``joker at H8`` (the card played beyond the joker depends on the table), ``give H5``,
-    ``draw``."""
+    ``draw``, ``trump at H8`` (the trump of that rank laid in that place)."""
     if 0 <= index < COVER_BASE:
         return card_text(index)
     if index < PASS_ACTION:
@@ -196,6 +203,8 @@ def index_text(index: int) -> str:
         return "give " + card_text(index - GIVE_BASE)
     if index == DRAW_ACTION:
         return "draw"
+    if TRUMP_BASE <= index < NUM_ACTIONS:
+        return "trump at " + card_text(index - TRUMP_BASE)
     raise ValueError(f"{index} is not an action index")
 
 
@@ -256,6 +265,8 @@ def _dense_bit(action: int) -> int:
         return 1 << DRAW_ACTION
     if action < JOKER:
         return 1 << (action - GIVE + GIVE_BASE)
+    if action >= TRUMP:
+        return 1 << (TRUMP_BASE + (action - TRUMP) // 64)
     return 1 << (JOKER_BASE + (action - JOKER) // 64)
 
 
@@ -264,7 +275,7 @@ def legal_mask(legal: Sequence[int]) -> np.ndarray:
     bits_ = 0
     for action in legal:
         bits_ |= _dense_bit(action)
-    raw = b"".join(map(_MASK_BYTES.__getitem__, bits_.to_bytes(27, "little")))
+    raw = b"".join(map(_MASK_BYTES.__getitem__, bits_.to_bytes(-(-NUM_ACTIONS // 8), "little")))
     return np.frombuffer(bytearray(raw[:NUM_ACTIONS]), np.int8)
 
 
@@ -401,6 +412,7 @@ class Layout:
         places = state.jokers_at
         if places:
             cards |= 1 << (53 + JOKER_CARD) | places << 106
+        cards |= state.trumped << 106  # places held by a trump of another suit
         if private:
             cards |= one_joker(state.hands[seat]) | one_joker(state.covered[seat]) << 212
         if state.door_card is not None:
@@ -482,6 +494,9 @@ def history_rows(obs: Observation) -> list[tuple[int, int, int, int | None]]:
             rows.append((seat, 2, 0, None))
         elif DRAW <= a < GIVE:
             rows.append((seat, 10, known, None))
+        elif a >= TRUMP:  # a play, with the place of another suit that the trump took
+            x, y = divmod(a - TRUMP, 64)
+            rows.append((seat, 0, 1 << y, x))
         elif a >= JOKER:
             x, y = divmod(a - JOKER, 64)
             rows.append((seat, 3, 1 << y, x))
@@ -608,6 +623,7 @@ __all__ = [
     "JOKER_BASE",
     "NUM_ACTIONS",
     "PASS_ACTION",
+    "TRUMP_BASE",
     "Layout",
     "dense_legal",
     "engine_action",

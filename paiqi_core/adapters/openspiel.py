@@ -420,7 +420,10 @@ class PaiqiState(pyspiel.State):
         if play.door is not None or not _door(game):
             n, dealt = game.players, game.dealt  # (the cards after ``dealt`` lie face up)
             hands = [drawn[s:dealt:n] for s in range(n)]
-            play.steps = play.stepper.from_hands(hands, play.door)
+            door = play.door
+            if game.trumps:  # the last card dealt names trumps
+                door = drawn[dealt - 1]
+            play.steps = play.stepper.from_hands(hands, door)
 
     def _action_to_string(self, player: int, action: int) -> str:
         play = self._play

@@ -55,6 +55,7 @@ from paiqi_core.adapters.encoding import (
 )
 from paiqi_core.cards import alike_card, card_text, hand_masks, planes
 from paiqi_core.engine import IllegalAction, State
+from paiqi_core.engine.game import last_dealt
 from paiqi_core.streams import Stream, WordStream, below, key_of, signed
 
 if TYPE_CHECKING:
@@ -422,7 +423,10 @@ class Stepper:
         return cards
 
     def from_hands(self, hands: list[list[int]], door_card: int | None) -> Steps:
-        """The given hands (card numbers by seat) and door card."""
+        """The given hands (card numbers by seat) and door card (with trumps and none given:
+        the engine's, ``engine.game.last_dealt``)."""
+        if door_card is None and self.game.trumps and len(hands) == self.game.players:
+            door_card = last_dealt(hands, self.game.players)
         if not self.fast:
             return EngineSteps(self.game.new_state(hands=hands, door_card=door_card), self.layout)
         door_missing = door_card is None or door_card >= 52

@@ -188,6 +188,9 @@ class State(VectorView):
     pool = Slot(L.POOL, "The cards dealt to no seat that lie face up, a mask (deck.leftover).")
     leftover = Slot(L.LEFTOVER, "The cards dealt to no seat, face up, as dealt (a mask).")
     stock = Slot(L.STOCK, "The cards of the stock, face down, a mask (deck.leftover: stock).")
+    trumped = Slot(
+        L.TRUMPED, "The places of other suits where a trump lies, a card mask (layout.trumps)."
+    )
 
     @property
     def lead(self) -> int | None:
@@ -441,6 +444,7 @@ class State(VectorView):
             st[L.PHASE] == L.DREW,
             (st[L.TWICE + seat], st[L.THRICE + seat]),
             (st[L.TABLE_TWICE], st[L.TABLE_THRICE]),
+            st[L.TRUMPED],
         )
 
     # -- results -------------------------------------------------------------------

@@ -26,6 +26,7 @@ from paiqi_core.core.layout import (
     R_COURSE_COVERS,
     R_PLAYERS,
     SWAP,
+    TRUMP,
     X_CUTS,
     X_DEFICIT,
     X_LEADS,
@@ -136,7 +137,7 @@ def course(
             gap = work[C_HELD + seat] - work[C_BEST]
             if gap > res[seat, X_DEFICIT]:
                 res[seat, X_DEFICIT] = gap
-            work[C_HELD + seat] -= 2 if action >= JOKER else 1  # the joker and the card beyond
+            work[C_HELD + seat] -= 2 if JOKER <= action < TRUMP else 1  # a joker and a card
             if work[C_HELD + seat] < work[C_BEST]:
                 work[C_BEST] = work[C_HELD + seat]
                 _lead(work, res, seat)

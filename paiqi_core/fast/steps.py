@@ -68,6 +68,7 @@ from paiqi_core.core.layout import (
     TABLE_THRICE,
     TABLE_TWICE,
     THRICE,
+    TRUMPED,
     TURN,
     TWICE,
 )
@@ -78,7 +79,8 @@ PASS_ACTION = 105
 JOKER_BASE = 106
 GIVE_BASE = 158
 DRAW_ACTION = 211
-NUM_ACTIONS = 212  # the mask's size (the box holds ACTION_INDICES legal actions at most)
+TRUMP_BASE = 212
+NUM_ACTIONS = 264  # the mask's size (the box holds ACTION_INDICES legal actions at most)
 # the observation tensor (paiqi_core.adapters.encoding.Layout): card sections of 53 entries
 # (the hand's and the table's count the copies of each card, with several decks), the suits
 # opened (4 x 4), then per-seat sections of n entries each
@@ -130,8 +132,8 @@ def refill(box: np.ndarray, beyond: np.ndarray, mask: np.ndarray) -> int:
         if may_pass:
             legal[k] = PASS_ACTION
             k += 1
-        for i in range(njokers):
-            legal[k] = JOKER_BASE + jx[i]
+        for i in range(njokers):  # joker moves by the place taken, then trumps (64 + place)
+            legal[k] = JOKER_BASE + jx[i] if jx[i] < 64 else TRUMP_BASE + jx[i] - 64
             k += 1
         if by == BY_DRAW and st[PHASE] != DREW:  # stuck: it draws (its one action)
             legal[k] = DRAW_ACTION
@@ -160,6 +162,14 @@ def act(
         action = PASS
     elif index == DRAW_ACTION:
         action = DRAW  # the card from the game's random stream
+    elif index >= TRUMP_BASE:  # the trump of the place's rank, in that place
+        x = index - TRUMP_BASE
+        action = -1
+        for i in range(box[B_JOKERS]):
+            if box[B_JX + i] == 64 + x:
+                action = JOKER + 64 * (64 + x) + box[B_JY + i]
+        if action < 0:
+            return -1
     elif index >= GIVE_BASE:
         action = GIVE + index - GIVE_BASE
     else:
@@ -276,6 +286,7 @@ def observe(box: np.ndarray, seat: int, private: bool, out: np.ndarray) -> None:
         if at >= 0:
             out[O_TABLE + 52] = 1
             out[O_JOKER_PLACE + at] = 1
+    _cards(out, O_JOKER_PLACE, st[TRUMPED])  # places held by a trump of another suit
     _cards(out, O_LAID, one_joker(st[LAID]))
     if st[DOOR] >= 0:
         out[O_DOOR + st[DOOR]] = 1

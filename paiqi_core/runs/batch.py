@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from paiqi_core.actions import JOKER
+from paiqi_core.actions import JOKER, TRUMP
 from paiqi_core.cards import JOKERS
 from paiqi_core.engine import Game, State, game_of
 from paiqi_core.games import game_for
@@ -241,7 +241,7 @@ def game_rows(
     jokers = [0] * len(agents)
     if state.game.jokers:
         for seat, action in state.log:
-            if action >= JOKER:
+            if JOKER <= action < TRUMP:
                 jokers[seat] += 1
     course = trace(state.log, state.hand_sizes, state.game.rules.stuck.covers)
     events = events_text(state, outcomes, result, course)

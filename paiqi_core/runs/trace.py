@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from paiqi_core.actions import BURST, COVER, JOKER, LEAVE, PASS, PLACE, SWAP
+from paiqi_core.actions import BURST, COVER, JOKER, LEAVE, PASS, PLACE, SWAP, TRUMP
 from paiqi_core.cards import CARD_POINTS
 
 
@@ -83,7 +83,7 @@ class _Course:
                 gap = held[seat] - self.best
                 if gap > deficit[seat]:
                     deficit[seat] = gap
-                held[seat] -= 2 if action >= JOKER else 1  # the joker and the card beyond it
+                held[seat] -= 2 if JOKER <= action < TRUMP else 1  # a joker and the card beyond
                 if held[seat] < self.best:
                     self.best = held[seat]
                     if self.leader != seat:
