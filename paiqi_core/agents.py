@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-from paiqi_core.actions import COVER, GIVE, JOKER, PASS, joker_parts
+from paiqi_core.actions import COVER, GIVE, JOKER, PASS, TRUMP, joker_parts, trump_parts
 from paiqi_core.cards import JOKERS, SEVEN, SUIT_MASK, is_joker
 from paiqi_core.core.plain import kernel as core_kernel
 from paiqi_core.core.plain import scoring as core_scoring
 from paiqi_core.engine import Game, Observation
+from paiqi_core.observation import home
 from paiqi_core.streams import below
 from paiqi_core.topology import compile_topology
 from paiqi_core.weights import (
@@ -378,11 +379,15 @@ class HeuristicAgent:
         self, obs: Observation, suits: list[_Suit], action: int, pressure: float
     ) -> float:
         """What a play (or joker play) is worth in its suit's row as ``suits`` see it."""
-        if action >= JOKER:
+        if action >= TRUMP:  # a trump, weighed as the card of the place it takes
+            card = trump_parts(action)[0]
+            placed = 1 << (card % 13)
+        elif action >= JOKER:
             at, card = joker_parts(action)
             placed = 1 << (at % 13) | 1 << (card % 13)
-        else:
-            card, placed = action, 1 << (action % 13)
+        else:  # weighed in the place it goes to (a card a trump displaced: the trump row)
+            card = home(obs, action)
+            placed = 1 << (card % 13)
         suit = suits[card // 13]
         mine = 1 << (card % 13)
         t, h, d, u = suit.table, suit.hand, suit.dead, suit.unseen
@@ -416,7 +421,7 @@ class HeuristicAgent:
             if not now and suit.index in obs.opened:  # closes the suit: a closure bonus
                 score += rules.closure_bonus[obs.opened.index(suit.index)] / POINTS_PER_CARD
             score += HIGH_CARD_FIRST * (card % 13 + 1)
-        if action >= JOKER:
+        if JOKER <= action < TRUMP:
             score += self._joker_score(obs, own)
         return score
 

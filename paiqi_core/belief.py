@@ -54,13 +54,14 @@ from paiqi_core.actions import (
     PASS,
     PLACE,
     SWAP,
+    TRUMP,
     kind,
 )
 from paiqi_core.cards import EVERY_CARD, JOKERS, SUIT_MASK, SUITED, bits, is_joker, mask_of, planes
 from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
-from paiqi_core.core.plain import table_fits
+from paiqi_core.core.plain import kernel, table_fits, trump_cards_down, trump_fits
 from paiqi_core.core.play_rules import OPTIONAL, R_JOKER_FINISH, R_JOKER_HANDOVER, R_START
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
@@ -129,7 +130,7 @@ def _joker_spans(
     hands = iter(laid)
     for index, (seat, action) in enumerate(history):
         burst = action == BURST and bool(next(hands) & JOKERS)
-        if burst or action >= JOKER or action == LEAVE:
+        if burst or JOKER <= action < TRUMP or action == LEAVE:
             spans.setdefault(seat, []).append((since.get(seat, 0), index))
         elif kind(action) == "swap":
             since[seat] = index
@@ -181,9 +182,17 @@ class Belief:
         decks = rules.decks
         twice = thrice = 0
 
+        # trumps (layout.trumps): the card that named them, and the places of other suits
+        # trumps took (the cards displaced from them go to the trump row)
+        door = obs.door_card if game.trumps else None
+        trumped = 0
+
         def lay(card: int) -> None:
-            """One copy of ``card`` goes to the table (with one deck: the card)."""
+            """One copy of ``card`` goes to the table (with one deck: the card), in its
+            place (with trumps, a displaced card's is on the trump row)."""
             nonlocal table, twice, thrice
+            if door is not None:
+                card = kernel.trump_homes(1 << card, trumped, door).bit_length() - 1
             bit = 1 << card
             if decks > 1 and table & bit:
                 if twice & bit:
@@ -197,7 +206,10 @@ class Belief:
             """The cards that may be laid on the table as it is now."""
             if not started and first_card is not None:
                 return 1 << first_card
-            return table_fits(rules, (table, twice, thrice)[:decks])
+            fits = table_fits(rules, (table, twice, thrice)[:decks])
+            if door is not None:  # the cards that fit a place, in their own or as trumps
+                return trump_fits(fits, trumped, door, rules.topology.centre)
+            return fits
 
         # (card, seat) of a first card yet unplayed (with several decks: or played)
         self._opener: tuple[int, int] | None = None
@@ -355,6 +367,14 @@ class Belief:
                 if not obs.leftover_mask >> action & 1:
                     self._laid[seat].append(action)
                 started = True
+            elif action >= TRUMP:  # a trump in the place X of another suit
+                at, card = divmod(action - TRUMP, 64)
+                if sevens_first:
+                    self._void[seat] |= fitting() & sevens_first
+                table |= 1 << at
+                trumped |= 1 << at
+                self._out[seat] |= 1 << card
+                started = True
             elif action >= JOKER:  # the joker at X, and the card beyond X
                 at, card = divmod(action - JOKER, 64)
                 if sevens_first:
@@ -382,7 +402,11 @@ class Belief:
                         for card in next(bursts):
                             lay(card)
                             self._laid[seat].append(card)
-                    table |= hand & SUITED
+                    table |= (
+                        hand & SUITED
+                        if door is None
+                        else kernel.trump_homes(hand & SUITED, trumped, door)
+                    )
                     self._out[seat] |= hand & SUITED
                     if hand & JOKERS:
                         self._joker_with = None
@@ -455,7 +479,11 @@ class Belief:
             for x, before in self._under.items()
             if obs.jokers_at >> x & 1 and not obs.covered_mask >> x & 1
         }
-        seen = obs.table_mask & ~obs.jokers_at | obs.hand_mask | obs.covered_mask | obs.pool_mask
+        down = obs.table_mask & ~obs.jokers_at
+        door = obs.door_card if game.trumps else None
+        if door is not None and obs.trumped:  # a trump lies where it took another's place
+            down = trump_cards_down(down, obs.trumped, door)
+        seen = down | obs.hand_mask | obs.covered_mask | obs.pool_mask
         for laid in obs.laid:  # (a card a burst laid face up where a joker keeps the place)
             seen |= laid & SUITED
         suited = [c for c in game.deck if c < JOKER_CARD and not seen >> c & 1]
@@ -484,6 +512,13 @@ class Belief:
 
         # a single joker is followed to the seat that took it; alike jokers are not
         with_joker = self._joker_with if game.rules.jokers == 1 else None
+        # the card that named trumps was shown as it was dealt, the last card round the
+        # table: its seat holds it (or covered it) until it is played
+        named = 0
+        holder = -1
+        if door is not None:
+            holder = (sum(obs.dealt_counts) - 1) % game.players
+            named = 1 << door
         places: list[Place] = []
         allowed: list[int] = []
         for t in range(game.players):
@@ -503,6 +538,8 @@ class Belief:
                 for card, taker in self._gave.items():
                     if taker != t and not copies:
                         mask &= ~(1 << card)  # handed by this seat to another
+                if t != holder:
+                    mask &= ~named
                 allowed.append(mask)
             for k, cannot in enumerate(self._covers[t]):
                 places.append(Place(t, k, 1))
@@ -519,6 +556,8 @@ class Belief:
                 for card, taker in self._gave.items():
                     if taker != t:
                         mask &= ~(1 << card)  # handed by this seat to another
+                if t != holder:
+                    mask &= ~named
                 allowed.append(mask)
         if obs.stock:  # the stock: any card no seat is known to hold
             mask = EVERY_CARD
@@ -528,6 +567,7 @@ class Belief:
             for card in self._gave:
                 mask &= ~(1 << card)
             places.append(Place(STOCK, -1, obs.stock))
+            mask &= ~named
             allowed.append(mask)
         room = sum(p.size for p in places)
         jokers = room - len(suited)  # the rest of the room: unseen jokers

@@ -63,6 +63,14 @@ class History(Sequence[tuple[int, int]]):
         return f"History({list(self.texts())!r})"
 
 
+def home(obs: Observation, card: int) -> int:
+    """The place ``card`` goes to on the table ``obs`` shows: its own, or where a trump took
+    it (``obs.trumped``), the trump row's place of its rank."""
+    if obs.trumped >> card & 1 and obs.door_card is not None:
+        return 13 * (obs.door_card // 13) + card % 13
+    return card
+
+
 class Remembered(NamedTuple):
     """An entry of the history as one seat remembers it (``Observation.remembered``)."""
 

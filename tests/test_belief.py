@@ -83,6 +83,11 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
         "pagat",
         ("opening.method=seven_holder", "deck.hand=5", "deck.leftover=stock", "turn.draw=one"),
     ),
+    # trumps: cards lie in other suits' places, a pass proves no trump could take a place,
+    # and the card that named trumps is its dealt-last seat's
+    ("trump-fan-tan", ()),
+    ("sevens-stock", ("layout.trumps=last_dealt",)),
+    ("doujue-passes", ("layout.trumps=last_dealt", "opening.method=seven_holder")),
 ]
 
 
@@ -443,3 +448,26 @@ def test_a_card_a_joker_keeps_the_place_of_is_held_only_by_the_seat_that_kept_it
         for sample in belief.samples(random.Random(3), 40):
             holders |= {t for t in range(4) if sample.hands[t] >> s8 & 1}
         assert holders == keepers
+
+
+def test_a_pass_under_trumps_proves_no_trump_could_take_a_place() -> None:
+    """Trump Fan Tan, spades trumps (the S2 named them, dealt last to 丁): 甲 opens hearts
+    with H7 and 乙 passes. The places that fit are H6, H8 and every other 7; so 乙 holds
+    none of those cards, and none of the trumps S6 and S8 either, which could have taken the
+    H6 or H8 place. It may hold the S2 no more than any other card of 丁's: only 丁 holds it."""
+    g = game("trump-fan-tan", ())
+    named = parse_card("S2")
+    h7 = parse_card("H7")
+    proven = {parse_card(c) for c in ("H6", "H8", "S7", "D7", "C7", "S6", "S8")}
+    seat1 = [c for c in range(52) if c not in proven and c not in (h7, named)][:13]
+    rest = [c for c in range(52) if c not in seat1 and c not in (h7, named)]
+    hands = [[h7, *rest[:12]], seat1, rest[12:25], [named, *rest[25:37]]]
+    state = g.new_state(hands=hands, door_card=named)
+    state.apply("H7")
+    assert state.turn == 1 and state.legal_actions() == [PASS]
+    state.apply("pass")
+    belief = Belief(g, state.observation(0))
+    assert {c for c in bits(belief._void[1]) if c < 52} >= proven - set(hands[0])
+    for sample in belief.samples(random.Random(3), 20):
+        assert sample.hands[3] >> named & 1  # the card that named trumps stays with 丁
+        assert not sample.hands[1] & sum(1 << c for c in proven)

@@ -75,6 +75,11 @@ CASES = [
     ("play-or-pay", ("layout.rows=together", "layout.sides=either")),
     ("doujue", ("layout.start=any", "layout.ace_king=wrap")),
     ("doujue", ("layout.start=any", "layout.ace_king=wrap", "turn.must_play=false")),
+    # trumps: a trump weighed as the card of the place it takes, a displaced card in the
+    # trump row's place, and a trump drawn from a stock
+    ("trump-fan-tan", ()),
+    ("sevens-stock", ("layout.trumps=last_dealt",)),
+    ("doujue-passes", ("layout.trumps=last_dealt", "opening.method=seven_holder")),
 ]
 
 

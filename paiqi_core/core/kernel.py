@@ -403,16 +403,32 @@ def plays(st: np.ndarray, R: np.ndarray, seat: int) -> int:
 
 
 @step
+def place_of(st: np.ndarray, R: np.ndarray, card: int) -> int:
+    """The place ``card`` goes to: its own, or where a trump took it, the trump row's place
+    of its rank (``layout.trumps``)."""
+    if R[R_TRUMPS] and (st[TRUMPED] >> card) & 1:
+        return 13 * (st[DOOR] // 13) + card % 13
+    return card
+
+
+@step
 def homes(st: np.ndarray, R: np.ndarray, cards: int) -> int:
-    """The places ``cards`` go to on the table: each its own, but a card whose place a
-    trump took goes to the trump row at its rank (``layout.trumps``)."""
-    moved = cards & st[TRUMPED] if R[R_TRUMPS] else 0
+    """The places ``cards`` go to on the table (``trump_homes``)."""
+    return trump_homes(cards, st[TRUMPED], st[DOOR]) if R[R_TRUMPS] else cards
+
+
+@step
+def trump_homes(cards: int, trumped: int, door: int) -> int:
+    """The places ``cards`` go to: each its own, but a card whose place a trump took
+    (``trumped``) goes to the trump row's place of its rank (``layout.trumps``, the last
+    card dealt ``door`` naming trumps)."""
+    moved = cards & trumped
     if moved == 0:
         return cards
     ranks = 0
     for suit in range(4):
         ranks |= (moved >> (13 * suit)) & FULL_ROW
-    return (cards & ~moved) | (ranks << (13 * (st[DOOR] // 13)))
+    return (cards & ~moved) | (ranks << (13 * (door // 13)))
 
 
 @step
@@ -811,9 +827,7 @@ def _play(
     st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, card: int
 ) -> None:
     bit = 1 << card
-    place = card
-    if R[R_TRUMPS] and (st[TRUMPED] >> card) & 1:  # its place is a trump's: the trump row
-        place = 13 * (st[DOOR] // 13) + card % 13
+    place = place_of(st, R, card)  # (a card whose place a trump took: the trump row)
     suit = place // 13
     # the row's centre card (or its first card: a joker may stand in for the centre)
     if card % 13 == R[R_CENTRE] or not (st[TABLE] >> (13 * suit)) & FULL_ROW:

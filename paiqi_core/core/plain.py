@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from paiqi_core.actions import COVER, PASS, public_action
 from paiqi_core.cards import CARDS
+from paiqi_core.cards import bits as iter_bits
 from paiqi_core.core import layout
 from paiqi_core.core.layout import (
     BURSTED,
@@ -155,6 +156,36 @@ def table_fits(rules: Rules, planes: Sequence[int]) -> int:
     if rules.profile.get("layout.rows") == "one_at_a_time":
         fits = kernel.begun_only(planes[0], fits)
     return fits
+
+
+def trump_fits(fits: int, trumped: int, door: int, centre: int) -> int:
+    """The cards a player could lay now, holding them, where the last card dealt (``door``)
+    names trumps (``layout.trumps``) and the places ``fits`` fit: a card in its own place, a
+    card displaced by a trump (``trumped``: the places trumps took) in the trump row's place
+    of its rank, and a trump in the place of its rank in another row (not the trump of the
+    centre's rank, nor the card that named trumps)."""
+    shift = 13 * (door // 13)
+    row = (fits >> shift) & layout.FULL_ROW
+    others = 0
+    cards = fits
+    for suit in range(4):
+        cards |= ((trumped >> 13 * suit) & row) << 13 * suit
+        if 13 * suit != shift:
+            others |= (fits >> 13 * suit) & layout.FULL_ROW
+    others &= ~(1 << centre) & ~(1 << door % 13)
+    return cards | others << shift
+
+
+def trump_cards_down(places: int, trumped: int, door: int) -> int:
+    """The cards lying in the table's ``places`` where trumps took the places ``trumped``:
+    a trump lies in each of those, and the card it displaced, once played, in the trump
+    row's place of its rank."""
+    shift = 13 * (door // 13)
+    cards = places
+    for x in iter_bits(trumped):
+        if not places >> (shift + x % 13) & 1:  # the displaced card is not down yet
+            cards = cards & ~(1 << x) | 1 << (shift + x % 13)
+    return cards
 
 
 class RulesVector(list[int]):

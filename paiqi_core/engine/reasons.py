@@ -9,8 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paiqi_core.actions import COVER, DRAW, DRAW_CARD, GIVE, PASS, action_text, joker_parts, kind
-from paiqi_core.cards import CARDS, JOKERS, RANKS, card_text, is_joker
+from paiqi_core.actions import (
+    COVER,
+    DRAW,
+    DRAW_CARD,
+    GIVE,
+    PASS,
+    action_text,
+    joker_parts,
+    kind,
+    trump_parts,
+)
+from paiqi_core.cards import CARDS, JOKERS, RANKS, SUITS, card_text, is_joker
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import (
     BY_DRAW,
@@ -64,6 +74,8 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return refused
     if k == "joker":
         return _why_not_joker(state, action)
+    if k == "trump":
+        return _why_not_trump(state, action)
     hand = state.hands[state.turn]
     if k == "play":
         hand |= state.pool  # a card face up is played as if held
@@ -77,6 +89,12 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
             return f"{NOT_LEGAL}: the joker is never played alone"
         if first is not None and not state.started:
             return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
+        if state.trumped >> card & 1 and state.door_card is not None:
+            home = 13 * (state.door_card // 13) + card % 13
+            return (
+                f"{NOT_LEGAL}: a trump took the place of {card_text(card)}, which goes to the "
+                f"trump row in the place of {card_text(home)} once that place fits"
+            )
         if state.jokers_at >> card & 1:  # (turn.joker_handover: optional or never)
             return (
                 f"{NOT_LEGAL}: a joker keeps the place of {card_text(card)}, which can no "
@@ -90,7 +108,7 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
                 "each card between it and the centre"
             )
         return f"{NOT_LEGAL}: {card_text(card)} does not extend a row"
-    can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
+    can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker", "trump"))
     if by == BY_EXTRA:
         stop = " or stop (pass)" if PASS in legal else ""
         return f"{MUST_PLAY}: after a card that ends its line, play another ({can}){stop}"
@@ -126,7 +144,7 @@ def _why_not_draw(state: State, action: int, legal: list[int], by: int) -> str |
     """Why ``action`` is refused where the player to move draws, or has just drawn, or
     why a draw is refused; None for the draw of a named card the stock holds (how a
     replay says which card was drawn)."""
-    can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker"))
+    can = ", ".join(action_text(a) for a in legal if kind(a) in ("play", "joker", "trump"))
     if kind(action) != "draw":  # the player to move draws, or has just drawn
         if state.st[L.PHASE] == L.DRAWING:  # more cards to draw at this stop
             return f"{NOT_LEGAL}: {_stop_words(state)}: draw the next card first (draw)"
@@ -178,6 +196,29 @@ def _refused_by_a_declared_rule(state: State, action: int, legal: list[int]) -> 
                 allowed = ", ".join(action_text(a) for a in legal)
                 return f"{category}: " + words.format(centre=centre, legal=allowed)
     return None
+
+
+def _why_not_trump(state: State, action: int) -> str:
+    """Why a trump move is refused (``layout.trumps``)."""
+    at, card = trump_parts(action)
+    seat = state.turn
+    door = state.door_card
+    if not state.game.trumps or door is None:
+        return f"{NOT_LEGAL}: this game has no trumps"
+    if not state.hands[seat] >> card & 1:
+        return f"{NOT_IN_HAND}: seat {seat} does not hold {card_text(card)}"
+    trumps = SUITS[door // 13]
+    if card // 13 != door // 13:
+        return f"{NOT_LEGAL}: {card_text(card)} is not a trump (trumps are {trumps})"
+    if at // 13 == door // 13:
+        return f"{NOT_LEGAL}: a trump takes the place of a card of another suit"
+    if card == door:
+        return f"{NOT_LEGAL}: {card_text(card)} named trumps and goes only to the trump row"
+    if card % 13 == state.game.rules.topology.centre:
+        return f"{NOT_LEGAL}: the trump {card_text(card)} begins its own row only"
+    if not state.started and state.first_card is not None:
+        return f"{NOT_LEGAL}: the first card of the game must be {card_text(state.first_card)}"
+    return f"{NOT_LEGAL}: the place of {card_text(at)} does not fit now"
 
 
 def _why_not_joker(state: State, action: int) -> str:

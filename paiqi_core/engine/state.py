@@ -342,7 +342,10 @@ class State(VectorView):
         try:
             a = parse_action(action) if isinstance(action, str) else operator.index(action)
         except (TypeError, ActionError):
-            hint = " (write a card like H7, 'cover HK', 'pass', 'joker H8 H9' or 'give H5')"
+            hint = (
+                " (write a card like H7, 'cover HK', 'pass', 'joker H8 H9', 'trump S9 H9' or "
+                "'give H5')"
+            )
             shown = f"{action!r}" + (hint if isinstance(action, str) else "")
             raise IllegalAction(f"{NOT_AN_ACTION}: {shown}") from None
         reason = self.why_illegal(a, seat)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
-from paiqi_core.core.kernel import held, options, turn_to_centre, turned
+from paiqi_core.core.kernel import held, options, place_of, turn_to_centre, turned
 from paiqi_core.core.layout import (
     BY_DRAW,
     BY_GIVE,
@@ -315,7 +315,8 @@ def choices(
     while m:
         card = lowest(m)
         m &= m - 1
-        score = play_score(st, R, ext, seat, -1, card, pressure)
+        # weighed in the place it goes to (with trumps, a displaced card's: the trump row)
+        score = play_score(st, R, ext, seat, -1, place_of(st, R, card), pressure)
         if score > best:
             best = score
             cards = 1 << card
@@ -323,7 +324,10 @@ def choices(
         elif score == best:
             cards |= 1 << card
     for j in range(njokers):
-        score = play_score(st, R, ext, seat, jx[j], jy[j], pressure)
+        if jx[j] >= 64:  # a trump, weighed as the card of the place it takes
+            score = play_score(st, R, ext, seat, -1, jx[j] - 64, pressure)
+        else:
+            score = play_score(st, R, ext, seat, jx[j], jy[j], pressure)
         if score > best:
             best = score
             cards = 0
