@@ -39,6 +39,7 @@ from paiqi_core.core.plain import (
     VectorView,
     kernel,
     resume,
+    trump_cards_down,
 )
 from paiqi_core.core.results import outcomes_of
 from paiqi_core.engine.reasons import NOT_AN_ACTION
@@ -97,6 +98,8 @@ class State(VectorView):
         self.players = n = game.players
         if lead is not None and not 0 <= lead < n:
             raise ValueError(f"no seat {lead} to move first: seats are 0 to {n - 1}")
+        if game.trumps and (door_card is None or not 0 <= door_card < 52):
+            raise ValueError("the last card dealt names trumps (layout.trumps): give door_card")
         self.game = game
         self.seed = seed
         self.generator = GENERATOR  # what dealt ``seed`` (``paiqi_core.streams``)
@@ -223,9 +226,14 @@ class State(VectorView):
 
     @property
     def table_cards(self) -> list[int]:
-        """The cards on the table, ascending, each as many times as it lies there."""
+        """The cards on the table, ascending, each as many times as it lies there (with
+        trumps, a trump lies in the place of another suit it took, and the card it displaced
+        in the trump row's place of its rank once played)."""
         st = self.st
-        return with_copies(st[L.TABLE], st[L.TABLE_TWICE], st[L.TABLE_THRICE])
+        table = st[L.TABLE]
+        if st[L.TRUMPED]:
+            table = trump_cards_down(table, st[L.TRUMPED], st[L.DOOR])
+        return with_copies(table, st[L.TABLE_TWICE], st[L.TABLE_THRICE])
 
     @property
     def last_play(self) -> list[int | None]:

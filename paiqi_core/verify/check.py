@@ -126,6 +126,9 @@ def _check_state(
         elif key == "table":
             down = [card_text(c) for c in state.table_cards]
             _compare(key, _card_list(want, decks), down, failures, where)
+        elif key == "trumped":  # the places of other suits that trumps took
+            places = [card_text(c) for c in bits(state.trumped)]
+            _compare(key, _card_set(want), places, failures, where)
         elif key in ("pool", "stock"):
             mask = {"table": state.table, "pool": state.pool, "stock": state.stock}[key]
             _compare(key, _card_set(want), [card_text(c) for c in bits(mask)], failures, where)

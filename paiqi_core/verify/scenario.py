@@ -203,6 +203,8 @@ def build_state(game: Game, seats: Seats, setup: Mapping[str, Any], *, dealt: bo
             stock = rest  # every hand given: the rest is the stock
     opened = suit_order(setup.get("opened"))
     door = parse_card(setup["door_card"]) if "door_card" in setup else None
+    if door is None and game.trumps:
+        raise SetupError(f"{game.id} names trumps by the last card dealt: give 'door_card:'")
     if door is None and game.rules.opening.uses_door_card:
         if not table:
             raise SetupError(f"{game.id} cuts a door card before play: give 'door_card:'")
