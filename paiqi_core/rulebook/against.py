@@ -29,7 +29,13 @@ def _examples(profile: Profile, ident: Mapping[str, Any], lang: str) -> list[Wor
 
 
 def _setup(worked: Worked) -> Any:
-    return {k: v for k, v in worked.block.items() if k not in ("name", "profile", "set", "expect")}
+    """The setup of an example, less the card that names trumps (rules without trumps
+    show the same setup without it)."""
+    out = {k: v for k, v in worked.block.items() if k not in ("name", "profile", "set", "expect")}
+    return {
+        k: {x: y for x, y in v.items() if x != "door_card"} if isinstance(v, dict) else v
+        for k, v in out.items()
+    }
 
 
 def differences(a: Profile, b: Profile, ids: Sequence[Mapping[str, Any]],

@@ -94,6 +94,9 @@ def _said(action: str, words: Mapping[str, str]) -> str:
     if action.startswith("joker "):
         _, at, beyond = action.split()
         return words["act_joker"].format(at=card(at), card=card(beyond))
+    if action.startswith("trump "):
+        _, trump, at = action.split()
+        return words["act_trump"].format(card=card(trump), at=card(at))
     return card(action)
 
 
@@ -143,6 +146,22 @@ def _put_out(game: Game, table: list[str], hand: list[str]) -> tuple[list[str], 
     return ranges([*table, *placed]), [c for c in hand if c not in placed]
 
 
+def _trumps_named(game: Game, setup: dict[str, Any]) -> dict[str, Any]:
+    """``setup`` with, where the last card dealt names trumps (``layout.trumps``), the card
+    that named them: the last card given to the last seat given a hand, or else the highest
+    card neither on the table nor in the hand of the player to move (it goes to another
+    seat)."""
+    if not game.trumps or "door_card" in setup:
+        return setup
+    hands = setup.get("hands") or {}
+    held = [c for s in sorted(hands, reverse=True) for c in reversed(hands[s]) if c != "JOKER"]
+    if held:
+        return {**setup, "door_card": held[0]}
+    seen = set(parse_cards([*setup.get("table", []), *setup.get("hand", [])]))
+    door = max(c for c in range(52) if c not in seen)
+    return {**setup, "door_card": card_text(door)}
+
+
 def _opening(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> Worked | None:
     """The first move of a game whose opening names its card, or lets any 7 open."""
     start = _start(game)
@@ -154,12 +173,14 @@ def _opening(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> 
 
 
 def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
-              setup: tuple[str, str, list[str], list[str]]) -> Worked | None:  # fmt: skip
+              setup: tuple[str, str, list[str], list[str]],
+              door: str | None = None) -> Worked | None:  # fmt: skip
     section, key, table, hand = setup
     if section == "jokers" and game.rules.jokers == 0:
         return None
     table, hand = _put_out(game, table, hand) if table else (table, hand)
-    position = {"table": table, "hand": hand}
+    given = {"table": table, "hand": hand, **({"door_card": door} if door else {})}
+    position = _trumps_named(game, given)
     try:
         state = build_state(game, Seats(None, game.players), position, dealt=False)
         legal = _acts(state.legal_actions())
@@ -171,9 +192,26 @@ def _position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
         table=_shown(table),
         hand=_hand(hand, words),
         legal=_all_said(legal, words),
+        trumps=card(door) if door else "",
     )
     block = {**ident, "position": position, "expect": {"legal": legal}}
     return Worked(section, text, block)
+
+
+# a position where trumps (hearts, named by the H2) part from the plain rules: the H9 and
+# the H5 may take the S9's and the S5's places as well
+_TRUMP_POSITION = ("play", "ex_trump", ["S6-S8", "H7-H8"], ["H9", "H5", "CK"])
+
+
+def _trump_position(game: Game, ident: Mapping[str, Any], words: Mapping[str, str],
+                    every: bool) -> Worked | None:  # fmt: skip
+    """The trump position under trumps; under other rules only for a comparison
+    (``every``), as a plain position."""
+    if game.trumps:
+        return _position(game, ident, words, _TRUMP_POSITION, door="H2")
+    if every:
+        return _position(game, ident, words, ("play", "ex_play", *_TRUMP_POSITION[2:]))
+    return None
 
 
 def _joker_swap(game: Game, ident: Mapping[str, Any],
@@ -230,7 +268,9 @@ def _out_of_passes(game: Game, ident: Mapping[str, Any],
     moves = []
     for hearts in _ROUNDS[:limit]:
         moves += ["0 pass", *(f"{seat} {c}" for seat, c in enumerate(hearts, start=1))]
-    setup = {"table": _STUCK_TABLE, "turn": 0, "hands": _STUCK_HANDS, "moves": moves}
+    setup = _trumps_named(
+        game, {"table": _STUCK_TABLE, "turn": 0, "hands": _STUCK_HANDS, "moves": moves}
+    )
     try:
         state = build_state(game, Seats(None, 4), setup, dealt=True)
         for move in moves:
@@ -265,7 +305,7 @@ def _stuck_with_a_stock(game: Game, ident: Mapping[str, Any], words: Mapping[str
         return None
     table, _ = _put_out(game, ["S7"], [])
     hands = {0: ["H2", "H3"], **{s: [_UNFIT[s - 1]] for s in range(1, game.players)}}
-    setup = {"table": table, "turn": 0, "hands": hands}
+    setup = _trumps_named(game, {"table": table, "turn": 0, "hands": hands})
     try:
         state = build_state(game, Seats(None, game.players), setup, dealt=True)
         legal = _acts(state.legal_actions())
@@ -288,7 +328,9 @@ def _ending(game: Game, ident: Mapping[str, Any], words: Mapping[str, str]) -> W
     hearts = [c for c in set(pack.cards) if suit_of(c) == 1 and card_text(c) != "HA"]
     centres = [c for c in pack.centre_cards if suit_of(c) != 1]
     table = ranges([card_text(c) for c in (*centres, *hearts)])
-    setup = {"table": table, "turn": 0, "hands": {0: ["HA"]}, "moves": ["0 HA"]}
+    setup = _trumps_named(
+        game, {"table": table, "turn": 0, "hands": {0: ["HA"]}, "moves": ["0 HA"]}
+    )
     try:
         state = build_state(game, Seats(None, game.players), setup, dealt=True)
         state.apply("HA", 0)
@@ -510,6 +552,7 @@ def worked_examples(game: Game, ident: Mapping[str, Any], words: Mapping[str, st
     makers: list[Callable[[], Worked | None]] = [
         lambda: _opening(game, ident, words),
         *(lambda p=p: _position(game, ident, words, p) for p in POSITIONS),
+        lambda: _trump_position(game, ident, words, every),
         lambda: _joker_swap(game, ident, words),
         lambda: _out_of_passes(game, ident, words),
         lambda: _stuck_with_a_stock(game, ident, words, every),
