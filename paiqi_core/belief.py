@@ -761,6 +761,8 @@ class Belief:
             if action < JOKER_CARD:  # played (from the hand, or lying face up)
                 if not obs.leftover_mask >> action & 1:
                     back[seat] |= 1 << action
+            elif action >= TRUMP:  # a trump laid in another suit's place
+                back[seat] |= 1 << (action - TRUMP) % 64
             elif action == HIDDEN_COVER:
                 counts[seat] -= 1
                 card = own[counts[seat]] if seat == me else covers[seat].get(counts[seat])
@@ -889,6 +891,8 @@ class Belief:
         after = history[index + 1] if index + 1 < len(history) else None
         if after is not None and after[0] == seat and after[1] < COVER:
             return after[1]  # played at once
+        if after is not None and after[0] == seat and after[1] >= TRUMP:
+            return (after[1] - TRUMP) % 64  # played at once, as a trump in another's place
         fits = after == (seat, PASS) if after is not None else obs.drew and obs.turn == seat
         before = history[index - 1] if index else None
         several = self.game.rules.draw in ("increasing", "increasing_shared") and (

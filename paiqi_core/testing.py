@@ -42,6 +42,7 @@ from paiqi_core.actions import (
     joker_action,
 )
 from paiqi_core.cards import CARDS, SUITED, bits, is_joker
+from paiqi_core.core.plain import trump_cards_down
 from paiqi_core.engine import Game, IllegalAction, State
 from paiqi_core.limits import limits
 from paiqi_core.records import replay, state_record
@@ -198,7 +199,10 @@ def _check_cards(state: State, where: str) -> None:
     no seat (face up, or in the stock) (the places jokers hold may also be cards that were
     covered)."""
     seen = 0
-    for mask in (*state.hands, *state.covered, state.table, state.pool, state.stock):
+    table = state.table  # (places: with trumps, the cards lying in them)
+    if state.trumped and state.door_card is not None:
+        table = trump_cards_down(table, state.trumped, state.door_card)
+    for mask in (*state.hands, *state.covered, table, state.pool, state.stock):
         overlap = seen & mask & SUITED
         if overlap & ~state.jokers_at:
             cards = ", ".join(action_text(c) for c in bits(overlap))
