@@ -69,6 +69,9 @@ from paiqi_core.slots import GivenSeat
 JOKER_BIT = 1 << JOKER_CARD
 
 
+GROWING_DRAWS = ("increasing", "increasing_shared", "increasing_run")  # several cards a stop
+
+
 class InconsistentObservation(ValueError):
     """No deal agrees with the observation (it was not produced by these rules)."""
 
@@ -271,7 +274,7 @@ class Belief:
         stopped = -1  # the index of a pass that is the stop after a draw (no pass)
         # where draws grow (turn.draw increasing), a stop draws several cards in a row: the
         # cards drawn so far at the stop in progress
-        growing = rules.draw in ("increasing", "increasing_shared")
+        growing = rules.draw in GROWING_DRAWS
         run = 0
         history = obs.history
         for index, (seat, action) in enumerate(history):
@@ -752,7 +755,7 @@ class Belief:
         stuck = self._stuck
         # where a stop draws several cards (turn.draw increasing), those after its first may
         # follow one that fits
-        growing = self.game.rules.draw in ("increasing", "increasing_shared")
+        growing = self.game.rules.draw in GROWING_DRAWS
         for index in range(len(history) - 1, -1, -1):
             seat, action = history[index]
             fitted = stuck.get(index)
@@ -895,7 +898,7 @@ class Belief:
             return (after[1] - TRUMP) % 64  # played at once, as a trump in another's place
         fits = after == (seat, PASS) if after is not None else obs.drew and obs.turn == seat
         before = history[index - 1] if index else None
-        several = self.game.rules.draw in ("increasing", "increasing_shared") and (
+        several = self.game.rules.draw in GROWING_DRAWS and (
             (seat, DRAW) in (after, before) or (after is None and obs.turn == seat)
         )
         if several:  # one of the cards a stop drew (turn.draw increasing): any, those that

@@ -205,13 +205,16 @@ READINGS: dict[str, Reading] = {
             "Where draws grow (turn.draw: increasing, the stinia518.amebaownd.com stock), a "
             "stop is a turn on which a stuck player draws: the player's own first stop draws one "
             "card, its second two, its third three, and so on; under increasing_shared the "
-            "count is the table's, so the game's n-th stop draws n cards whoever is stuck. The "
+            "count is the table's, so the game's n-th stop draws n cards whoever is stuck; under "
+            "increasing_run, the source's own sequence, it counts the stops in a row since a "
+            "card was last laid, whoever is stuck, and starts again from one once any player "
+            "lays a card (a card drawn and laid at once included). The "
             "cards of a stop are drawn one after another, all of them, before anything else "
             "(a card that fits does not end the drawing), and a stop that empties the stock "
             "draws what there is and still counts. Then the player may play one card that "
             "fits, as after a single card drawn (and must, where a player who can play must), "
             "or stop with a pass that is no pass.",
-            lambda r: r.draw in ("increasing", "increasing_shared"),
+            lambda r: r.draw in ("increasing", "increasing_shared", "increasing_run"),
         ),
         Reading(
             "stock-empty-passes",

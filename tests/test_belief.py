@@ -75,6 +75,7 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     # draws that grow from stop to stop: a stop draws several cards, any of which may fit
     ("sevens-stock", ("turn.draw=increasing",)),
     ("sevens-stock", ("turn.draw=increasing_shared", "players=3")),
+    ("sevens-stock", ("turn.draw=increasing_run",)),
     # a pass bars its player until another passes: the barred seat's turns are skipped
     ("sjuan", ("turn.pass_bars=true", "turn.pass_takes=none")),
     # the first player holding a 7 moves first: the seats before it were dealt none

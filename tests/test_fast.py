@@ -204,6 +204,10 @@ VARIANTS = [
     # draws that grow from stop to stop (1, 2, 3 ...), each player's own or the table's
     ("sevens-stock", ("turn.draw=increasing",)),
     ("sevens-stock", ("turn.draw=increasing_shared", "turn.must_play=false", "ending.stall=2")),
+    ("sevens-stock", ("turn.draw=increasing_run",)),
+    # trumps named by the last card dealt (WILD_RULES row 11)
+    ("trump-fan-tan", ()),
+    ("sevens-stock", ("layout.trumps=last_dealt", "turn.draw=increasing_run")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

@@ -482,6 +482,7 @@ class Model:
         # cards still to draw at the stop in progress
         self.stops = [0] * n
         self.table_stops = 0
+        self.run_stops = 0  # the stops in a row since a card was last laid (increasing_run)
         self.to_draw = 0
         self.drawn: list[list[str]] = [[] for _ in range(n)]  # each seat's cards drawn
         self.table: set[int] = set()
@@ -750,6 +751,8 @@ class Model:
     def _after(self, seat: int, laid: int | None) -> None:
         """After ``seat``'s move that laid ``laid``: the game ends, an extra play, or the
         next seat."""
+        if laid is not None:
+            self.run_stops = 0  # a card laid: the stops in a row count anew
         holders = sum(1 for h in self.hands if h)
         stall = self.rules.stall
         if self.ended() or (stall is not None and self.idle >= stall * holders):
@@ -800,7 +803,12 @@ class Model:
         if not self.to_draw:  # a stop: one card, or as many as the stops so far (1, 2, 3 ...)
             self.stops[seat] += 1
             self.table_stops += 1
-            growing = {"increasing": self.stops[seat], "increasing_shared": self.table_stops}
+            self.run_stops += 1
+            growing = {
+                "increasing": self.stops[seat],
+                "increasing_shared": self.table_stops,
+                "increasing_run": self.run_stops,
+            }
             self.to_draw = growing.get(self.rules.draw, 1)
         self.to_draw -= 1
         self.stock.remove(card)
@@ -1836,6 +1844,11 @@ STOCKS = [
     ("pagat", ("deck.hand=4", "deck.leftover=stock", "turn.draw=increasing",
                "turn.must_play=false", "ending.stall=1")),
     ("shichinarabe", ("deck.hand=8", "deck.leftover=stock", "turn.draw=increasing_shared")),
+    # the stinia518 sequence: the stops in a row, counted anew once a card is laid
+    ("sevens-stock", ("turn.draw=increasing_run",)),
+    ("sevens-stock", ("turn.draw=increasing_run", "players=3", "turn.must_play=false",
+                      "ending.stall=2")),
+    ("sevens-stock", ("turn.draw=increasing_run", "layout.trumps=last_dealt")),
     ("doujue-passes", ("deck.hand=6", "deck.leftover=stock", "turn.draw=increasing",
                        "opening.method=first_seat", "turn.sevens_first=true")),
     ("pagat", ("deck.hand=8", "deck.leftover=stock")),

@@ -120,6 +120,7 @@ from paiqi_core.core.layout import (
     R_TAKE,
     R_TALLY,
     R_THEN_COVER,
+    RUN,
     SIZE,
     STARTED,
     STOCK,
@@ -999,6 +1000,8 @@ def _moved_on(
     on."""
     # (the rules' switches are tested here before the calls: free compiled, and fewer
     # calls in the plain copy)
+    if R[R_DRAW] == RUN and (action < COVER or action >= JOKER):  # a card laid: count anew
+        st[DRAWS] &= ~(15 << 4)
     if is_over(st, R, log) or (R[R_STALL] >= 0 and stalled(st, R)):
         st[OVER] = 1
     elif R[R_EXTRA] and _earns_extra(st, R, beyond, seat, action):
@@ -1101,7 +1104,8 @@ def _draw(
 @step
 def _draws_on(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
     """After a card drawn at a stop where draws grow (``R_DRAW`` GROWING: the player's n-th
-    stop draws n cards; SHARED: the table's n-th stop draws n): whether the same player
+    stop draws n cards; SHARED: the table's n-th stop draws n; RUN: the n-th stop in a row
+    since a card was laid draws n): whether the same player
     draws another (the stock not empty). A stop's first card counts the stop."""
     shift = 4 if R[R_DRAW] > GROWING else 4 + 4 * seat
     drawn = st[DRAWS] & 15

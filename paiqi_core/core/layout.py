@@ -228,9 +228,9 @@ DREW = 3  # PHASE: the card just drawn fits: the player may (or must) play it at
 OFFER = 4  # PHASE: the holder of a joker's place takes the joker (plays the card) or keeps it
 DRAWING = 5  # PHASE: the player to move draws another card at this stop (R_DRAW GROWING, SHARED)
 # R_DRAW: none; one card a stop; as many as the player's own stops so far (1, 2, 3 ...); as
-# many as the table's stops so far
-DRAWS_BY = ("none", "one", "increasing", "increasing_shared")
-GROWING, SHARED = 2, 3
+# many as the table's stops so far; as many as the stops in a row since a card was last laid
+DRAWS_BY = ("none", "one", "increasing", "increasing_shared", "increasing_run")
+GROWING, SHARED, RUN = 2, 3, 4
 LEFTOVERS = ("dealt", "face_up", "stock")  # R_LEFTOVER
 FACE_UP = 1
 STOCK_LEFT = 2

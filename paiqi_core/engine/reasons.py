@@ -171,9 +171,12 @@ def _stop_words(state: State) -> str:
     """How many cards the stop in progress draws, and how many it has drawn (turn.draw
     increasing)."""
     st, seat = state.st, state.turn
-    shared = state.game.rules.draw == "increasing_shared"
+    draw = state.game.rules.draw
+    shared = draw in ("increasing_shared", "increasing_run")
     count = st[L.DRAWS] >> (4 if shared else 4 + 4 * seat) & 15
-    whose = "the game's" if shared else f"seat {seat}'s"
+    whose = {"increasing_shared": "the game's", "increasing_run": "the run's"}.get(
+        draw, f"seat {seat}'s"
+    )
     return f"{whose} stop number {count} draws {count} cards ({st[L.DRAWS] & 15} drawn so far)"
 
 
