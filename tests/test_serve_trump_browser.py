@@ -1,6 +1,7 @@
 """Trump Fan Tan (``layout.trumps``) at ``paiqi serve``, in a real Chromium: a person lays a
 trump in another suit's place by clicking, the table shows the trump there, the card it
-displaced is played later to the trump row, and the deal plays on to its settlement.
+displaced is played later to the trump row, the deal plays on to its settlement, and its
+record steps through the trump move in the replay.
 
 The deal is searched for with the engine in the setup: the table the server seats (the
 person at seat 0, three easy computer players, whose choices follow from the deal number),
@@ -10,9 +11,12 @@ move and then holds the card it displaced when that card fits the trump row.
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
 from typing import Any
 
+from paiqi_core.cards import card_text
 from paiqi_core.engine import Game
 from paiqi_core.serve.server import PaiqiServer
 from paiqi_core.serve.tables import Table
@@ -31,6 +35,7 @@ shots = browser_tests.shots
 page = browser_tests.page
 
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 def words(card: str) -> str:
@@ -92,15 +97,14 @@ def make(page: Any, move: dict[str, Any]) -> None:
     page.wait_for_function(f"() => {moved}")
 
 
-def test_a_person_lays_a_trump_in_another_rows_place_by_clicking(
-    page: Any, server: PaiqiServer, shots: Path
-) -> None:
+def deal_to_the_trump(page: Any, server: PaiqiServer) -> tuple[int, list[dict[str, Any]]]:
+    """Deal the searched deal at the page, the person at seat 0 and three easy players, and
+    make the person's moves up to the trump move (the person is then to move); the deal
+    and all the person's moves."""
     seed, moves = a_trump_deal()
     trump = next(m for m in moves if m["kind"] == "trump")
-    card, at = trump["card"], trump["at"]  # e.g. the trump H6 in S6's place
-    trumps, suit = card[0], at[0]
     open_page(page, server, "&profile=trump-fan-tan")
-    page.select_option("#seat", "0")
+    page.select_option("#seat", "0")  # the opponents then easy: their moves follow the deal
     page.select_option("#level-1", "easy")
     page.select_option("#level-2", "easy")
     page.select_option("#level-3", "easy")
@@ -109,18 +113,30 @@ def test_a_person_lays_a_trump_in_another_rows_place_by_clicking(
     page.click("#deal")
     page.wait_for_selector("#game:not([hidden])")
     # the table says which suit is trumps, and which card named it
+    door = card_text(Game("trump-fan-tan").new_state(seed).door_card)
     info = page.locator("#board .door .trumps")
-    assert info.get_attribute("data-suit") == trumps
-    assert (info.text_content() or "").startswith(f"Trumps: {SYMBOL[trumps]} ")
-    assert "the last card dealt" in (info.text_content() or "")
+    assert info.get_attribute("data-suit") == door[0] == trump["card"][0]
+    assert info.text_content() == (
+        f"Trumps: {SYMBOL[door[0]]} {SUIT_NAMES[door[0]]}, named by {words(door)}, the last "
+        "card dealt"
+    )
     assert "door card" not in (page.text_content("#board .door") or "")
-    assert page.locator("#board .row.trump-row").get_attribute("data-suit") == trumps
+    assert page.locator("#board .row.trump-row").get_attribute("data-suit") == door[0]
     assert page.text_content("#board .row.trump-row .trump-mark") == "trumps"
-
     for move in moves[: moves.index(trump)]:
         assert wait_for_person(page) == "you"
         make(page, move)
     assert wait_for_person(page) == "you"
+    return seed, moves
+
+
+def test_a_person_lays_a_trump_in_another_rows_place_by_clicking(
+    page: Any, server: PaiqiServer, shots: Path, tmp_path: Path
+) -> None:
+    _, moves = deal_to_the_trump(page, server)
+    trump = next(m for m in moves if m["kind"] == "trump")
+    card, at = trump["card"], trump["at"]  # e.g. the trump H6 in S6's place
+    trumps, suit = card[0], at[0]
     # the trump move is offered as a button, and by the trump card in the hand
     button = page.locator(f".trump-move[data-action='trump {card} {at}']")
     assert (button.text_content() or "").startswith(f"Trump {words(card)} → {words(at)}'s place")
@@ -139,12 +155,14 @@ def test_a_person_lays_a_trump_in_another_rows_place_by_clicking(
     laid = page.locator(f"#board .row[data-suit='{suit}'] .cell.trump[data-card='{card}']")
     assert laid.get_attribute("data-place") == at
     assert "trump" in (laid.get_attribute("title") or "")
+    assert page.is_visible("#legend-trump")  # the legend says what the gold edge means
     assert page.locator(f"#hand .card[data-card='{card}']").count() == 0
     star = laid.evaluate("c => getComputedStyle(c, '::before').content")
     assert star == '"★"'
     home = page.locator(f"#board .row.trump-row .cell.displaced[data-card='{at}']")
     assert home.get_attribute("data-place") == f"{trumps}{at[1:]}"
     assert (home.text_content() or "") == words(at)  # its place, marked with its suit
+    assert "just" not in (home.get_attribute("class") or "")
     line = page.locator("#history li[data-kind='trump']").first
     assert line.text_content() == f"seat 0 (you): lays trump {words(card)} in {words(at)}'s place"
     seat = page.text_content("#seats .seat[data-seat='0'] .seat-last") or ""
@@ -169,3 +187,38 @@ def test_a_person_lays_a_trump_in_another_rows_place_by_clicking(
     play_by_clicking(page, "trump-fan-tan")
     page.locator("#settlement").wait_for(state="visible")
     assert page.locator("#settlement tbody tr").count() == 4
+
+    # the game's record, stepped through in the replay: the trump move in words, and the
+    # trump just laid in the other row's place
+    table = page.get_attribute("#game", "data-table")
+    with urllib.request.urlopen(f"{server.url}api/games/{table}/record") as answer:
+        record = json.load(answer)
+    path = tmp_path / "trump.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    page.click("#tab-replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay-game:not([hidden])")
+    said = f"seat 0: laid trump {words(card)} in {words(at)}'s place"
+    for _ in range(len(record["actions"])):
+        if said in (page.text_content("#step-at") or ""):
+            break
+        page.keyboard.press("ArrowRight")
+    assert said in (page.text_content("#step-at") or "")
+    board = f"#replay-board .row[data-suit='{suit}'] .cell.trump.just[data-card='{card}']"
+    assert page.locator(board).count() == 1
+    assert page.locator(f"#replay-board .row.trump-row .cell.just[data-card='{at}']").count() == 0
+
+
+def test_the_t_key_makes_the_first_trump_move_offered(page: Any, server: PaiqiServer) -> None:
+    _, moves = deal_to_the_trump(page, server)
+    trump = next(m for m in moves if m["kind"] == "trump")
+    first = page.locator(".trump-move").first
+    assert first.get_attribute("data-action") == trump["text"]  # the engine's first too
+    assert (first.text_content() or "").endswith(" T")  # the key it answers to
+    _, before = game_state(page)
+    page.keyboard.press("t")
+    page.wait_for_function(f"() => document.querySelector('#game').dataset.moves > {before}")
+    line = page.locator("#history li[data-kind='trump']").first
+    card, at = trump["card"], trump["at"]
+    assert line.text_content() == f"seat 0 (you): lays trump {words(card)} in {words(at)}'s place"
+    assert page.locator(f"#board .cell.trump[data-card='{card}']").get_attribute("data-place") == at

@@ -2,7 +2,7 @@
 import { api, ApiError, shared } from "./api.js";
 import { loadRoom, saveRoom, roomLink, followRoom, renderRoom } from "./room.js";
 import { initRules, openRules } from "./rules.js";
-import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, trumpWords, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
+import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, trumpWords, laidBy, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -368,10 +368,7 @@ function choiceTitle(m) {
 function newCards(before, after) {
   const out = new Set();
   for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
-    if (h.kind === "cover" || h.kind === "give" || h.kind === "draw") continue; // not on the table
-    if (h.card) out.add(h.card);
-    // the joker lies at its place; a trump lies at another's place, drawn as the trump
-    if (h.at && h.kind !== "trump") out.add(h.at);
+    for (const card of laidBy(h)) out.add(card);
   }
   return out;
 }
@@ -453,6 +450,7 @@ function render(just) {
   renderBoard($("board"), v, rules, targets, (card) => onPlace(card), just,
     myTurn && L.draw ? () => act("draw") : null);
   renderSeats($("seats"), v, rules, v.seat);
+  $("legend-trump").hidden = !v.trumps; // layout.trumps: what the gold edge means
   $("hand-area").hidden = v.seat < 0; // a spectator holds no hand
   if (room) renderRoom($("room-box"), v, room, roomActions);
   game.dataset.seat = String(v.seat);

@@ -114,6 +114,14 @@ export function trumpWords(card, at, verb = "") {
   return [`${verb}trump `, mini(card), " in ", mini(at), "'s place"];
 }
 
+// The cards a move of the history (`h`) laid on the table, which the table marks as just
+// laid: the card played, and the joker at its place; a trump lies in another's place and is
+// drawn there as itself. A cover, a card handed on or drawn goes to no place.
+export function laidBy(h) {
+  if (!h || ["cover", "give", "draw"].includes(h.kind)) return [];
+  return [h.card, h.kind === "joker" ? h.at : null].filter(Boolean);
+}
+
 const STATUS_WORDS = {
   unopened: "", open: "", complete: "complete", cut: "cut 斬龍", closed: "closed",
 };
