@@ -604,6 +604,8 @@ def test_a_trump_fan_tan_room_plays_a_deal_out_with_trump_moves(
         assert home["state"] in (("played",) if played else ("open", "empty"))
         followed += played and h["seat"] == 0
     assert followed, "no card a trump of Ann's displaced was played"
+    watching = post(client, f"/api/rooms/{rid}", {})  # a spectator sees the same table
+    assert (watching["rows"], watching["trumps"]) == (view["rows"], view["trumps"])
     record = post(client, f"/api/rooms/{rid}/record", {"token": token})
     replayed = post(client, "/api/replay", {"record": record})
     assert replayed["steps"][-1]["rows"] == view["rows"]
