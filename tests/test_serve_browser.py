@@ -136,8 +136,13 @@ def wait_for_person(page: Any) -> str:
 def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str, int]:
     """Play the game on the page to its end by clicking: now and then an illegal card first
     (the engine's reason must appear), then a legal card in the hand or its place on the
-    table, a card to hand to a player who passed, the pass button, or a joker move."""
-    counts = {"hand": 0, "table": 0, "pass": 0, "cover": 0, "joker": 0, "give": 0, "refused": 0}
+    table (the first of its ways, where the page offers several: a trump's own place or
+    another row's), a card to hand to a player who passed, the pass button, or a joker or
+    trump move."""
+    counts = {
+        "hand": 0, "table": 0, "pass": 0, "cover": 0, "joker": 0, "trump": 0, "give": 0,
+        "refused": 0,
+    }  # fmt: skip
     for turn in range(max_turns):
         if wait_for_person(page) != "you":
             break
@@ -153,6 +158,7 @@ def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str,
             assert game_state(page)[1] == before  # nothing changed
             counts["refused"] += 1
         joker = page.query_selector(".joker-move")
+        trump = page.query_selector(".trump-move")
         legal = page.query_selector_all("#hand .card.legal")
         coverable = page.query_selector_all("#hand .card.coverable")
         givable = page.query_selector_all("#hand .card.givable")  # a card for another's pass
@@ -160,6 +166,9 @@ def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str,
         if joker and turn % 2 == 0:
             joker.click()
             counts["joker"] += 1
+        elif trump and turn % 2 == 0:
+            trump.click()
+            counts["trump"] += 1
         elif target and turn % 4 == 1:
             target[-1].click()
             counts["table"] += 1
@@ -177,10 +186,14 @@ def play_by_clicking(page: Any, profile: str, max_turns: int = 200) -> dict[str,
             counts["pass"] += 1
         else:
             raise AssertionError(f"{profile}: nothing to click on the person's turn")
-        page.wait_for_function(
-            f"() => document.querySelector('#game').dataset.moves > {before} || "
+        moved = (
+            f"document.querySelector('#game').dataset.moves > {before} || "
             "document.querySelector('#game').dataset.turn === 'over'"
         )
+        page.wait_for_function(f"() => {moved} || !document.querySelector('#choices').hidden")
+        if page.is_visible("#choices"):  # the card has several ways: the first is taken
+            page.click("#choices button")
+        page.wait_for_function(f"() => {moved}")
     assert wait_for_person(page) == "over"
     return counts
 

@@ -562,3 +562,51 @@ def test_a_siebener_raus_match_counts_the_pip_values_of_the_cards_left(
     assert end["scoreboard"]["ended"] == 2
     leaders = {s for s in range(4) if added[s] == max(added)}  # the fewest penalty points
     assert end["scoreboard"]["winners"] and set(end["scoreboard"]["winners"]) <= leaders
+
+
+def test_a_trump_fan_tan_room_plays_a_deal_out_with_trump_moves(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann, with three computer players, lays a trump in another suit's place whenever she
+    may (a move like any other for the room); the deal ends, every trump lies where it was
+    laid, the cards they displaced that were played lie in the trump row, and the record
+    replays to the same table. (Deal 1 offers Ann trump moves, as a search of deals found.)"""
+    monkeypatch.setattr(rooms, "MOVES_BURST", 100_000)
+    seats = ["person", "normal", "easy", "normal"]
+    room = post(client, "/api/rooms", {"profile": "trump-fan-tan", "seats": seats, "seed": 1})
+    rid = room["room"]
+    token = post(client, f"/api/rooms/{rid}/join", {"seat": 0, "name": "Ann"})["token"]
+    view = post(client, f"/api/rooms/{rid}", {"token": token})
+    suit = view["trumps"]["suit"]
+    for _ in range(100):
+        if view["over"]:
+            break
+        assert view["turn"] == 0, "a computer player should have moved"
+        trumps = [m for m in view["legal"] if m["kind"] == "trump"]
+        move = (trumps or view["legal"])[0]
+        view = post(client, f"/api/rooms/{rid}/act", {"token": token, "action": move["text"]})
+        assert view["refused"] is None
+    assert view["over"]
+    laid = [h for h in view["history"] if h["kind"] == "trump"]
+    assert any(h["seat"] == 0 for h in laid), "Ann was never offered a trump move"
+    rows = {r["suit"]: {c["card"]: c for c in r["cells"]} for r in view["rows"]}
+    followed = 0
+    for h in laid:
+        # the trump lies in the place it took; the card displaced belongs to the trump row
+        assert h["card"][0] == suit and h["at"][0] != suit and h["at"][1:] == h["card"][1:]
+        assert rows[h["at"][0]][h["card"]] == {
+            "card": h["card"], "rank": h["at"][1:], "down": 1, "place": h["at"],
+            "displaced": False, "state": "trump",
+        }  # fmt: skip
+        home = rows[suit][h["at"]]
+        assert (home["place"], home["displaced"]) == (h["card"], True)
+        played = any(x["kind"] == "play" and x["card"] == h["at"] for x in view["history"])
+        assert home["state"] in (("played",) if played else ("open", "empty"))
+        followed += played and h["seat"] == 0
+    assert followed, "no card a trump of Ann's displaced was played"
+    watching = post(client, f"/api/rooms/{rid}", {})  # a spectator sees the same table
+    assert (watching["rows"], watching["trumps"]) == (view["rows"], view["trumps"])
+    record = post(client, f"/api/rooms/{rid}/record", {"token": token})
+    replayed = post(client, "/api/replay", {"record": record})
+    assert replayed["steps"][-1]["rows"] == view["rows"]
+    assert replayed["steps"][-1]["trumps"] == view["trumps"]

@@ -427,7 +427,7 @@ def test_the_joker_card_offers_its_moves(page: Any, server: PaiqiServer) -> None
     assert page.locator(".joker-move").count() == 1
     assert page.text_content(".joker-move") == "Joker for 8♦, then 9♦ J"
     page.click("#hand .card[data-card='JOKER']")
-    choice = page.locator("#joker-choices .joker-choice")
+    choice = page.locator("#choices .joker-choice")
     choice.first.wait_for()
     assert choice.all_text_contents() == ["joker for 8♦, then 9♦"]
     _, before = game_state(page)
@@ -435,7 +435,7 @@ def test_the_joker_card_offers_its_moves(page: Any, server: PaiqiServer) -> None
     page.wait_for_function(f"() => document.querySelector('#game').dataset.moves > {before}")
     lines = page.locator("#history li[data-kind='joker']").all_text_contents()
     assert lines[0] == "seat 0 (you): joker for 8♦, then 9♦", lines  # the game's first
-    assert page.locator("#joker-choices").is_hidden()
+    assert page.locator("#choices").is_hidden()
 
 
 def test_two_jokers_in_one_hand_play_to_the_settlement(page: Any, server: PaiqiServer) -> None:

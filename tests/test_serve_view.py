@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from paiqi_core.cards import bits, card_text
+from paiqi_core.actions import parse_action
+from paiqi_core.cards import bits, card_text, parse_card
 from paiqi_core.engine import Game, State
 from paiqi_core.serve.view import rules_summary, seat_view
 
@@ -278,3 +279,96 @@ def test_the_rules_say_whether_a_game_has_a_stock() -> None:
     summary = rules_summary(plain.rules)
     assert (summary["leftover"], summary["hand"], summary["draw"]) == ("dealt", None, "none")
     assert view_of(plain.new_state(1))["stock"] is None  # no stock at all, not an empty one
+
+
+# Trump Fan Tan (layout.trumps): spades are trumps, named by SK, the last card dealt (seat
+# 3's). Seat 0 opens hearts with H7, seat 1 lays H8, seat 2 lays the trump S9 in H9's place,
+# seat 3 opens spades with S7, seat 0 lays S8; H9, displaced, then fits the spade row's 9.
+TRUMP_HANDS = (
+    "H7 S8 SA S2 S3 S4 S5 S6 S10 SJ SQ HA H2",
+    "H8 H9 H3 H4 H5 H6 H10 HJ HQ HK DA D2 D3",
+    "S9 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK CA C2",
+    "S7 SK C3 C4 C5 C6 C7 C8 C9 C10 CJ CQ CK",
+)
+TRUMP_MOVES = ("H7", "H8", "trump S9 H9", "S7", "S8", "H9")
+
+
+def trump_game(moves: int) -> State:
+    """Trump Fan Tan's hand-made deal above, after its first ``moves`` moves."""
+    hands = [[parse_card(c) for c in hand.split()] for hand in TRUMP_HANDS]
+    state = Game("trump-fan-tan").new_state(hands=hands, door_card=parse_card("SK"))
+    for text in TRUMP_MOVES[:moves]:
+        state.apply(parse_action(text))
+    return state
+
+
+def cells(view: dict, suit: str) -> dict[str, dict]:
+    """The cells of ``suit``'s row, by rank, each without its rank and count of copies."""
+    row = next(r for r in view["rows"] if r["suit"] == suit)
+    return {
+        c["rank"]: {k: v for k, v in c.items() if k not in ("rank", "down")} for c in row["cells"]
+    }
+
+
+def test_the_table_says_trumps_and_the_card_that_named_them() -> None:
+    view = view_of(trump_game(0), 1)
+    assert view["trumps"] == {"suit": "S", "name": "spades", "symbol": "♠", "card": "SK"}
+    assert [r["trumps"] for r in view["rows"]] == [True, False, False, False]
+    plain = view_of(Game("bicycle").new_state(1))
+    assert plain["trumps"] is None and not any(r["trumps"] for r in plain["rows"])
+
+
+def test_a_trump_move_is_offered_with_its_card_and_place() -> None:
+    # seat 2 to move after H7 H8: the D7 opens diamonds, or the trump S9 takes H9's place
+    # (H9 fits beyond H8); the trump 7 and SK could never, and seat 2 holds no other trump
+    view = view_of(trump_game(2), 2)
+    assert view["legal"] == [
+        {"action": parse_action("D7"), "text": "D7", "kind": "play", "card": "D7"},
+        {
+            "action": parse_action("trump S9 H9"),
+            "text": "trump S9 H9",
+            "kind": "trump",
+            "at": "H9",
+            "card": "S9",
+        },
+    ]
+
+
+def test_a_trump_lies_in_the_place_it_took_and_the_displaced_card_goes_to_the_trump_row() -> None:
+    for seat in range(4):  # the table is public: every seat sees it alike
+        view = view_of(trump_game(3), seat)
+        line = view["history"][2]
+        assert line == {"seat": 2, "kind": "trump", "text": "trump S9 H9", "at": "H9", "card": "S9"}
+        hearts = cells(view, "H")
+        assert hearts["9"] == {"card": "S9", "place": "H9", "displaced": False, "state": "trump"}
+        # the heart row grows on from the trump as from H9: H10 fits, and H6 below
+        states = [hearts[r]["state"] for r in ("6", "7", "8", "10")]
+        assert states == ["open", "played", "played", "open"]
+        # H9 goes to the spade row's 9, not yet begun; the spade row's other places are
+        # their own cards'
+        spades = cells(view, "S")
+        assert spades["9"] == {"card": "H9", "place": "S9", "displaced": True, "state": "empty"}
+        assert spades["8"] == {"card": "S8", "state": "empty"}
+        assert all("place" not in c for s in "DC" for c in cells(view, s).values())
+
+
+def test_the_card_a_trump_displaced_is_played_to_the_trump_row() -> None:
+    # S7 and S8 down: the spade row's 9 is open, for H9 (seat 1 holds it), and H9 is
+    # played by its ordinary action; the trump S9 stays in hearts
+    view = view_of(trump_game(5), 1)
+    assert cells(view, "S")["9"] == {
+        "card": "H9",
+        "place": "S9",
+        "displaced": True,
+        "state": "open",
+    }
+    h9 = {"action": parse_action("H9"), "text": "H9", "kind": "play", "card": "H9"}
+    assert h9 in view["legal"]
+    assert not any(m["kind"] == "trump" for m in view["legal"])  # seat 1 holds no spade
+    view = view_of(trump_game(6), 0)
+    spades, hearts = cells(view, "S"), cells(view, "H")
+    assert spades["9"] == {"card": "H9", "place": "S9", "displaced": True, "state": "played"}
+    assert hearts["9"] == {"card": "S9", "place": "H9", "displaced": False, "state": "trump"}
+    assert view["history"][5] == {"seat": 1, "kind": "play", "text": "H9", "card": "H9"}
+    # the spade row is open at both ends now: S6 below, S10 beyond H9
+    assert (spades["6"]["state"], spades["10"]["state"]) == ("open", "open")

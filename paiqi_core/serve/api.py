@@ -10,8 +10,9 @@ Routes (all answers are JSON objects; an error is ``{"error": "..."}`` with a 4x
   game; the person's view.
 - ``GET  /api/games/ID``: the person's view.
 - ``POST /api/games/ID/act``: ``{action}`` (``"H7"``, ``"cover HK"``, ``"pass"``,
-  ``"joker H8 H9"``, ``"give H5"``, ``"draw"`` or the action's number): the move, or the
-  engine's reason it is not legal (a draw naming its card is refused: the card is chance's).
+  ``"joker H8 H9"``, ``"trump S9 H9"``, ``"give H5"``, ``"draw"`` or the action's number):
+  the move, or the engine's reason it is not legal (a draw naming its card is refused: the
+  card is chance's).
 - ``POST /api/games/ID/advance``: ``{max_moves}``: the computer players move (bounded).
 - ``GET  /api/games/ID/record``: the game's record, once it is over.
 - ``GET  /api/games/ID/rules?lang=``: the game's rules card (see ``rulescard``): the rules

@@ -7,6 +7,10 @@ hands are all known (``replay_view`` adds them).
 With several decks (``deck.decks``) a hand lists each copy of a card it holds, and each suit
 is drawn as one row per deck, as the engine keeps them: the k-th copy of a card lies in the
 k-th row, beside the other k-th copies (see ``core.kernel._row_frontier``).
+
+Where the last card dealt names trumps (``layout.trumps``) the table holds places, not
+cards: a place of another suit where a trump lies is drawn with that trump, and the trump
+row's place of the same rank with the card the trump displaced (``_lying``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from paiqi_core.actions import (
     action_text,
     joker_parts,
     kind,
+    trump_parts,
 )
 from paiqi_core.cards import RANKS, SUIT_MASK, SUITED, SUITS, bits, card_text, is_joker
 from paiqi_core.core.plain import table_fits
@@ -90,11 +95,33 @@ def _open_places(rules: Rules, planes: Sequence[int], first_card: int | None) ->
     return table_fits(rules, planes)
 
 
+def trump_suit(rules: Rules, obs: Observation) -> int | None:
+    """The trump suit, named by the last card dealt (``layout.trumps``), else None."""
+    if rules.profile.get("layout.trumps") != "last_dealt" or obs.door_card is None:
+        return None
+    return obs.door_card // 13
+
+
+def _lying(rules: Rules, obs: Observation) -> dict[int, int]:
+    """The places whose card is another's (``layout.trumps``), each with the card that lies
+    there or goes there: a place a trump took holds the trump of its rank, and the trump
+    row's place of that rank the card displaced from it."""
+    trumps = trump_suit(rules, obs)
+    out: dict[int, int] = {}
+    if trumps is not None:
+        for place in bits(obs.trumped):
+            home = 13 * trumps + place % 13
+            out[place], out[home] = home, place
+    return out
+
+
 def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[str, Any]]:
     """Each suit's row in the table's rank order: every place of the pack, what lies
     there; with several decks, one row of each suit per deck (``deck``: 1, 2, 3), the
     k-th row holding the cards down at least k times, and every cell says how many copies
-    of its card are ``down``."""
+    of its card are ``down``. A cell whose card is not its place's own (``layout.trumps``)
+    names its ``place`` too: a trump in another row (state ``trump``), or the card it
+    displaced, in the trump row (``displaced``); the trump row says it is ``trumps``."""
     decks = rules.decks
     planes = _planes(obs, decks)
     places = obs.jokers_at
@@ -103,6 +130,8 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
     for seat, hand in zip(obs.bursts, obs.laid, strict=False):
         for c in bits(hand & SUITED):
             laid_by[c] = seat
+    lying = _lying(rules, obs)
+    trumps = trump_suit(rules, obs)
     extensions = rules.topology.extensions
     rows = []
     for suit in range(4):
@@ -111,17 +140,21 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
             row = (table >> (13 * suit)) & SUIT_MASK
             cells = []
             for r in rules.topology.line:
-                c = suit * 13 + r
-                down = sum(plane >> c & 1 for plane in planes)
+                p = suit * 13 + r  # the place
+                c = lying.get(p, p) if not deck else p  # the card that lies or goes there
+                down = sum(plane >> p & 1 for plane in planes)
                 cell: dict[str, Any] = {"card": card_text(c), "rank": RANKS[r], "down": down}
-                if places >> c & 1:
+                if c != p:
+                    cell["place"] = card_text(p)
+                    cell["displaced"] = suit == trumps
+                if places >> p & 1:
                     cell["state"] = "joker"
-                elif c in laid_by and table >> c & 1:
+                elif c in laid_by and table >> p & 1:
                     cell["state"] = "laid"
                     cell["by"] = laid_by[c]
-                elif table >> c & 1:
-                    cell["state"] = "played"
-                elif open_places >> c & 1 and (not deck or below >> c & 1):
+                elif table >> p & 1:
+                    cell["state"] = "trump" if obs.trumped >> p & 1 else "played"
+                elif open_places >> p & 1 and (not deck or below >> p & 1):
                     cell["state"] = "open"
                 else:
                     cell["state"] = "empty"
@@ -143,6 +176,7 @@ def _rows(rules: Rules, obs: Observation, first_card: int | None) -> list[dict[s
                     "deck": deck + 1,
                     "status": status,
                     "opened": opened,
+                    "trumps": suit == trumps,
                     "cells": cells,
                 }
             )
@@ -178,14 +212,20 @@ def history_entry(
         entry["text"] = "draw" if card is None else f"draw {card_text(card)}"
         if card is not None:
             entry["card"] = card_text(card)
-    elif k == "joker":
-        at, card = joker_parts(action)
-        entry["at"], entry["card"] = card_text(at), card_text(card)
+    elif k in ("joker", "trump"):
+        entry.update(laid_at(action))
     elif k in ("place", "swap"):
         entry["card"] = card_text(action - (PLACE if k == "place" else SWAP))
     elif k == "cut":
         entry["suit"] = SUITS[action - CUT]
     return entry
+
+
+def laid_at(action: int) -> dict[str, str]:
+    """The cards of a joker or trump move: ``at``, the place taken (the joker's, or the
+    trump's in another row), and ``card``: the card played beyond the joker, or the trump."""
+    at, card = (joker_parts if kind(action) == "joker" else trump_parts)(action)
+    return {"at": card_text(at), "card": card_text(card)}
 
 
 def _history(obs: Observation) -> list[dict[str, Any]]:
@@ -241,9 +281,8 @@ def legal_moves(legal: Sequence[int]) -> list[dict[str, Any]]:
             move["card"] = card_text(a - COVER)
         elif k == "give":
             move["card"] = card_text(a - GIVE)
-        elif k == "joker":
-            at, card = joker_parts(a)
-            move["at"], move["card"] = card_text(at), card_text(card)
+        elif k in ("joker", "trump"):
+            move.update(laid_at(a))
         out.append(move)
     return out
 
@@ -302,6 +341,20 @@ def public_observation(obs: Observation) -> Observation:
     )
 
 
+def trumps_view(rules: Rules, obs: Observation) -> dict[str, str] | None:
+    """The trump suit and ``card``, the last card dealt, which named it (shown to
+    everybody; ``layout.trumps``), else None."""
+    suit = trump_suit(rules, obs)
+    if suit is None or obs.door_card is None:
+        return None
+    return {
+        "suit": SUITS[suit],
+        "name": SUIT_NAMES[suit],
+        "symbol": SUIT_SYMBOLS[suit],
+        "card": card_text(obs.door_card),
+    }
+
+
 def seat_view(
     rules: Rules,
     obs: Observation,
@@ -318,6 +371,8 @@ def seat_view(
         "turn": obs.turn,
         "over": obs.terminal,
         "door_card": None if obs.door_card is None else card_text(obs.door_card),
+        # layout.trumps: the trump suit and the card that named it (the door card)
+        "trumps": trumps_view(rules, obs),
         "first_card": None if first_card is None else card_text(first_card),
         "jokers_at": [card_text(c) for c in bits(obs.jokers_at)],
         # the cards dealt to no seat, lying face up (deck.leftover): anyone may play them

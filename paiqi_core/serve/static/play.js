@@ -2,7 +2,7 @@
 import { api, ApiError, shared } from "./api.js";
 import { loadRoom, saveRoom, roomLink, followRoom, renderRoom } from "./room.js";
 import { initRules, openRules } from "./rules.js";
-import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
+import { el, clear, face, isRed, cardName, cardText, mini, moveText, moveWords, trumpWords, laidBy, plural, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -12,7 +12,9 @@ let levels = [];
 let checked = null; // the last check of the chosen profile and options
 let view = null; // the current game's view
 let coverMode = false;
-let jokerChoice = false; // the joker card was chosen: its moves are offered
+// a card or place with several moves was chosen: its moves are offered (`choiceOf`):
+// {joker: true} (the joker card), {card} (a trump card) or {place} (a place on the table)
+let choice = null;
 let received = new Set(); // cards just handed to the person (turn.pass_takes)
 let justDrawn = null; // the card the person just drew from the stock (turn.draw)
 let pumping = 0; // a token: a new game stops the previous game's computer moves
@@ -174,7 +176,7 @@ export async function deal() {
     return;
   }
   coverMode = false;
-  jokerChoice = false;
+  choice = null;
   received = new Set();
   justDrawn = null;
   pumping++;
@@ -265,7 +267,7 @@ function showRoom(next) {
   if (before && before.room && next.room.version < before.room.version) return;
   const sameDeal = before && before.room && before.room.deal === next.room.deal;
   if (!sameDeal) {
-    coverMode = false; jokerChoice = false; received = new Set(); justDrawn = null;
+    coverMode = false; choice = null; received = new Set(); justDrawn = null;
     if (before) message(""); // a word about the deal before is stale now
   }
   view = next;
@@ -325,7 +327,7 @@ function message(text, kind = "") {
 }
 
 function legalOf(v) {
-  const plays = new Map(), covers = new Map(), gives = new Map(), jokers = [];
+  const plays = new Map(), covers = new Map(), gives = new Map(), jokers = [], trumps = [];
   let pass = null, draw = null;
   for (const m of v.legal) {
     if (m.kind === "play") plays.set(m.card, m);
@@ -334,16 +336,39 @@ function legalOf(v) {
     else if (m.kind === "pass") pass = m;
     else if (m.kind === "draw") draw = m;
     else if (m.kind === "joker") jokers.push(m);
+    else if (m.kind === "trump") trumps.push(m); // layout.trumps: a trump in another row's place
   }
-  return { plays, covers, gives, jokers, pass, draw };
+  // whether a card may be laid at all (in its place, or a joker or trump in another's)
+  const lays = plays.size + jokers.length + trumps.length > 0;
+  return { plays, covers, gives, jokers, trumps, pass, draw, lays };
+}
+
+// The moves of a choice (see `choice`): the joker's; a trump card's, in its own place or in
+// another row's; or those that lay a card in a place, its own card or a trump.
+function choiceOf(L, c) {
+  if (!c) return [];
+  if (c.joker) return L.jokers;
+  const own = L.plays.get(c.card || c.place);
+  return [...(own ? [own] : []), ...L.trumps.filter((m) => (c.card ? m.card === c.card : m.at === c.place))];
+}
+
+// A move of a choice in words: the joker's, a trump's, or a card in its own place.
+function choiceWords(m) {
+  if (m.kind === "trump") return trumpWords(m.card, m.at);
+  if (m.kind === "play") return [mini(m.card), " in its own place"];
+  return moveWords(m);
+}
+
+function choiceTitle(m) {
+  if (m.kind === "joker") return `the joker takes the place of ${cardName(m.at)}; ${cardName(m.card)} is played beyond it`;
+  if (m.kind === "trump") return `the trump ${cardName(m.card)} takes the place of ${cardName(m.at)}, which then goes to the trump row`;
+  return `${cardName(m.card)} in its own place`;
 }
 
 function newCards(before, after) {
   const out = new Set();
   for (const h of after.history.slice(before ? before.history.length : after.history.length)) {
-    if (h.kind === "cover" || h.kind === "give" || h.kind === "draw") continue; // not on the table
-    if (h.card) out.add(h.card);
-    if (h.at) out.add(h.at);
+    for (const card of laidBy(h)) out.add(card);
   }
   return out;
 }
@@ -385,7 +410,7 @@ function render(just) {
   const myTurn = !v.over && v.turn === v.seat && !v.broken;
   const L = legalOf(v);
   const handOn = handingOn(v);
-  const onlyCovers = myTurn && L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
+  const onlyCovers = myTurn && !L.lays && L.covers.size > 0;
   const handOnText = handOn ? `${capital(v.seats[v.taker].name)} passed: choose a card to hand them.` : "";
   const drawing = myTurn && !handOn ? drawText(v, L) : "";
   const drawLine = drawing ? moveText(capital(drawText(v, L, (card) => card))) : [];
@@ -400,7 +425,7 @@ function render(just) {
   else if (drawing) status = `Your turn: ${drawing}`;
   else if (myTurn) {
     if (onlyCovers) status = "Your turn: nothing can be played — choose a card to cover.";
-    else if (L.plays.size === 0 && L.jokers.length === 0 && L.pass) status = "Your turn: nothing can be played — pass.";
+    else if (!L.lays && L.pass) status = "Your turn: nothing can be played — pass.";
     else status = coverMode ? "Your turn: cover mode — choose a card to cover (Esc leaves it)." : "Your turn.";
   } else if (v.hand_on && v.taker !== null) {
     status = `${v.seats[v.turn].name} is to hand a card to ${v.seats[v.taker].name}…`;
@@ -420,9 +445,12 @@ function render(just) {
   drawPrompt.append(...drawLine);
   game.dataset.moves = String(v.history.length);
   game.dataset.table = v.table;
-  renderBoard($("board"), v, rules, myTurn && !handOn ? new Set(L.plays.keys()) : new Set(), (card) => act(card), just,
+  // the places the person may lay a card in: a card's own, and another row's for a trump
+  const targets = myTurn && !handOn ? new Set([...L.plays.keys(), ...L.trumps.map((m) => m.at)]) : new Set();
+  renderBoard($("board"), v, rules, targets, (card) => onPlace(card), just,
     myTurn && L.draw ? () => act("draw") : null);
   renderSeats($("seats"), v, rules, v.seat);
+  $("legend-trump").hidden = !v.trumps; // layout.trumps: what the gold edge means
   $("hand-area").hidden = v.seat < 0; // a spectator holds no hand
   if (room) renderRoom($("room-box"), v, room, roomActions);
   game.dataset.seat = String(v.seat);
@@ -465,7 +493,7 @@ function renderHand(v, L, myTurn, onlyCovers, handOn) {
       if (coverMode || onlyCovers) {
         if (L.covers.has(card)) { cls += " coverable"; hint += ": may be covered"; }
         else cls += " unplayable";
-      } else if (L.plays.has(card) || (card === "JOKER" && L.jokers.length)) {
+      } else if (L.plays.has(card) || (card === "JOKER" && L.jokers.length) || L.trumps.some((m) => m.card === card)) {
         cls += " legal"; hint += ": may be played";
       } else cls += " unplayable";
     }
@@ -476,17 +504,19 @@ function renderHand(v, L, myTurn, onlyCovers, handOn) {
     }, face(card)));
   }
   if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
-  const choices = clear($("joker-choices"));
-  choices.hidden = !(jokerChoice && myTurn && !handOn && L.jokers.length);
+  const choices = clear($("choices"));
+  const offered = myTurn && !handOn ? choiceOf(L, choice) : [];
+  choices.hidden = !offered.length;
   if (!choices.hidden) {
-    choices.append(el("span", { class: "label", text: "Play the joker:" }));
-    for (const m of L.jokers) {
+    const label = choice.joker ? "Play the joker:" : choice.card ? `Lay ${cardText(choice.card)}:` : `In ${cardText(choice.place)}'s place:`;
+    choices.setAttribute("aria-label", label);
+    choices.append(el("span", { class: "label", text: label }));
+    for (const m of offered) {
       choices.append(el("button", {
-        type: "button", class: "joker-choice", "data-action": m.text, onclick: () => act(m.text),
-        title: `the joker takes the place of ${cardName(m.at)}; ${cardName(m.card)} is played beyond it`,
-      }, ...moveWords(m)));
+        type: "button", class: `${m.kind}-choice`, "data-action": m.text, onclick: () => act(m.text), title: choiceTitle(m),
+      }, ...choiceWords(m)));
     }
-    choices.append(el("button", { type: "button", class: "joker-cancel", onclick: () => { jokerChoice = false; render(new Set()); } }, "Cancel"));
+    choices.append(el("button", { type: "button", class: "choice-cancel", onclick: () => { choice = null; render(new Set()); } }, "Cancel"));
   }
   const own = $("own-covered");
   clear(own);
@@ -525,9 +555,14 @@ function renderMoves(v, L, myTurn, onlyCovers) {
   }
   L.jokers.forEach((m, i) => {
     box.append(el("button", {
-      type: "button", class: "joker-move", "data-action": m.text, onclick: () => act(m.text),
-      title: `the joker takes the place of ${cardName(m.at)}; ${cardName(m.card)} is played beyond it`,
+      type: "button", class: "joker-move", "data-action": m.text, onclick: () => act(m.text), title: choiceTitle(m),
     }, "Joker for ", mini(m.at), ", then ", mini(m.card), i === 0 ? [" ", el("kbd", { text: "J" })] : []));
+  });
+  // layout.trumps: a trump laid in the place of another suit's card of its rank
+  L.trumps.forEach((m, i) => {
+    box.append(el("button", {
+      type: "button", class: "trump-move", "data-action": m.text, onclick: () => act(m.text), title: choiceTitle(m),
+    }, "Trump ", mini(m.card), " → ", mini(m.at), "'s place", i === 0 ? [" ", el("kbd", { text: "T" })] : []));
   });
 }
 
@@ -547,17 +582,29 @@ function onCard(card) {
     else message(`${cardName(card)} cannot be handed on`);
     return;
   }
-  const onlyCovers = L.plays.size === 0 && L.jokers.length === 0 && L.covers.size > 0;
-  if (card === "JOKER" && L.jokers.length && !coverMode) {
-    // the joker is laid in the place of a card, with the card beyond it: offer each way
-    jokerChoice = true;
-    message("");
-    render(new Set());
-    document.querySelector("#joker-choices .joker-choice")?.focus();
-    return;
-  }
+  const onlyCovers = !L.lays && L.covers.size > 0;
   if (coverMode || onlyCovers) act(`cover ${card}`);
+  // the joker is laid in the place of a card, with the card beyond it; a trump may be laid
+  // in its own place or in another row's: offer each way
+  else if (card === "JOKER" && L.jokers.length) offer({ joker: true });
+  else if (L.trumps.some((m) => m.card === card)) offer({ card });
   else act(card);
+}
+
+// A place on the table clicked: the card that goes there, or the choice of the moves that
+// lay a card there (its own card, or a trump).
+function onPlace(card) {
+  if (!view) return;
+  const moves = choiceOf(legalOf(view), { place: card });
+  if (moves.length > 1) offer({ place: card });
+  else act(moves.length ? moves[0].text : card);
+}
+
+function offer(c) {
+  choice = c;
+  message("");
+  render(new Set());
+  document.querySelector("#choices button")?.focus();
 }
 
 async function act(action) {
@@ -577,7 +624,7 @@ async function act(action) {
     } else {
       message("");
       coverMode = false;
-      jokerChoice = false;
+      choice = null;
       justDrawn = null;
       if (action === "draw" && next.drawn.length > before.drawn.length) {
         // marked in the hand until the person moves again
@@ -650,8 +697,9 @@ export function playKey(e) {
   if (key === "d" || key === "D") { act("draw"); return true; } // likewise
   if (key === "c" || key === "C") { toggleCover(); return true; }
   if (key === "Escape" && coverMode) { toggleCover(false); return true; }
-  if (key === "Escape" && jokerChoice) { jokerChoice = false; render(new Set()); return true; }
+  if (key === "Escape" && choice) { choice = null; render(new Set()); return true; }
   if (key === "j" || key === "J") { if (L.jokers.length) act(L.jokers[0].text); return true; }
+  if (key === "t" || key === "T") { if (L.trumps.length) act(L.trumps[0].text); return true; }
   if (key === "l" || key === "L") {
     firstChoice()?.focus();
     return true;

@@ -57,10 +57,12 @@ export function cardText(card) {
 
 // Turn texts such as "joker H8 H9" or "cover HK" into text with inline cards; with
 // `names`, "seat 2" is written as that seat's name (the engine's messages name seats by
-// number). A joker move is said in words: "joker for 8♥, then 9♥".
+// number). A joker or trump move is said in words: "joker for 8♥, then 9♥", "trump 9♠ in
+// 9♥'s place".
 export function moveText(text, names = null) {
-  const joker = /^joker ([SHDC](?:10|[A2-9JQK])) ([SHDC](?:10|[A2-9JQK]))$/.exec(String(text));
-  if (joker) return ["joker for ", mini(joker[1]), ", then ", mini(joker[2])];
+  const two = /^(joker|trump) ([SHDC](?:10|[A2-9JQK])) ([SHDC](?:10|[A2-9JQK]))$/.exec(String(text));
+  if (two && two[1] === "joker") return ["joker for ", mini(two[2]), ", then ", mini(two[3])];
+  if (two) return trumpWords(two[2], two[3]);
   const out = [];
   const parts = String(text).split(/(\bseat \d+\b(?! \()|\b[SHDC](?:10|[A2-9JQK])\b)/);
   for (const part of parts) {
@@ -96,6 +98,7 @@ export function moveWords(h, past = false, names = null) {
       return h.card ? ["gave ", mini(h.card), ` to ${to}`] : [`gave a card to ${to}`];
     }
     case "joker": return ["joker for ", mini(h.at), ", then ", mini(h.card)];
+    case "trump": return trumpWords(h.card, h.at, past ? "laid " : "lays ");
     case "place": return [past ? "put " : "puts ", mini(h.card), " on the table at the deal"];
     case "swap": return [past ? "laid " : "lays ", mini(h.card), " and took the joker"];
     case "burst": return [past ? "burst: the hand is laid face up" : "bursts: the hand is laid face up"];
@@ -103,6 +106,20 @@ export function moveWords(h, past = false, names = null) {
     case "cut": return [`closes ${SYMBOL[h.suit]} (斬龍)`];
     default: return moveText(h.text);
   }
+}
+
+// A trump laid in the place of another suit's card of its rank (layout.trumps): "lays trump
+// 9♠ in 9♥'s place".
+export function trumpWords(card, at, verb = "") {
+  return [`${verb}trump `, mini(card), " in ", mini(at), "'s place"];
+}
+
+// The cards a move of the history (`h`) laid on the table, which the table marks as just
+// laid: the card played, and the joker at its place; a trump lies in another's place and is
+// drawn there as itself. A cover, a card handed on or drawn goes to no place.
+export function laidBy(h) {
+  if (!h || ["cover", "give", "draw"].includes(h.kind)) return [];
+  return [h.card, h.kind === "joker" ? h.at : null].filter(Boolean);
 }
 
 const STATUS_WORDS = {
@@ -128,7 +145,12 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
     `each card ${times}, a row of each suit per deck` : "";
   info.push(`ace ${rules.ace}` + (rules.ace_king !== "none" ? ` · A–K ${rules.ace_king}` : "") +
     (rules.cut ? " · ends cut (斬龍)" : "") + pack + centre + decks);
-  if (view.door_card) info.push(el("span", {}, "door card ", mini(view.door_card)));
+  // layout.trumps: the last card dealt names trumps (it is the state's door card)
+  if (view.trumps) {
+    info.push(el("span", { class: "trumps", "data-suit": view.trumps.suit }, el("strong", { text: "Trumps: " }),
+      el("span", { class: "trump-suit" + (isRed(view.trumps.suit) ? " red" : ""), text: view.trumps.symbol }),
+      ` ${view.trumps.name}, named by `, mini(view.trumps.card), ", the last card dealt"));
+  } else if (view.door_card) info.push(el("span", {}, "door card ", mini(view.door_card)));
   if (view.first_card) info.push(el("span", {}, "opens with ", mini(view.first_card)));
   for (const at of view.jokers_at || []) info.push(el("span", {}, "joker stands at ", mini(at)));
   const infoLine = el("div", { class: "door" });
@@ -140,37 +162,48 @@ export function renderBoard(root, view, rules, targets = new Set(), onTarget = n
     // with several decks a suit has a row per deck: the k-th copies of its cards lie in the k-th
     const which = several ? ` ${row.deck} of ${rules.decks}` : "";
     const line = el("div", {
-      class: `row ${row.status}` + (several ? (row.deck > 1 ? " copies" : " suit-start") : ""), "data-suit": row.suit,
-      "data-deck": several ? row.deck : null,
-      "aria-label": `${row.name} row${which}${row.status !== "open" ? ", " + row.status : ""}`,
+      class: `row ${row.status}` + (several ? (row.deck > 1 ? " copies" : " suit-start") : "") + (row.trumps ? " trump-row" : ""),
+      "data-suit": row.suit, "data-deck": several ? row.deck : null,
+      "aria-label": `${row.name} row${which}${row.trumps ? ", trumps" : ""}${row.status !== "open" ? ", " + row.status : ""}`,
     });
     line.append(el("div", {
       class: "row-label" + (isRed(row.suit) ? " red" : ""),
       title: several ? `${row.name}, row ${row.deck} of ${rules.decks}: the copies of a card go down in turn, row by row` : null,
     },
     el("span", {}, row.symbol, several ? el("sub", { class: "deck-mark", text: String(row.deck) }) : null),
-    badge ? el("span", { class: "badge", text: badge, title: row.opened ? `opened ${row.opened}` : "" }) : null));
+    badge ? el("span", { class: "badge", text: badge, title: row.opened ? `opened ${row.opened}` : "" }) : null,
+    row.trumps ? el("span", { class: "badge trump-mark", text: "trumps", title: `${row.name} are trumps` }) : null));
     for (const cell of row.cells) {
       const red = isRed(cell.card) ? " red" : "";
       // how many copies lie down, said where there are several decks (the rows show it)
       const copies = several ? ` · ${cell.down} of ${rules.decks} down` : "";
       let node;
-      if (cell.state === "played" || cell.state === "laid") {
+      // layout.trumps: a trump in another suit's place, or in the trump row the card it displaced
+      const place = cell.place ? { "data-place": cell.place } : {};
+      if (cell.state === "trump") {
+        const hint = `the trump ${cardText(cell.card)}, laid in the place of ${cardText(cell.place)}`;
+        node = el("div", { class: `cell trump${red}`, "data-card": cell.card, ...place, title: hint, "aria-label": hint },
+          face(cell.card));
+      } else if (cell.state === "played" || cell.state === "laid") {
+        const moved = cell.displaced ? `: in the trump row, as a trump took its place (${cardText(cell.place)})` : "";
         node = el("div", {
-          class: `cell ${cell.state}${red}`, "data-card": cell.card, "data-deck": several ? row.deck : null,
-          title: cell.state === "laid" ? `${cell.card}: laid face up by seat ${cell.by} (burst)` : cell.card + copies,
+          class: `cell ${cell.state}${red}${cell.displaced ? " displaced" : ""}`, "data-card": cell.card, ...place,
+          "data-deck": several ? row.deck : null,
+          title: cell.state === "laid" ? `${cell.card}: laid face up by seat ${cell.by} (burst)` : cell.card + moved + copies,
         }, face(cell.card));
       } else if (cell.state === "joker") {
         node = el("div", { class: "cell joker", "data-card": cell.card, title: `the joker, in the place of ${cell.card}` }, "JKR");
       } else {
         // with several decks a card goes to one row only: the row of its next copy
         const target = targets.has(cell.card) && (!several || cell.down === row.deck - 1);
+        // the card displaced by a trump goes to the trump row: its place there shows its suit
+        const moved = cell.displaced ? ` goes here: a trump took its place (${cardText(cell.place)})` : "";
         node = el("div", {
-          class: `cell ${cell.state}${target ? " target" : ""}`, "data-card": cell.card,
-          "data-deck": several ? row.deck : null,
-          title: (cell.state === "open" ? `${cell.card} may be laid here` : cell.card) + copies,
+          class: `cell ${cell.state}${target ? " target" : ""}${cell.displaced ? " displaced" : ""}`, "data-card": cell.card,
+          ...place, "data-deck": several ? row.deck : null,
+          title: (moved ? cardText(cell.card) + moved : cell.state === "open" ? `${cell.card} may be laid here` : cell.card) + copies,
           onclick: target && onTarget ? () => onTarget(cell.card) : null,
-        }, cell.rank);
+        }, cell.rank, cell.displaced ? el("span", { class: "pip", text: SYMBOL[cell.card[0]] }) : null);
       }
       // the copy just laid is the top one: in the row of its last copy down
       if (just && just.has(cell.card) && (!several || cell.down === row.deck)) node.classList.add("just");

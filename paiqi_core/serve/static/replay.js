@@ -1,6 +1,6 @@
 // Replay: a record file's games (or a stored run's game), stepped forward and back.
 import { api } from "./api.js";
-import { el, clear, face, isRed, moveWords, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
+import { el, clear, face, isRed, moveWords, laidBy, renderBoard, renderSeats, renderHistory, renderSettlement, renderEnding } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 let file = null; // {name, games, problems}
@@ -99,11 +99,7 @@ function go(i) {
   stepAt.append(`move ${at} of ${replay.steps.length - 1} · `);
   if (step.move) stepAt.append(`${step.seats[step.move.seat].name}: `, ...moveWords(step.move, true, step.seats.map((x) => x.name)));
   else stepAt.append("the deal");
-  const just = new Set();
-  if (step.last && !["cover", "give", "draw"].includes(step.last.type)) { // not on the table
-    if (step.last.card) just.add(step.last.card);
-    if (step.last.at) just.add(step.last.at);
-  }
+  const just = new Set(laidBy(step.move));
   renderBoard($("replay-board"), step, rules, new Set(), null, just);
   renderSeats($("replay-seats"), step, rules, null);
   const hands = clear($("replay-hands"));
