@@ -80,7 +80,10 @@ def play_only(compiled: CompiledGame, keys: np.ndarray) -> None:
     res, game = compiled._out(count)
     states = np.zeros((0, L.STATE), np.int64)
     logs = np.zeros((count, 0, 2), np.int32)
-    play_deals(keys, compiled.R, compiled.ext, compiled.beyond, 0, res, game, states, logs, 0, 0)
+    no_leads = np.zeros(0, np.int64)  # every game begun by its opening's first mover
+    play_deals(
+        keys, compiled.R, compiled.ext, compiled.beyond, 0, res, game, states, logs, 0, 0, no_leads
+    )
 
 
 def versus_handwritten(games: int, rounds: int) -> None:
