@@ -204,6 +204,12 @@ VARIANTS = [
     # draws that grow from stop to stop (1, 2, 3 ...), each player's own or the table's
     ("sevens-stock", ("turn.draw=increasing",)),
     ("sevens-stock", ("turn.draw=increasing_shared", "turn.must_play=false", "ending.stall=2")),
+    # a turn lays a block of cards, a run, parallels or parallel runs (Crazy Tan, row 11)
+    ("pagat", ("turn.lay=blocks",)),
+    ("doujue", ("turn.lay=blocks",)),
+    ("sevens-stock", ("turn.lay=blocks", "turn.draw=increasing")),
+    ("bicycle", ("turn.lay=blocks", "turn.must_play=false", "scoring.able_pass_cost=2")),
+    ("sjuan", ("turn.lay=blocks", "turn.extra_after_end=none", "turn.pass_bars=true")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

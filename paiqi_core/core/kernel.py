@@ -924,10 +924,28 @@ def _moved_on(
 # -- a turn's block of cards (R_LAY, ``turn.lay`` blocks): one run of ranks in one or more
 # suits, laid a card at a time -----------------------------------------------------------
 @step
-def _run(block: int) -> int:
-    """The ranks of ``block``'s run, a row mask."""
-    low = (block >> BLOCK_LOW) & 15
-    return ((1 << (((block >> BLOCK_HIGH) & 15) + 1)) - 1) & ~((1 << low) - 1)
+def line_bottom(R: np.ndarray) -> int:
+    """The rank a block's run counts its places from (the rank at the bottom of the line):
+    the 2 where the ace is high, after the K (the line's ends are the A and a rank below
+    it, with a K in the pack); else the A. Rows that run on round the corner count from
+    the A, and a run does not go round it."""
+    ends = R[R_ENDS]
+    if ends & 1 and (R[R_ROW] >> 12) & 1 and not (ends >> 12) & 1:
+        return 1
+    return 0
+
+
+@step
+def _places(low: int, high: int) -> int:
+    """The places ``low`` to ``high`` of the line, a mask."""
+    return ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+
+
+@step
+def _run(R: np.ndarray, block: int) -> int:
+    """The ranks of ``block``'s run (its places along the line), a row mask."""
+    places = _places((block >> BLOCK_LOW) & 15, (block >> BLOCK_HIGH) & 15)
+    return turned(places, line_bottom(R))
 
 
 @step
@@ -937,14 +955,16 @@ def block_cards(st: np.ndarray, R: np.ndarray, seat: int) -> int:
     while it is the only suit, and a card of a suit that may be begun at the run's ranks."""
     block = st[BLOCK]
     can = plays(st, R, seat)
-    run = _run(block)
+    run = _run(R, block)
     due = (block >> BLOCK_DUE) & 7
     if due:
         return can & (run << (13 * (due - 1)))
     suits = block & 15
     cards = 0
-    if suits & (suits - 1) == 0:  # one suit: its run grows at either end
-        cards = can & ((((run << 1) | (run >> 1)) & ~run & FULL_ROW) << (13 * lowest(suits)))
+    if suits & (suits - 1) == 0:  # one suit: its run grows at either end of its places
+        places = _places((block >> BLOCK_LOW) & 15, (block >> BLOCK_HIGH) & 15)
+        ends = ((places << 1) | (places >> 1)) & ~places & FULL_ROW
+        cards = can & (turned(ends, line_bottom(R)) << (13 * lowest(suits)))
     begin = (block >> BLOCK_OPEN) & 15
     for suit in range(4):
         if (begin >> suit) & 1:
@@ -976,7 +996,7 @@ def _lays_on(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: in
     may be begun where its holder holds every card of it at the run's ranks and can lay
     them all now. Where nothing can be laid on, the block is over (0)."""
     suit = card // 13
-    rank = card % 13
+    place = (card % 13 - line_bottom(R) + 13) % 13  # its place along the line
     block = st[BLOCK]
     suits = block & 15
     low = (block >> BLOCK_LOW) & 15
@@ -984,15 +1004,15 @@ def _lays_on(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: in
     due = (block >> BLOCK_DUE) & 7
     if block == 0:  # the turn's first card
         suits = 1 << suit
-        low = rank
-        high = rank
+        low = place
+        high = place
     elif not (suits >> suit) & 1:  # a suit begun: its ranks are due
         suits |= 1 << suit
         due = suit + 1
     elif suits & (suits - 1) == 0:  # the one suit's run grows
-        low = min(low, rank)
-        high = max(high, rank)
-    run = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+        low = min(low, place)
+        high = max(high, place)
+    run = turned(_places(low, high), line_bottom(R))
     if due and (st[TABLE] >> (13 * (due - 1))) & run == run:
         due = 0  # that suit is complete at the run's ranks
     begin = 0

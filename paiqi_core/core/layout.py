@@ -96,10 +96,11 @@ TABLE_TWICE = _J + 21  # the cards on the table at least twice (several decks)
 TABLE_THRICE = _J + 22  # and three times
 BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes; 0: none
 # the block of cards laid so far this turn (R_LAY, ``turn.lay`` blocks), packed: its suits
-# (BLOCK_SUITS, a mask), the run's low and high rank (BLOCK_LOW, BLOCK_HIGH), 1 + the suit
-# begun and still being completed at the run's ranks (BLOCK_DUE, 0: none), and the suits
-# that may be begun next (BLOCK_OPEN, a mask: held in full at the run's ranks and layable
-# now, as found after the last card); 0: no block yet (cleared when the turn ends)
+# (BLOCK_SUITS, a mask), the run's lowest and highest place along the line (BLOCK_LOW,
+# BLOCK_HIGH; ``kernel.line_bottom``), 1 + the suit begun and still being completed at the
+# run's ranks (BLOCK_DUE, 0: none), and the suits that may be begun next (BLOCK_OPEN, a
+# mask: held in full at the run's ranks and layable now, as found after the last card);
+# 0: no block yet (cleared when the turn ends)
 BLOCK = _J + 30
 BLOCK_LOW, BLOCK_HIGH, BLOCK_DUE, BLOCK_OPEN = 4, 8, 12, 16  # bit offsets (BLOCK_SUITS: 0)
 # 1 + the seat that moves first in place of the opening's first mover (a match's last
