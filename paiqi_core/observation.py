@@ -113,6 +113,9 @@ class Observation(NamedTuple):
     # each card once)
     hand_copies: tuple[int, int] = (0, 0)
     table_copies: tuple[int, int] = (0, 0)
+    # the seat to move lays on the block of cards of its turn (turn.lay blocks): another
+    # card of the block, or a pass that stops the turn (no pass is counted)
+    laying: bool = False
 
     def remembered(self) -> list[Remembered]:
         """The history as this seat remembers it: each entry with the card this seat knows

@@ -75,6 +75,9 @@ CASES = [
     ("play-or-pay", ("layout.rows=together", "layout.sides=either")),
     ("doujue", ("layout.start=any", "layout.ace_king=wrap")),
     ("doujue", ("layout.start=any", "layout.ace_king=wrap", "turn.must_play=false")),
+    # a turn's block of cards: lay on while it helps, and stop (no pass) where it hurts
+    ("pagat", ("turn.lay=blocks", "turn.pass_limit=1")),
+    ("doujue", ("turn.lay=blocks",)),
 ]
 
 

@@ -441,6 +441,7 @@ class State(VectorView):
             st[L.PHASE] == L.DREW,
             (st[L.TWICE + seat], st[L.THRICE + seat]),
             (st[L.TABLE_TWICE], st[L.TABLE_THRICE]),
+            st[L.PHASE] == L.LAYING,
         )
 
     # -- results -------------------------------------------------------------------

@@ -37,6 +37,7 @@ from paiqi_core.core.layout import (
     JOKER_AT,
     JOKER_BITS,
     JOKER_CARD,
+    LAYING,
     MAX_JOKERS,
     NLEFT,
     NOPENED,
@@ -330,6 +331,8 @@ def choices(
             jokers = 1 << j
         elif score == best:
             jokers |= 1 << j
+    if may_pass and best < 0 and st[PHASE] == LAYING:
+        return PASS, count, 0, 0, 0  # a block's stop costs nothing: stop where laying on hurts
     if may_pass and best < 0:
         limit = R[R_PASS_LIMIT]
         left = (limit if limit >= 0 else ASSUMED_PASS_LIMIT) - st[PASSES + seat]
