@@ -202,3 +202,18 @@ def test_every_game_of_blocks_ends_within_the_bound_on_its_length() -> None:
                 state.apply(rng.choice(cards if cards and rng.random() < 0.8 else options))
                 actions += 1
             assert actions <= most
+
+
+def test_a_plugin_stuck_rule_refuses_blocks_naming_both(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a stuck rule from a plugin is not asked between a block's cards
+    from paiqi_core.hooks import registry
+    from paiqi_core.slots import Stuck
+
+    monkeypatch.setitem(registry._REGISTRY, "stuck", dict(registry._REGISTRY["stuck"]))
+    registry.register("stuck", "pass_twice", summary="a plugin")(lambda p: Stuck())
+    load_profile("pagat", ["turn.stuck=pass_twice"])
+    with pytest.raises(ProfileError) as refused:
+        load_profile("pagat", ["turn.stuck=pass_twice", "turn.lay=blocks"])
+    text = str(refused.value)
+    assert "turn.lay blocks lays several cards a turn" in text
+    assert "the stuck rule 'pass_twice' is a plugin" in text
