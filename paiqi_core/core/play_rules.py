@@ -363,7 +363,8 @@ PLAY_RULES += (
             "Stopping is no pass: it counts against no pass limit, costs no chip and does not "
             "count towards the stall rule. A run follows the line of the rows: with the ace high, "
             "Q K A is a run; where the rows join the A and the K, a run does not go round "
-            "that corner. "
+            "that corner. Where a 7 that fits goes first (turn.sevens_first), that rule is "
+            "for a turn's first card; the later cards are the block's. "
             "Everyone sees the cards of the block as they are laid.",
             "zh-TW": "一輪的一組是一段連續的點數，放在一個或幾個花色上。只有一個花色時，這段"
             "順子可以一張一張往兩頭延長（還沒開始的花色要出 6 7 8，先出 7）。出了第二個花色的"
@@ -372,7 +373,8 @@ PLAY_RULES += (
             "一列還空著而這段順子包含中心點數）；一開始某個花色，就要把它這些點數出完才能停手，"
             "所以不會有出到一半卡住的一輪。停手不算過牌：不計入過牌次數、不付籌碼、也不算進"
             "僵局規則。順子照列的順序：A 大時 Q K A 是順子；A 和 K 相接的列，順子不繞過"
-            "那個轉角。一組的每張牌放下時大家都看得到。",
+            "那個轉角。規定能出的 7 要先出（turn.sevens_first）時，只管一輪的第一張；之後的牌"
+            "照這一組的規則。一組的每張牌放下時大家都看得到。",
             "ja": "一回の手番の一組は、連続したランクの続き一つで、一つまたは複数のスートに"
             "置きます。スートが一つのうちは、続きは一枚ずつ両端に伸ばせます（まだ始まって"
             "いないスートの 6 7 8 は 7 から置きます）。二つ目のスートのカードを置くと、続き"
@@ -382,7 +384,9 @@ PLAY_RULES += (
             "そのランクを出しきるまでやめられないので、途中で止まる手番はありません。やめる"
             "のはパスではなく、パスの回数にも、チップにも、手詰まりの規則にも数えません。続き"
             "は列の並びに従います。エースが上なら Q K A も続きで、A と K がつながる列でも"
-            "続きはその角を回り込みません。一組のカードは置くたびに全員に見えます。",
+            "続きはその角を回り込みません。出せる 7 を先に出す規則（turn.sevens_first）は手番の"
+            "最初の一枚にだけ働き、そのあとは一組の決まりに従います。一組のカードは置くたびに"
+            "全員に見えます。",
         },
         (
             "not legal",

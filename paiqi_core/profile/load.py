@@ -648,7 +648,10 @@ def _block_errors(
     clashes: list[tuple[Path_, str]] = []
     if int(deck["jokers"]):
         clashes.append(
-            (("deck", "jokers"), "a joker stands in for a card of no block: take deck.jokers 0")
+            (
+                ("deck", "jokers"),
+                "a joker move lays two cards at once, which no block reads: take deck.jokers 0",
+            )
         )
     if int(deck["decks"]) > 1:
         clashes.append(
