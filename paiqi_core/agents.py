@@ -438,11 +438,12 @@ class HeuristicAgent:
 
     def _passes_instead(self, obs: Observation, best: float) -> bool:
         """A pass by choice: every play gives more to the others than to this hand, and a
-        pass is to spare (a block's stop, no pass, always is)."""
+        pass is to spare (a block's stop, no pass, always is, unless the card laid on would
+        be the hand's last: it goes out)."""
         if best >= 0:
             return False
         if obs.laying:
-            return True
+            return obs.hand_counts[obs.seat] > 1
         limit = self.rules.pass_limit
         used = obs.pass_counts[obs.seat]
         left = (limit if limit is not None else ASSUMED_PASS_LIMIT) - used

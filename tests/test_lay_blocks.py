@@ -217,3 +217,41 @@ def test_a_plugin_stuck_rule_refuses_blocks_naming_both(monkeypatch: pytest.Monk
     text = str(refused.value)
     assert "turn.lay blocks lays several cards a turn" in text
     assert "the stuck rule 'pass_twice' is a plugin" in text
+
+
+def test_the_rule_based_player_lays_on_a_block_to_go_out() -> None:
+    # late in a deal 甲 holds D8 D9 D10 above the diamonds' A-7, and 乙 holds only S8, which
+    # fits: a stop before D10 lets 乙 go out; the rule-based player lays D10 and goes out,
+    # although D10 opens the J for the others
+    from paiqi_core.agents import make_agent
+
+    game = Game("pagat", ("turn.lay=blocks",))
+    ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    table = [s + r for s in "HC" for r in ranks] + [s + r for s in "SD" for r in ranks[:7]]
+    hands = (("D8", "D9", "D10"), ("S8",), ("S9", "S10", "SJ", "DJ"), ("SQ", "SK", "DQ", "DK"))
+    state = State(
+        game,
+        [mask(*h) for h in hands],
+        table=mask(*table),
+        turn=0,
+        played=[10, 12, 9, 9],
+        opened=[0, 1, 2, 3],
+    )
+    agent = make_agent("normal", random.Random(1), game=game)
+    while state.turn == 0 and not state.is_terminal():
+        state.apply(agent.act(state.observation(0)))
+    assert state.is_terminal() and state.result().winners == (0,)
+
+
+@pytest.mark.parametrize("name", ["pimc:8x2", "ismcts:100", "guided:50"])
+def test_the_search_players_play_games_of_blocks_to_their_end(name: str) -> None:
+    # their belief reads a block's stops and cards, and their playouts lay blocks
+    from paiqi_core.agents import make_agent
+
+    game = Game("pagat", ("turn.lay=blocks",))
+    state = game.new_state(1)
+    agents = [make_agent(name, random.Random(1), game=game)]
+    agents += [make_agent("easy", random.Random(k), game=game) for k in (2, 3, 4)]
+    while not state.is_terminal():
+        state.apply(agents[state.turn].act(state.observation(state.turn)))
+    assert state.result().winners

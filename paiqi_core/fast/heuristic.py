@@ -332,8 +332,9 @@ def choices(
         elif score == best:
             jokers |= 1 << j
     if may_pass and best < 0 and st[PHASE] == LAYING:
-        return PASS, count, 0, 0, 0  # a block's stop costs nothing: stop where laying on hurts
-    if may_pass and best < 0:
+        if held(st, seat) > 1:  # (the last card goes out)
+            return PASS, count, 0, 0, 0  # a block's stop costs nothing: stop where laying on hurts
+    elif may_pass and best < 0:
         limit = R[R_PASS_LIMIT]
         left = (limit if limit >= 0 else ASSUMED_PASS_LIMIT) - st[PASSES + seat]
         if left > (0 if out else RESERVE_PASSES):
