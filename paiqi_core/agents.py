@@ -289,7 +289,7 @@ class HeuristicAgent:
             scored = [(self._play_score(observation, suits, a, pressure), a) for a in plays]
             best = max(s for s, _ in scored)
             if PASS in legal and self._passes_instead(observation, best):
-                return [PASS]
+                return [PASS]  # (a block's stop costs nothing: it stops where laying on hurts)
             if covers and best < -self._cover_floor(observation, suits, covers):
                 return self._cheapest(observation, suits, covers)  # house rules: covers by choice
             return [a for s, a in scored if s == best]
@@ -443,9 +443,12 @@ class HeuristicAgent:
 
     def _passes_instead(self, obs: Observation, best: float) -> bool:
         """A pass by choice: every play gives more to the others than to this hand, and a
-        pass is to spare."""
+        pass is to spare (a block's stop, no pass, always is, unless the card laid on would
+        be the hand's last: it goes out)."""
         if best >= 0:
             return False
+        if obs.laying:
+            return obs.hand_counts[obs.seat] > 1
         limit = self.rules.pass_limit
         used = obs.pass_counts[obs.seat]
         left = (limit if limit is not None else ASSUMED_PASS_LIMIT) - used

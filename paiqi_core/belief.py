@@ -62,7 +62,13 @@ from paiqi_core.cards import JOKER as JOKER_CARD
 from paiqi_core.core import layout as L
 from paiqi_core.core.layout import EACH_SUIT, R_ENDS
 from paiqi_core.core.plain import kernel, table_fits, trump_cards_down, trump_fits
-from paiqi_core.core.play_rules import OPTIONAL, R_JOKER_FINISH, R_JOKER_HANDOVER, R_START
+from paiqi_core.core.play_rules import (
+    OPTIONAL,
+    R_JOKER_FINISH,
+    R_JOKER_HANDOVER,
+    R_LAY,
+    R_START,
+)
 from paiqi_core.engine import Game, Observation, State
 from paiqi_core.slots import GivenSeat
 
@@ -276,8 +282,24 @@ class Belief:
         # cards drawn so far at the stop in progress
         growing = rules.draw in GROWING_DRAWS
         run = 0
+        # where a turn lays a block of cards (turn.lay blocks), a card or a pass right after
+        # a card of the same seat lays on its block or stops it: a card the block allows,
+        # whatever else fits (a 7 that fits need not go first), and a stop that proves
+        # nothing (no pass)
+        blocks = rules.profile.get("turn.lay") == "blocks"
+        laying = -1  # the seat whose last move laid a card (it may be laying a block)
         history = obs.history
         for index, (seat, action) in enumerate(history):
+            within = False  # a card laid on a block
+            if blocks:
+                if action == PASS and seat == laying:
+                    laying = -1
+                    continue  # the stop of a block: no pass, and proof of nothing
+                within = action < COVER and seat == laying
+                if action < COVER:
+                    laying = seat
+                elif seat != laying or not EVENT <= action < JOKER:
+                    laying = -1  # (an event of the same seat, a cut, keeps its block)
             if asked is not None and not EVENT <= action < JOKER:
                 # the move after a joker's: the answer of the place's holder where it was
                 # asked (the card: taken; a pass: kept, or the next player's own pass)
@@ -362,7 +384,7 @@ class Belief:
                 else:
                     self._covers[seat].append(self._void[seat] | (EVERY_CARD & ~coverable))
             elif action < COVER:  # a play (of the hand, or of a card lying face up)
-                if sevens_first and not sevens_first >> action & 1:
+                if sevens_first and not within and not sevens_first >> action & 1:
                     # a 7 that fitted would have gone first: it held none (or a joker move)
                     self._void[seat] |= fitting() & sevens_first
                 lay(action)
@@ -947,6 +969,8 @@ class Belief:
             return False  # which cards moved unseen, only a walk back and a replay tell
         if self.game.vector[R_JOKER_FINISH]:
             return False  # whether a joker move would have gone out: the hand's size then
+        if self.game.vector[R_LAY]:
+            return False  # whether a turn's block could go on (it ended by itself): a replay
         if self.game.vector[L.R_TALLY]:
             return False  # which passes were made when able (Hoyle's chips): the hands then
         if self.game.rules.jokers and self.game.vector[R_JOKER_HANDOVER]:

@@ -16,7 +16,8 @@ passes come between two other moves, and each seat passes at most ``stall`` time
 them. A stock (``deck.leftover: stock``) adds a move for each card drawn from it and one
 for the stop after a card drawn that fits and is kept; a stock nobody draws from holds
 cards that never come into play, where a row can stop for good, so the stall rule bounds
-such a game too. Rules that no bound is known for (a plugin's stuck rule) have an
+such a game too. Where a turn lays a block of cards (``turn.lay`` blocks), a stop may
+follow each card. Rules that no bound is known for (a plugin's stuck rule) have an
 unbounded length (None).
 
 Holders at the end. An ending says how many seats may still hold cards when it ends a game
@@ -97,7 +98,13 @@ def limits(rules: Rules) -> Limits:
     # a pass that takes a card is followed by the card handed on: a move of its own; a
     # draw is a move, and so is the stop after a card drawn that is kept
     # the holder of a joker's place may be asked (turn.joker_handover optional): a move
-    turns = None if passes is None else cards + passes * (2 if takes else 1) + 2 * draws + offers
+    # a turn's block of cards (turn.lay blocks) may end with a stop: one after a card at most
+    stops = cards if rules.profile.get("turn.lay") == "blocks" else 0
+    turns = (
+        None
+        if passes is None
+        else cards + passes * (2 if takes else 1) + 2 * draws + offers + stops
+    )
     # placed 7s (each deck's), cuts, swaps, bursts, leaves
     events = 4 * rules.decks + 4 + (52 if rules.jokers else 0) + 2 * n
     declared = getattr(rules.ending, "most_holding", None)

@@ -125,6 +125,9 @@ class Observation(NamedTuple):
     # places, and such a place holds the trump of its rank (``door_card`` names trumps), its
     # own card then going to the trump row's place of its rank
     trumped: int = 0
+    # the seat to move lays on the block of cards of its turn (turn.lay blocks): another
+    # card of the block, or a pass that stops the turn (no pass is counted)
+    laying: bool = False
 
     def remembered(self) -> list[Remembered]:
         """The history as this seat remembers it: each entry with the card this seat knows

@@ -24,6 +24,9 @@ STOCK_VARIANTS: list[tuple[str, dict[str, object]]] = [
     ("shichinarabe", {"deck.hand": 10, "deck.leftover": "stock", "turn.draw": "one"}),
     # draws that grow from stop to stop: a stop is several draws of one seat in a row
     ("sevens-stock", {"turn.draw": "increasing"}),
+    # a turn's block of cards (turn.lay: blocks): one seat lays several cards in a row and
+    # may stop, with a pass that is no pass
+    ("sevens-stock", {"turn.lay": "blocks"}),
 ]
 
 

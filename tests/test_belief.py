@@ -55,6 +55,11 @@ CONFIGS = [(p, ()) for p in sorted(builtin_profiles())] + [
     ("doujue-passes", ("turn.pass_takes=chosen",)),
     # a stock: a draw proves the drawer was stuck; a card drawn unseen may be any card the
     # stock held, but one kept that did not fit is not one that fitted; walked back to the deal
+    # a turn's block of cards: a stop after a card proves nothing, and a card laid on a
+    # block is the block's, whatever 7 fitted
+    ("pagat", ("turn.lay=blocks",)),
+    ("pagat", ("turn.lay=blocks", "turn.sevens_first=true")),
+    ("doujue", ("turn.lay=blocks",)),
     ("pagat", ("deck.hand=7", "deck.leftover=stock", "turn.draw=one")),
     ("pagat", ("deck.hand=5", "deck.leftover=stock", "turn.draw=one", "turn.must_play=false")),
     ("shichinarabe", ("deck.hand=10", "deck.leftover=stock", "turn.draw=one")),
@@ -176,6 +181,8 @@ def test_a_state_rebuilt_by_exchanging_hidden_cards_is_the_replayed_one(
             or belief.game.vector[L.R_TALLY]  # passes when able counted (Hoyle's chips)
             # (or keep its place: who held the card under it, only a replay tells)
             or (rules.jokers and rules.profile.get("turn.joker_handover") != "forced")
+            # (or a block's turn ended by itself: whether it could go on, only a replay tells)
+            or rules.profile.get("turn.lay") == "blocks"
         )
         return
     draws = belief.placements(rng)
@@ -299,6 +306,39 @@ def test_a_draw_proves_the_drawer_held_nothing_that_fitted() -> None:
     assert held and not held & fitted
     # the stock (39 cards, one drawn) and the hands are sampled from the same unseen cards
     assert sum(p.size for p in belief.places) == 3 + 4 + 3 + 39
+
+
+def test_a_stop_of_a_block_proves_nothing_and_a_card_laid_on_it_no_missing_seven() -> None:
+    """Crazy Tan under Fan Tan, where a stuck player must pass: 甲 lays S7 and stops while
+    still holding S8, which fits. A pass would prove 甲 held no S8 (nor H7, D7, C7); the
+    stop proves nothing, so samples from 乙's seat give 甲 the S8 or a 7 as often as the
+    other unseen cards. Under Badam Satti's 7 first, 甲's S8 laid on the block after S7
+    proves no 7 missing from 甲's hand either."""
+    hands = [
+        ["S7", "S8", "H7", "C2", "C3", "C4", "C5", "C6", "C8", "C9", "C10", "CJ", "CQ"],
+        ["SA", "S2", "S3", "S4", "S5", "S6", "HA", "H2", "H3", "H4", "H5", "H6", "CK"],
+        ["S9", "S10", "SJ", "SQ", "SK", "H8", "H9", "H10", "HJ", "HQ", "HK", "DA", "D2"],
+        ["D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "DJ", "DQ", "DK", "CA", "C7"],
+    ]
+    dealt = [[parse_card(c) for c in h] for h in hands]
+    s8, h7 = parse_card("S8"), parse_card("H7")
+    g = game("pagat", ("turn.lay=blocks",))
+    state = g.new_state(hands=dealt)
+    state.apply("S7")
+    assert state.turn == 0 and set(state.legal_actions()) == {s8, h7, PASS}
+    state.apply("pass")  # the stop
+    assert state.turn == 1 and state.observation(1).pass_counts == (0, 0, 0, 0)
+    belief = Belief(g, state.observation(1))
+    assert belief._void[0] == 0
+    held = Counter(c for x in belief.samples(random.Random(2), 60) for c in bits(x.hands[0]))
+    assert held[s8] > 0 and held[h7] > 0
+    first = game("pagat", ("turn.lay=blocks", "turn.sevens_first=true"))
+    state = first.new_state(hands=dealt)
+    state.apply("S7")
+    state.apply("S8")  # laid on the block, with H7 in hand: no proof that 甲 holds no 7
+    belief = Belief(first, state.observation(1))
+    assert not belief._void[0] >> h7 & 1
+    assert any(x.hands[0] >> h7 & 1 for x in belief.samples(random.Random(3), 40))
 
 
 def test_cards_handed_on_with_jokers_are_not_read_yet_and_say_so() -> None:

@@ -208,6 +208,12 @@ VARIANTS = [
     # trumps named by the last card dealt (WILD_RULES row 11)
     ("trump-fan-tan", ()),
     ("sevens-stock", ("layout.trumps=last_dealt", "turn.draw=increasing_run")),
+    # a turn lays a block of cards, a run, parallels or parallel runs (Crazy Tan, row 11)
+    ("pagat", ("turn.lay=blocks",)),
+    ("doujue", ("turn.lay=blocks",)),
+    ("sevens-stock", ("turn.lay=blocks", "turn.draw=increasing")),
+    ("bicycle", ("turn.lay=blocks", "turn.must_play=false", "scoring.able_pass_cost=2")),
+    ("sjuan", ("turn.lay=blocks", "turn.extra_after_end=none", "turn.pass_bars=true")),
 ]
 GAMES_PER_PROFILE = 10_000  # compared with the Python engine's games, move for move
 RECORDS_PER_PROFILE = 300  # of which also written as records, read back and replayed

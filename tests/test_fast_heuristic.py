@@ -80,6 +80,9 @@ CASES = [
     ("trump-fan-tan", ()),
     ("sevens-stock", ("layout.trumps=last_dealt",)),
     ("doujue-passes", ("layout.trumps=last_dealt", "opening.method=seven_holder")),
+    # a turn's block of cards: lay on while it helps, and stop (no pass) where it hurts
+    ("pagat", ("turn.lay=blocks", "turn.pass_limit=1")),
+    ("doujue", ("turn.lay=blocks",)),
 ]
 
 

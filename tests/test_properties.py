@@ -134,6 +134,9 @@ class Rules:
     # Trump Fan Tan (WILD_RULES row 11): the last card dealt names trumps; a trump may take
     # the place of its rank in another row, whose card then goes to the trump row
     trumps: str = "none"
+    # Crazy Tan (WILD_RULES row 11): single (a card a turn) or blocks (a run of ranks along
+    # the line, in one suit or several, laid a card at a time)
+    lay: str = "single"
 
     @staticmethod
     def of(profile: str | Game) -> Rules:
@@ -202,6 +205,7 @@ class Rules:
             rows=p.get("layout.rows"),
             joker_handover=p.get("turn.joker_handover"),
             trumps=p.get("layout.trumps"),
+            lay=p.get("turn.lay"),
         )
 
     @property
@@ -429,6 +433,16 @@ def stall_of(
     return 10 if by_choice or takes or dead else None
 
 
+@dataclass(frozen=True)
+class Block:
+    """The cards of a turn so far (turn.lay blocks): suits, the run's places, a due suit."""
+
+    suits: frozenset[int] | set[int]
+    low: int
+    high: int
+    due: int | None
+
+
 class Model:
     """A game played by the rules alone, action by action, beside the engine.
 
@@ -499,6 +513,9 @@ class Model:
         self.over = False
         self.idle = 0  # passes in a row
         self.extra = False  # the player to move plays again after a card that ended its line
+        # the block of the turn in progress (turn.lay blocks): its suits, the run's first and
+        # last places along the line, and the suit begun and not yet laid at all of them
+        self.block: Block | None = None
         self.taker: int | None = None  # the seat that passed, to be handed a card
         self.handed: list[list[str]] = [[] for _ in range(n)]  # cards given or taken, in order
         self._legal: set[str] | None = None  # the legal actions, until the next change
@@ -616,6 +633,8 @@ class Model:
             )
         if self.to_draw:  # more cards to draw at this stop
             return {"draw"}
+        if self.block is not None:  # the block of the turn: lay on, or stop when none is due
+            return self._block_legal()
         plays = self.plays()
         opening_card = not self.table and self.first is not None  # compulsory
         jokers = self.jokers[self.turn] > 0
@@ -679,8 +698,11 @@ class Model:
         if drawing:
             self._draw(seat, CARD_NUMBER[text.removeprefix("draw ")])
             return
-        stop = text == "pass" and (self.extra or self.drew)  # no extra card: not a pass
+        # no extra card, no card drawn or no more of the block: not a pass
+        stop = text == "pass" and (self.extra or self.drew or self.block is not None)
         self.extra = self.drew = False
+        if stop:
+            self.block = None
         self.idle = self.idle + 1 if text == "pass" and not stop else 0
         laid = None  # the card laid on the table, if any
         if stop:
@@ -768,8 +790,78 @@ class Model:
             )
         ):
             self.extra = True  # the same seat moves again
+        elif self.rules.lay == "blocks" and laid is not None and self._lay_on(seat, laid):
+            pass  # the same seat lays on its block, or stops
         else:
+            self.block = None
             self._advance()
+
+    def _place(self, card: int) -> int:
+        """The place of ``card``'s rank along the line (A..K, or 2..A with the ace high)."""
+        return POSITION[self.rules.ace][card % 13]
+
+    def _run_cards(self, suit: int, block: Block) -> set[int]:
+        """``suit``'s cards at the places of ``block``'s run."""
+        return {
+            c for c in range(13 * suit, 13 * suit + 13) if block.low <= self._place(c) <= block.high
+        }
+
+    def _lay_on(self, seat: int, card: int) -> bool:
+        """After ``seat`` laid ``card``: the block with it, and whether any card lays on."""
+        suit, place = card // 13, self._place(card)
+        block = self.block
+        if block is None:
+            block = Block({suit}, place, place, None)
+        elif suit not in block.suits:
+            block = Block(block.suits | {suit}, block.low, block.high, suit)
+        elif len(block.suits) == 1:
+            block = Block(block.suits, min(block.low, place), max(block.high, place), None)
+        if block.due is not None and self._run_cards(block.due, block) <= self.table:
+            block = Block(block.suits, block.low, block.high, None)
+        self.block = block
+        self._legal = None
+        if self.legal() - {"pass"}:
+            return True
+        self.block = None
+        self._legal = None
+        return False
+
+    def _block_legal(self) -> set[str]:
+        """The cards that lay on the block, and a stop where no suit begun is still due: the
+        due suit's cards at the run's places; else, while the block has one suit, a card
+        at either end of its run, and a card of another suit at the run's places whose
+        every card there the player holds and could lay one after another now."""
+        block = self.block
+        assert block is not None
+        plays = self.plays()
+        if block.due is not None:
+            return {card_text(c) for c in self._run_cards(block.due, block) & plays}
+        cards = set()
+        if len(block.suits) == 1:
+            (suit,) = block.suits
+            cards |= {
+                c
+                for c in plays
+                if c // 13 == suit and self._place(c) in (block.low - 1, block.high + 1)
+            }
+        held = self.hands[self.turn] | self.face_up
+        for other in set(range(4)) - block.suits:
+            need = self._run_cards(other, block)
+            if need <= held and self._layable(need):
+                cards |= need & plays
+        return {card_text(c) for c in cards} | {"pass"}
+
+    def _layable(self, cards: set[int]) -> bool:
+        """Whether ``cards`` can be laid one after another, each fitting when laid."""
+        table, rest = set(self.table), set(cards)
+        while rest:
+            fits = playable(self.rules, table) & rest
+            if not fits:
+                return False
+            card = min(fits)
+            table.add(card)
+            rest.remove(card)
+        return True
 
     def _held_back(self, seat: int) -> None:
         """A pass of ``seat``: made when it could have played a card (or a joker move),
@@ -1577,15 +1669,17 @@ def played_as_the_model(
     seed: int,
     rnd: random.Random,
     allowed: Callable[[list[int]], bool] = lambda legal: True,
+    pick: Callable[[list[int], random.Random], int] | None = None,
 ) -> State:
-    """A game of ``seed`` played at random to its end, every step checked against the model
-    (and every list of legal actions against ``allowed``); the model ends it too."""
+    """A game of ``seed`` played at random to its end (or as ``pick`` chooses from the legal
+    actions), every step checked against the model (and every list of legal actions against
+    ``allowed``); the model ends it too."""
     state = played.new_state(seed=seed)
     model = model_of(state, rules)
     while not state.is_terminal():
         legal = state.legal_actions()
         assert allowed(legal), legal
-        action = legal[rnd.randrange(len(legal))]
+        action = pick(legal, rnd) if pick else legal[rnd.randrange(len(legal))]
         state.apply(action)
         model.apply(told(state, action))
         check_state(state, model)
@@ -1727,6 +1821,49 @@ def test_games_with_an_extra_play_after_an_end_follow_the_rules(
     assert rules.extra_after_end != "none"
     state = played_as_the_model(played, rules, seed, rnd)
     check_result(state, rules)
+
+
+# a turn's block of cards (Crazy Tan, WILD_RULES row 11): runs, parallels and parallel
+# runs under Fan Tan, a covering family, draws, chips, 七並べ's passes, a 7 first, the
+# order of the sides, cards face up and a pass that bars
+BLOCKS = [
+    ("pagat", ("turn.lay=blocks",)),
+    ("doujue", ("turn.lay=blocks",)),
+    ("platform", ("turn.lay=blocks",)),
+    ("sevens-stock", ("turn.lay=blocks", "turn.draw=increasing")),
+    ("bicycle", ("turn.lay=blocks", "turn.must_play=false", "scoring.able_pass_cost=2")),
+    ("shichinarabe", ("turn.lay=blocks",)),
+    ("pagat", ("turn.lay=blocks", "turn.sevens_first=true", "layout.sides=high_first")),
+    ("pagat", ("turn.lay=blocks", "deck.leftover=face_up", "players=5", "layout.ace=low")),
+    ("sjuan", ("turn.lay=blocks", "turn.extra_after_end=none", "turn.pass_bars=true")),
+    # the 6-7-8 first: a suit whose first card fits may still not be layable to the end
+    ("siebener-raus", ("turn.lay=blocks",)),
+]
+
+
+@pytest.mark.parametrize(("profile", "sets"), BLOCKS)
+@FAST
+@given(seed=SEEDS, rnd=st.randoms(use_true_random=False))
+def test_games_where_a_turn_lays_a_block_follow_the_rules(
+    profile: str, sets: tuple[str, ...], seed: int, rnd: random.Random
+) -> None:
+    """Every step of a game where a turn lays a block of cards equals the model's: the
+    cards that lay on a block, the stop where no suit begun is due (no pass), the turn
+    that ends by itself where nothing lays on, and the result."""
+    played = Game(profile, sets)
+    rules = Rules.of(played)
+    assert rules.lay == "blocks"
+    state = played_as_the_model(played, rules, seed, rnd, pick=laying_on)
+    check_result(state, rules)
+
+
+def laying_on(legal: list[int], rnd: random.Random) -> int:
+    """A card most of the time where one may be laid, so that blocks grow long and reach
+    other suits; else any action."""
+    cards = [a for a in legal if a < 52]
+    if cards and rnd.random() < 0.9:
+        return cards[rnd.randrange(len(cards))]
+    return legal[rnd.randrange(len(legal))]
 
 
 # short packs and centres other than the 7 (Девятка's 36 cards from the 9, Karten-Domino's

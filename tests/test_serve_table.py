@@ -998,3 +998,54 @@ def test_a_whole_game_with_a_stock_reaches_its_end(
     assert len(shown) == len(lines)
     assert all(re.fullmatch(r"seat \d: draw \S+", x) for x in shown), shown
     assert page.text_content("#replay-board .stock .stock-count") == str(24 - len(lines))
+
+
+def laying(page: Any) -> bool:
+    """Whether the person is in the middle of a block (turn.lay blocks): a stop is offered."""
+    stop = page.locator("#pass")
+    return bool(stop.count()) and stop.text_content() == "Stop (end the block) P"
+
+
+def test_a_block_of_two_cards_is_laid_by_clicking_and_ended_with_a_stop(
+    page: Any, server: PaiqiServer, shots: Path
+) -> None:
+    """Crazy Tan (``turn.lay=blocks``): after the person lays a card that something can
+    join, it is still the person's turn and the button says Stop (end the block), not Pass.
+    A click on another card lays it in the same turn; the move list shows both cards. A
+    stop ends a block, is written as such and counts no pass."""
+    deal(page, server, "pagat", 3, options="turn.lay=blocks", level="easy")
+    facts = page.locator("#seats .seat[data-seat='0'] .seat-facts")
+    laid = stopped = False
+    for _ in range(80):  # the person's turns: a second card on a block once, a stop once
+        if wait_for_person(page) != "you" or (laid and stopped):
+            break
+        _, before = game_state(page)
+        if laying(page) and not laid:  # a card of the block is down: lay another
+            shot(page, shots, "block-laying", full=False)
+            first = page.locator("#history li").nth(before - 1)
+            assert (first.text_content() or "").startswith("seat 0 (you): ")
+            page.click("#hand .card.legal")
+            page.wait_for_function(
+                f"() => document.querySelector('#game').dataset.moves > {before}"
+            )
+            second = page.locator("#history li").nth(before)
+            assert (second.text_content() or "").startswith("seat 0 (you): ")
+            assert [first.get_attribute("data-kind"), second.get_attribute("data-kind")] == [
+                "play",
+                "play",
+            ]
+            laid = True
+        elif laying(page):  # a later block: end it
+            page.click("#pass")
+            page.wait_for_function(
+                f"() => document.querySelector('#game').dataset.moves > {before}"
+            )
+            assert page.locator("#history li").nth(before).text_content() == (
+                "seat 0 (you): end the block"
+            )
+            stopped = True
+        else:
+            move(page)
+    assert laid and stopped, (laid, stopped)
+    # neither a block nor its stop is a pass (the person never had to pass in this deal)
+    assert (facts.text_content() or "").endswith("0 passes")

@@ -26,6 +26,11 @@ from paiqi_core.core.bits import hot, lowest, nth_bit, popcount, step
 from paiqi_core.core.layout import (
     ACTIONS,
     BARRED,
+    BLOCK,
+    BLOCK_DUE,
+    BLOCK_HIGH,
+    BLOCK_LOW,
+    BLOCK_OPEN,
     BURST,
     BURSTED,
     BY_CHOICE,
@@ -71,6 +76,7 @@ from paiqi_core.core.layout import (
     LAID,
     LAID_BY,
     LAST,
+    LAYING,
     LEAD,
     LEAVE,
     LEFT,
@@ -143,10 +149,12 @@ from paiqi_core.core.layout import (
 )
 from paiqi_core.core.play_rules import (
     BY_HANDOVER,
+    BY_LAYING,
     BY_SEVENS_FIRST,
     OPTIONAL,
     R_JOKER_FINISH,
     R_JOKER_HANDOVER,
+    R_LAY,
     R_PASS_BARS,
     R_ROWS,
     R_SEVENS_FIRST,
@@ -693,6 +701,7 @@ def start(
     st[OFFERED] = 0
     st[DRAWS] = 0
     st[TRUMPED] = 0
+    st[BLOCK] = 0
     table = opening(st, R, log, door)
     if st[LEAD]:  # a match's last winner moves first (``match.next_lead``)
         st[TURN] = st[LEAD] - 1
@@ -1006,8 +1015,126 @@ def _moved_on(
         st[OVER] = 1
     elif R[R_EXTRA] and _earns_extra(st, R, beyond, seat, action):
         st[PHASE] = EXTRA  # the same seat plays again
+    elif R[R_LAY] and action < COVER and _lays_on(st, R, ext, seat, action):
+        st[PHASE] = LAYING  # the same seat lays on its block, or stops
+        return
     else:
         advance(st, R, ext, beyond, log)
+    st[BLOCK] = 0  # the turn is over: its block with it
+
+
+# -- a turn's block of cards (R_LAY, ``turn.lay`` blocks): one run of ranks in one or more
+# suits, laid a card at a time -----------------------------------------------------------
+@step
+def line_bottom(R: np.ndarray) -> int:
+    """The rank a block's run counts its places from (the rank at the bottom of the line):
+    the 2 where the ace is high, after the K (the line's ends are the A and a rank below
+    it, with a K in the pack); else the A. Rows that run on round the corner count from
+    the A, and a run does not go round it."""
+    ends = R[R_ENDS]
+    if ends & 1 and (R[R_ROW] >> 12) & 1 and not (ends >> 12) & 1:
+        return 1
+    return 0
+
+
+@step
+def _places(low: int, high: int) -> int:
+    """The places ``low`` to ``high`` of the line, a mask."""
+    return ((1 << (high + 1)) - 1) & ~((1 << low) - 1)
+
+
+@step
+def _run(R: np.ndarray, block: int) -> int:
+    """The ranks of ``block``'s run (its places along the line), a row mask."""
+    places = _places((block >> BLOCK_LOW) & 15, (block >> BLOCK_HIGH) & 15)
+    return turned(places, line_bottom(R))
+
+
+@step
+def block_cards(st: np.ndarray, R: np.ndarray, seat: int) -> int:
+    """The cards that lay on the block of ``seat``'s turn now (``PHASE`` LAYING): the rest
+    of the suit being completed at the run's ranks; else the first suit's run at either end
+    while it is the only suit, and a card of a suit that may be begun at the run's ranks."""
+    block = st[BLOCK]
+    can = plays(st, R, seat)
+    run = _run(R, block)
+    due = (block >> BLOCK_DUE) & 7
+    if due:
+        return can & (run << (13 * (due - 1)))
+    suits = block & 15
+    cards = 0
+    if suits & (suits - 1) == 0:  # one suit: its run grows at either end of its places
+        places = _places((block >> BLOCK_LOW) & 15, (block >> BLOCK_HIGH) & 15)
+        ends = ((places << 1) | (places >> 1)) & ~places & FULL_ROW
+        cards = can & (turned(ends, line_bottom(R)) << (13 * lowest(suits)))
+    begin = (block >> BLOCK_OPEN) & 15
+    for suit in range(4):
+        if (begin >> suit) & 1:
+            cards |= can & (run << (13 * suit))
+    return cards
+
+
+@step
+def _layable(st: np.ndarray, ext: np.ndarray, suit: int, run: int) -> bool:
+    """Whether ``suit``'s cards at the ranks of ``run`` can all be laid now, one after
+    another, each where it fits when it is laid."""
+    row = (st[TABLE] >> (13 * suit)) & FULL_ROW
+    need = run
+    while need:
+        fits = ext[row] & need
+        if fits == 0:
+            return False
+        rank = lowest(fits)
+        row |= 1 << rank
+        need ^= 1 << rank
+    return True
+
+
+@step
+def _lays_on(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: int) -> bool:
+    """After ``seat`` laid ``card``: its turn's block with the card (``st[BLOCK]``), and
+    whether it may lay on. A card of a suit not in the block begins that suit, which is
+    then completed at the run's ranks; while the block has one suit its run grows. A suit
+    may be begun where its holder holds every card of it at the run's ranks and can lay
+    them all now. Where nothing can be laid on, the block is over (0)."""
+    suit = card // 13
+    place = (card % 13 - line_bottom(R) + 13) % 13  # its place along the line
+    block = st[BLOCK]
+    suits = block & 15
+    low = (block >> BLOCK_LOW) & 15
+    high = (block >> BLOCK_HIGH) & 15
+    due = (block >> BLOCK_DUE) & 7
+    if block == 0:  # the turn's first card
+        suits = 1 << suit
+        low = place
+        high = place
+    elif not (suits >> suit) & 1:  # a suit begun: its ranks are due
+        suits |= 1 << suit
+        due = suit + 1
+    elif suits & (suits - 1) == 0:  # the one suit's run grows
+        low = min(low, place)
+        high = max(high, place)
+    run = turned(_places(low, high), line_bottom(R))
+    if due and (st[TABLE] >> (13 * (due - 1))) & run == run:
+        due = 0  # that suit is complete at the run's ranks
+    begin = 0
+    if due == 0:
+        held = st[HAND + seat] | st[POOL]
+        for other in range(4):
+            cards = run << (13 * other)
+            if not (suits >> other) & 1 and held & cards == cards and _layable(st, ext, other, run):
+                begin |= 1 << other
+    st[BLOCK] = (
+        suits
+        | (low << BLOCK_LOW)
+        | (high << BLOCK_HIGH)
+        | (due << BLOCK_DUE)
+        | (begin << BLOCK_OPEN)
+    )
+    if block_cards(st, R, seat):
+        return True
+    st[BLOCK] = 0
+    return False
 
 
 @step
@@ -1216,6 +1343,8 @@ def options(
         return 1 << ((st[OFFERED] - 1) % 4096 // 64), 0, 0, True, BY_HANDOVER
     if phase == DRAWING:  # another card to draw at this stop
         return 0, 0, 0, False, BY_DRAW
+    if phase == LAYING and R[R_LAY]:  # lay on the block, or stop where no suit is due
+        return block_cards(st, R, seat), 0, 0, (st[BLOCK] >> BLOCK_DUE) & 7 == 0, BY_LAYING
     can = plays(st, R, seat)
     sevens = can & (EACH_SUIT << R[R_CENTRE]) if R[R_SEVENS_FIRST] else 0
     if sevens:  # a centre card that can be played goes before any other card

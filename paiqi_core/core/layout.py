@@ -99,6 +99,14 @@ BARRED = _J + 23  # 1 + the seat a pass bars from its turns until another passes
 # the places on the table held by a trump laid in the place of another suit's card of its
 # rank (``layout.trumps``), a card mask: the card of such a place goes to the trump row
 TRUMPED = _J + 28
+# the block of cards laid so far this turn (R_LAY, ``turn.lay`` blocks), packed: its suits
+# (BLOCK_SUITS, a mask), the run's lowest and highest place along the line (BLOCK_LOW,
+# BLOCK_HIGH; ``kernel.line_bottom``), 1 + the suit begun and still being completed at the
+# run's ranks (BLOCK_DUE, 0: none), and the suits that may be begun next (BLOCK_OPEN, a
+# mask: held in full at the run's ranks and layable now, as found after the last card);
+# 0: no block yet (cleared when the turn ends)
+BLOCK = _J + 30
+BLOCK_LOW, BLOCK_HIGH, BLOCK_DUE, BLOCK_OPEN = 4, 8, 12, 16  # bit offsets (BLOCK_SUITS: 0)
 # 1 + the seat that moves first in place of the opening's first mover (a match's last
 # winner, ``match.next_lead``), 0: the opening's; set before the game starts
 LEAD = _J + 32
@@ -227,6 +235,7 @@ HAND_ON = 2  # PHASE: the previous player hands a card to the one who passed (TA
 DREW = 3  # PHASE: the card just drawn fits: the player may (or must) play it at once
 OFFER = 4  # PHASE: the holder of a joker's place takes the joker (plays the card) or keeps it
 DRAWING = 5  # PHASE: the player to move draws another card at this stop (R_DRAW GROWING, SHARED)
+LAYING = 6  # PHASE: the player to move lays on the block of its turn, or stops (R_LAY)
 # R_DRAW: none; one card a stop; as many as the player's own stops so far (1, 2, 3 ...); as
 # many as the table's stops so far; as many as the stops in a row since a card was last laid
 DRAWS_BY = ("none", "one", "increasing", "increasing_shared", "increasing_run")

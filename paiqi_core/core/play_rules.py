@@ -33,8 +33,10 @@ R_START = 74  # 1: any card may begin a row, and takes the centre's part in it (
 R_TRUMPS = 73  # 1: the last card dealt (the door card) names trumps (layout.trumps)
 R_ROWS = 75  # 1: only a row begun and not yet finished may be played to (layout.rows)
 R_JOKER_HANDOVER = 72  # the holder of a joker's place: 0 takes it (forced), OPTIONAL, NEVER
+R_LAY = 76  # 1: a turn lays a block of cards (turn.lay blocks), one at a time
 BY_SEVENS_FIRST = 9  # (kernel.options) a centre card held that can be played went first
 BY_HANDOVER = 10  # (kernel.options) the holder of a joker's place is asked: take it or keep
+BY_LAYING = 11  # (kernel.options) the player lays on the block of its turn, or stops
 OPTIONAL, NEVER = 1, 2  # R_JOKER_HANDOVER
 
 
@@ -381,6 +383,76 @@ PLAY_RULES += (
             "door_card で切り札を指定し、指定がなければ最後の一枚を受け取った手のいちばん大きい"
             "カードです。",
         },
+    ),
+    PlayRule(
+        "turn.lay",
+        R_LAY,
+        ("single", "blocks"),
+        "play",
+        {
+            "en": {
+                "blocks": "A turn may lay several cards as one block: a run of one suit "
+                "(such as 8 9 10), the same rank in several suits (parallels), or the same "
+                "run in several suits (parallel runs). The cards go down one at a time, each "
+                "where it fits when it is laid, and the {centre}s may always be laid. After "
+                "each card the player may lay on or stop; stopping is no pass."
+            },
+            "zh-TW": {
+                "blocks": "一輪可以出好幾張牌組成的一組：同一花色的順子（例如 8 9 10）、"
+                "不同花色的同一點數（並排），或不同花色的同一段順子（並排順子）。牌一張一張放，"
+                "每張放下時都要接得上，{centre} 隨時都能出。每出一張之後可以繼續出或停手；"
+                "停手不算過牌。"
+            },
+            "ja": {
+                "blocks": "一回の手番で、何枚かのカードを一組として出せます。同じスートの続き"
+                "（8 9 10 など）、違うスートの同じランク（並び）、違うスートの同じ続き（並んだ"
+                "続き）です。カードは一枚ずつ、置くときにつながる場所に置き、{centre} はいつで"
+                "も出せます。一枚ごとに続けるかやめるかを選べ、やめるのはパスではありません。"
+            },
+        },
+        "block-one-run-several-suits",
+        {
+            "en": "A turn's block is one run of consecutive ranks, laid in one or more suits. "
+            "While it holds a single suit the run may grow at either end, a card at a time "
+            "(a run 6 7 8 of a suit not yet begun goes down 7 first). Laying a card of a "
+            "second suit fixes the run's ranks. A further suit may be begun only at one of "
+            "those ranks, and only by a player holding every card of that suit at the run's "
+            "ranks who can lay them all now, one after another (its row reaches the run, or "
+            "the row is empty and the run holds the centre rank); once begun, that suit's "
+            "ranks are completed before the player may stop, so no turn is left half done. "
+            "Stopping is no pass: it counts against no pass limit, costs no chip and does not "
+            "count towards the stall rule. A run follows the line of the rows: with the ace high, "
+            "Q K A is a run; where the rows join the A and the K, a run does not go round "
+            "that corner. Where a 7 that fits goes first (turn.sevens_first), that rule is "
+            "for a turn's first card; the later cards are the block's. "
+            "Everyone sees the cards of the block as they are laid.",
+            "zh-TW": "一輪的一組是一段連續的點數，放在一個或幾個花色上。只有一個花色時，這段"
+            "順子可以一張一張往兩頭延長（還沒開始的花色要出 6 7 8，先出 7）。出了第二個花色的"
+            "牌，這段點數就固定了。之後只能在這些點數上開始另一個花色，而且手上必須有那個花色"
+            "在這些點數上的每一張，並且現在就能一張接一張全部放下（那一列接得到這段順子，或那"
+            "一列還空著而這段順子包含中心點數）；一開始某個花色，就要把它這些點數出完才能停手，"
+            "所以不會有出到一半卡住的一輪。停手不算過牌：不計入過牌次數、不付籌碼、也不算進"
+            "僵局規則。順子照列的順序：A 大時 Q K A 是順子；A 和 K 相接的列，順子不繞過"
+            "那個轉角。規定能出的 7 要先出（turn.sevens_first）時，只管一輪的第一張；之後的牌"
+            "照這一組的規則。一組的每張牌放下時大家都看得到。",
+            "ja": "一回の手番の一組は、連続したランクの続き一つで、一つまたは複数のスートに"
+            "置きます。スートが一つのうちは、続きは一枚ずつ両端に伸ばせます（まだ始まって"
+            "いないスートの 6 7 8 は 7 から置きます）。二つ目のスートのカードを置くと、続き"
+            "のランクが決まります。ほかのスートはそのランクでしか始められず、そのスートの"
+            "そのランクのカードをすべて持ち、今すぐ順に全部置ける（列が続きまで届いている、"
+            "または列が空で続きに中心のランクが入っている）人だけが始められます。始めたら、"
+            "そのランクを出しきるまでやめられないので、途中で止まる手番はありません。やめる"
+            "のはパスではなく、パスの回数にも、チップにも、手詰まりの規則にも数えません。続き"
+            "は列の並びに従います。エースが上なら Q K A も続きで、A と K がつながる列でも"
+            "続きはその角を回り込みません。出せる 7 を先に出す規則（turn.sevens_first）は手番の"
+            "最初の一枚にだけ働き、そのあとは一組の決まりに従います。一組のカードは置くたびに"
+            "全員に見えます。",
+        },
+        (
+            "not legal",
+            "a turn's cards form one block (a run, parallels or parallel runs) and each suit "
+            "begun is completed at the block's ranks before the player stops ({legal})",
+        ),
     ),
 )
 

@@ -30,7 +30,7 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
 )
-from paiqi_core.core.play_rules import BY_HANDOVER, PLAY_RULES
+from paiqi_core.core.play_rules import BY_HANDOVER, BY_LAYING, PLAY_RULES
 
 if TYPE_CHECKING:
     from paiqi_core.engine.state import State
@@ -68,6 +68,12 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         return (
             f"{NOT_LEGAL}: seat {state.turn} is asked first whether to take back the joker "
             f"standing for {under}: play {under} (lay it and take the joker) or pass (keep it)"
+        )
+    if by == BY_LAYING and k == "pass":
+        cards = ", ".join(action_text(a) for a in legal)
+        return (
+            f"{MUST_PLAY}: a suit begun in the block is laid at all the block's ranks before "
+            f"the player stops ({cards})"
         )
     refused = _refused_by_a_declared_rule(state, action, legal)
     if refused:

@@ -456,6 +456,7 @@ class State(VectorView):
             (st[L.TWICE + seat], st[L.THRICE + seat]),
             (st[L.TABLE_TWICE], st[L.TABLE_THRICE]),
             st[L.TRUMPED],
+            st[L.PHASE] == L.LAYING,
         )
 
     # -- results -------------------------------------------------------------------

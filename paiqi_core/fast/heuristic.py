@@ -37,6 +37,7 @@ from paiqi_core.core.layout import (
     JOKER_AT,
     JOKER_BITS,
     JOKER_CARD,
+    LAYING,
     MAX_JOKERS,
     NLEFT,
     NOPENED,
@@ -334,7 +335,10 @@ def choices(
             jokers = 1 << j
         elif score == best:
             jokers |= 1 << j
-    if may_pass and best < 0:
+    if may_pass and best < 0 and st[PHASE] == LAYING:
+        if held(st, seat) > 1:  # (the last card goes out)
+            return PASS, count, 0, 0, 0  # a block's stop costs nothing: stop where laying on hurts
+    elif may_pass and best < 0:
         limit = R[R_PASS_LIMIT]
         left = (limit if limit >= 0 else ASSUMED_PASS_LIMIT) - st[PASSES + seat]
         if left > (0 if out else RESERVE_PASSES):

@@ -541,6 +541,7 @@ def _semantic_errors(
     if not problems:
         problems += _centre_pick_errors(data, where, fallback)
     problems += _tally_errors(data, where, given)
+    problems += _block_errors(data, where, given)
     turn = data["turn"]
     if data["layout"]["ends"] == "cut" and turn["stuck"] == "pass" and turn["pass_limit"] is None:
         problems.append(
@@ -645,6 +646,79 @@ def _centre_pick_errors(
                 )
             ]
     return []
+
+
+def _block_errors(
+    data: Mapping[str, Any], where: Callable[[Path_], Location], given: Callable[[Path_], int]
+) -> list[Problem]:
+    """A turn's block of cards (``turn.lay`` blocks) against the rules its reading does not
+    cover, each a problem naming both rules, located at the one the user gave last."""
+    turn, layout, deck = data["turn"], data["layout"], data["deck"]
+    if turn.get("lay", "single") != "blocks":
+        return []
+    lay: Path_ = ("turn", "lay")
+    clashes: list[tuple[Path_, str]] = []
+    if int(deck["jokers"]):
+        clashes.append(
+            (
+                ("deck", "jokers"),
+                "a joker move lays two cards at once, which no block reads: take deck.jokers 0",
+            )
+        )
+    if int(deck["decks"]) > 1:
+        clashes.append(
+            (
+                ("deck", "decks"),
+                "with several decks a run's copies lie in stacked rows: take deck.decks 1",
+            )
+        )
+    if layout["start"] == "any":
+        clashes.append(
+            (
+                ("layout", "start"),
+                "layout.start any begins rows anywhere, and a block's run "
+                "is read from the centre: take layout.start centre",
+            )
+        )
+    if layout["rows"] == "one_at_a_time":
+        clashes.append(
+            (
+                ("layout", "rows"),
+                "layout.rows one_at_a_time lets one row grow at a time, and "
+                "a block lays several suits: take layout.rows together",
+            )
+        )
+    if turn["extra_after_end"] != "none":
+        clashes.append(
+            (
+                ("turn", "extra_after_end"),
+                f"turn.extra_after_end {turn['extra_after_end']} "
+                "gives a play of its own after a card that ends its line, in the middle of a "
+                "block: take turn.extra_after_end none",
+            )
+        )
+    if layout.get("trumps", "none") != "none":
+        clashes.append(
+            (
+                ("layout", "trumps"),
+                "a trump takes the place of another suit's card, which a block's run of "
+                "places does not read: take layout.trumps none",
+            )
+        )
+    if turn["stuck"] not in ("cover", "pass"):
+        clashes.append(
+            (
+                ("turn", "stuck"),
+                f"the stuck rule '{turn['stuck']}' is a plugin, which is "
+                "not asked between a block's cards: take turn.stuck cover or pass",
+            )
+        )
+    problems = []
+    for other, why in clashes:
+        path = max((lay, other), key=given)
+        message = "turn.lay blocks lays several cards a turn, and " + why
+        problems.append(Problem(where(path), path, message))
+    return problems
 
 
 def _tally_errors(

@@ -228,29 +228,36 @@ def laid_at(action: int) -> dict[str, str]:
     return {"at": card_text(at), "card": card_text(card)}
 
 
-def _history(obs: Observation) -> list[dict[str, Any]]:
+def _history(obs: Observation, blocks: bool = False) -> list[dict[str, Any]]:
     """The public history; this seat's own covers show their card, and so do a card
     handed on that this seat gave or took (``Observation.handed``, in order) and a card
     this seat drew (``Observation.drawn``, in order). A card is handed to the seat of the
-    entry just before (the seat that passed)."""
+    entry just before (the seat that passed). Where a turn lays a block of cards
+    (``blocks``), a pass just after the same seat's card is the block's stop."""
     out = []
     history = list(obs.history)
     for i, (seat, action, mine, taker) in enumerate(obs.remembered()):
         if action == HIDDEN_GIVE:
             out.append(history_entry(seat, action, mine, to=taker if i else None))
         else:
-            out.append(kept(history_entry(seat, action, mine), history, i))
+            out.append(kept(history_entry(seat, action, mine), history, i, blocks))
     return out
 
 
-def kept(entry: dict[str, Any], history: Sequence[tuple[int, int]], i: int) -> dict[str, Any]:
+def kept(
+    entry: dict[str, Any], history: Sequence[tuple[int, int]], i: int, blocks: bool = False
+) -> dict[str, Any]:
     """``entry`` (the ``i``-th of ``history``), marked ``kept`` where it is a pass just
     after the same seat drew a card that fitted (``turn.draw``): the player stopped,
-    keeping the card drawn, which is not counted as a pass."""
+    keeping the card drawn, which is not counted as a pass; marked ``stopped`` where it
+    is a pass just after the same seat's card and turns lay blocks (``turn.lay``): the
+    player ended its block, which is no pass either."""
     if entry["kind"] == "pass" and i:
         seat, before = history[i - 1]
         if seat == entry["seat"] and kind(before) == "draw":
             entry["kept"] = True
+        elif blocks and seat == entry["seat"] and kind(before) == "play":
+            entry["stopped"] = True
     return entry
 
 
@@ -365,7 +372,7 @@ def seat_view(
     """Everything one seat may see, as the browser draws it. ``first_card`` is the card
     the game must open with while it is unplayed (public: the opening rule names it);
     ``stalled``, whether the stall rule ended the game (see ``ended_by_stall``)."""
-    history = _history(obs)
+    history = _history(obs, rules.profile.get("turn.lay") == "blocks")
     return {
         "seat": obs.seat,
         "turn": obs.turn,
@@ -391,6 +398,8 @@ def seat_view(
         "handed": [card_text(c) for c in obs.handed],
         # the seat to move plays again after a card that ended its line: its pass is a stop
         "extra_play": obs.extra_play,
+        # the seat to move lays on the block of its turn (turn.lay blocks): its pass is a stop
+        "laying": obs.laying,
         # deck.leftover: stock: the cards left in it, face down (None: the game has none)
         "stock": obs.stock if rules.leftover == "stock" else None,
         # turn.draw: the cards this seat drew, in order (each a draw line of the history)

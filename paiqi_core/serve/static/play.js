@@ -543,8 +543,11 @@ function renderMoves(v, L, myTurn, onlyCovers) {
   if (L.pass) {
     // after a card that ends its line, or after drawing a card that fits, a pass only ends
     // the turn (no pass is counted)
-    const label = v.drew ? "Keep it (stop) " : v.extra_play ? "Stop (no extra card) " : "Pass ";
-    const title = v.drew ? "keep the card drawn and end your turn: no pass is counted" : null;
+    // (or in the middle of a block of cards, turn.lay: blocks)
+    const label = v.drew ? "Keep it (stop) " : v.extra_play ? "Stop (no extra card) "
+      : v.laying ? "Stop (end the block) " : "Pass ";
+    const title = v.drew ? "keep the card drawn and end your turn: no pass is counted"
+      : v.laying ? "lay no more cards this turn: no pass is counted" : null;
     box.append(el("button", { type: "button", id: "pass", onclick: () => act("pass"), title }, label, el("kbd", { text: "P" })));
   }
   if (L.covers.size && !onlyCovers) {

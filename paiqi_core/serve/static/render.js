@@ -87,6 +87,8 @@ export function moveWords(h, past = false, names = null) {
     case "pass":
       // a stop after a card drawn that fits (turn.draw): the card is kept, no pass counted
       if (h.kept) return [past ? "kept the card drawn" : "keep the card drawn"];
+      // the end of a block of cards (turn.lay: blocks): no pass counted
+      if (h.stopped) return [past ? "ended the block" : "end the block"];
       return [past ? "passed" : "pass"];
     case "draw":
       // the card drawn is shown to the seat that drew it only
