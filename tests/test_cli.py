@@ -153,10 +153,11 @@ def test_a_set_that_some_built_ins_refuse_leaves_them_out_saying_why(capsys: Cap
     status, out, err = run(capsys, *args)
     assert status == 0
     played = {s["profile"] for s in json.loads(out)}
-    # (play-or-pay's rows begun with any card refuse a joker too)
-    assert played == set(builtin_profiles()) - {"sevens-stock", "play-or-pay"}
+    # (play-or-pay's rows begun with any card refuse a joker too, and so do trumps)
+    assert played == set(builtin_profiles()) - {"sevens-stock", "play-or-pay", "trump-fan-tan"}
     assert "note: sevens-stock left out: deck.leftover stock" in err
     assert "note: play-or-pay left out:" in err
+    assert "note: trump-fan-tan left out: layout.trumps last_dealt needs deck.jokers" in err
     status, out, err = run(capsys, "simulate", "--set", "players=2", "--games", "2")
     assert status == 2 and out == ""  # no built-in seats two: the first refusal stands
     assert err.startswith("--set:1:9: players: 2 is less than the minimum of 3")

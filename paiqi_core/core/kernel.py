@@ -440,7 +440,7 @@ def trump_homes(cards: int, trumped: int, door: int) -> int:
     return (cards & ~moved) | (ranks << (13 * (door // 13)))
 
 
-@step
+@hot  # (a call: the trump rule's code stays out of the common loop)
 def trump_places(st: np.ndarray, R: np.ndarray, hand: int) -> int:
     """The places of other suits where a trump of ``hand`` may be laid now, a card mask
     (``layout.trumps``): a place that fits, of a rank whose trump ``hand`` holds, not the
@@ -453,7 +453,7 @@ def trump_places(st: np.ndarray, R: np.ndarray, hand: int) -> int:
     return open_frontier(st, R) & ~(FULL_ROW << shift) & (ranks * EACH_SUIT)
 
 
-@step
+@hot  # (a call: the trump rule's code stays out of the common loop)
 def trump_moves(
     st: np.ndarray, R: np.ndarray, hand: int, jx: np.ndarray, jy: np.ndarray, count: int
 ) -> int:
@@ -904,7 +904,7 @@ def _joker(
             break
 
 
-@step
+@hot  # (a call: the trump rule's code stays out of the common loop)
 def _trump(
     st: np.ndarray, R: np.ndarray, ext: np.ndarray, log: np.ndarray, seat: int, action: int
 ) -> None:
