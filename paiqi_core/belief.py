@@ -201,7 +201,7 @@ class Belief:
             place (with trumps, a displaced card's is on the trump row)."""
             nonlocal table, twice, thrice
             if door is not None:
-                card = kernel.trump_homes(1 << card, trumped, door).bit_length() - 1
+                card = kernel.trump_place(card, trumped, door)
             bit = 1 << card
             if decks > 1 and table & bit:
                 if twice & bit:

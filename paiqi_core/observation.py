@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, overload
 
 from paiqi_core.actions import DRAW, HIDDEN_COVER, HIDDEN_GIVE, action_text
 from paiqi_core.cards import bits, with_copies
+from paiqi_core.core.plain import kernel
 
 
 class History(Sequence[tuple[int, int]]):
@@ -66,9 +67,9 @@ class History(Sequence[tuple[int, int]]):
 def home(obs: Observation, card: int) -> int:
     """The place ``card`` goes to on the table ``obs`` shows: its own, or where a trump took
     it (``obs.trumped``), the trump row's place of its rank."""
-    if obs.trumped >> card & 1 and obs.door_card is not None:
-        return 13 * (obs.door_card // 13) + card % 13
-    return card
+    if obs.door_card is None:
+        return card
+    return int(kernel.trump_place(card, obs.trumped, obs.door_card))
 
 
 class Remembered(NamedTuple):

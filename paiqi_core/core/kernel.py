@@ -415,8 +415,15 @@ def plays(st: np.ndarray, R: np.ndarray, seat: int) -> int:
 def place_of(st: np.ndarray, R: np.ndarray, card: int) -> int:
     """The place ``card`` goes to: its own, or where a trump took it, the trump row's place
     of its rank (``layout.trumps``)."""
-    if R[R_TRUMPS] and (st[TRUMPED] >> card) & 1:
-        return 13 * (st[DOOR] // 13) + card % 13
+    return trump_place(card, st[TRUMPED], st[DOOR]) if R[R_TRUMPS] else card
+
+
+@step
+def trump_place(card: int, trumped: int, door: int) -> int:
+    """The place ``card`` goes to where trumps took the places ``trumped`` (the last card
+    dealt ``door`` naming trumps): its own, or the trump row's place of its rank."""
+    if (trumped >> card) & 1:
+        return 13 * (door // 13) + card % 13
     return card
 
 

@@ -30,6 +30,7 @@ from paiqi_core.core.layout import (
     BY_NO_PASSES,
     BY_OPENING,
 )
+from paiqi_core.core.plain import kernel
 from paiqi_core.core.play_rules import BY_HANDOVER, BY_LAYING, PLAY_RULES
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def why_illegal(state: State, action: int, seat: int | None = None) -> str | Non
         if first is not None and not state.started:
             return f"{NOT_LEGAL}: the first card of the game must be {card_text(first)}"
         if state.trumped >> card & 1 and state.door_card is not None:
-            home = 13 * (state.door_card // 13) + card % 13
+            home = kernel.trump_place(card, state.trumped, state.door_card)
             return (
                 f"{NOT_LEGAL}: a trump took the place of {card_text(card)}, which goes to the "
                 f"trump row in the place of {card_text(home)} once that place fits"
