@@ -515,8 +515,9 @@ class HeuristicAgent:
 
 def _search_players() -> dict[str, AgentFactory]:
     from paiqi_core.search import GuidedAgent, ISMCTSAgent, PIMCAgent
+    from paiqi_core.search.expert import expert
 
-    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent, "guided": GuidedAgent}
+    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent, "guided": GuidedAgent, "expert": expert}
 
 
 AGENTS: dict[str, AgentFactory] = {
@@ -525,9 +526,11 @@ AGENTS: dict[str, AgentFactory] = {
     **_search_players(),
 }
 # players that take a strength after a colon: ``ismcts:2000``, ``pimc:64x8``, ``ismcts:50ms``
-STRENGTHS = frozenset({"pimc", "ismcts", "guided"})
+STRENGTHS = frozenset({"pimc", "ismcts", "guided", "expert"})
 # levels by their everyday names
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "guided"}
+# (``expert``: ``hard`` over a belief learned for the rules in play by ``paiqi train``; where
+# none is trained it plays as ``hard``)
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "guided", "expert": "expert"}
 
 
 def resolve(name: str) -> tuple[str, str | None]:

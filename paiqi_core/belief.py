@@ -35,6 +35,7 @@ the same states): some five times quicker.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -150,11 +151,17 @@ class Belief:
     """The unseen cards of one seat's observation, the places each may be, and deals drawn
     from them."""
 
-    def __init__(self, game: Game, observation: Observation) -> None:
+    def __init__(self, game: Game, observation: Observation, *, moments: bool = False) -> None:
         self.game = game
         self.observation = observation
+        # with ``moments``: every move of a seat as (seat, action, the cards that fitted just
+        # before it, the table then), what a learned belief reads (``paiqi_core.learn``)
+        self.moments: list[tuple[int, int, int, int]] | None = [] if moments else None
         self.seat = observation.seat
         self._chain: list[int] | None = None
+        # a learned weight of each unseen card in each place (``tilt[card][place]``): the
+        # chain then draws placements weighed by exp of their sum (``_mix_tilted``)
+        self.tilt: list[list[float]] | None = None
         self._template: State | None = None  # a sample to rebuild others from (see _rebuilt)
         self._walks = random.Random(len(observation.history))  # cards moved unseen, walked back
         self._read_history()
@@ -289,7 +296,10 @@ class Belief:
         blocks = rules.profile.get("turn.lay") == "blocks"
         laying = -1  # the seat whose last move laid a card (it may be laying a block)
         history = obs.history
+        moments = self.moments
         for index, (seat, action) in enumerate(history):
+            if moments is not None and not EVENT <= action < JOKER and action != HIDDEN_GIVE:
+                moments.append((seat, action, fitting(), table))
             within = False  # a card laid on a block
             if blocks:
                 if action == PASS and seat == laying:
@@ -437,6 +447,8 @@ class Belief:
                         self._joker_with = None
                 elif event == "leave":
                     self._joker_with = None
+        if moments is not None:
+            self.fits_now = fitting()  # (what fits the table as it is now)
         if asked is not None:  # the joker move was the last: the seat to move may be asked
             self._asked[asked[0]] = obs.turn if obs.turn != asked[1] else None
         if not started and first_card is not None:
@@ -641,6 +653,9 @@ class Belief:
         n = len(placement)
         if n < 2:
             return
+        if self.tilt is not None:
+            self._mix_tilted(placement, rng, steps, self.tilt)
+            return
         hidden, allowed = self.hidden, self.allowed
         rnd = rng.random
         third = 1 / 3
@@ -664,6 +679,43 @@ class Belief:
                     placement[i], placement[j], placement[k] = pj, pk, pi
             elif allowed[pj] >> hidden[i] & 1 and allowed[pi] >> hidden[j] & 1:
                 placement[i], placement[j] = pj, pi
+
+    def _mix_tilted(
+        self, placement: list[int], rng: random.Random, steps: int, tilt: list[list[float]]
+    ) -> None:
+        """``_mix`` towards placements weighed by ``tilt``: a placement's weight is
+        ``exp`` of the sum of ``tilt[card][place]`` over its cards, and a move that is
+        allowed is taken with the Metropolis probability ``min(1, new weight / old)``."""
+        n = len(placement)
+        hidden, allowed = self.hidden, self.allowed
+        rnd = rng.random
+        third = 1 / 3
+        for _ in range(steps):
+            i, j = int(rnd() * n), int(rnd() * n)
+            pi, pj = placement[i], placement[j]
+            if pi == pj:
+                continue
+            ti, tj = tilt[i], tilt[j]
+            if n > 2 and rnd() < third:
+                k = int(rnd() * n)
+                pk = placement[k]
+                if (
+                    pk != pi
+                    and pk != pj
+                    and (
+                        allowed[pj] >> hidden[i] & 1
+                        and allowed[pk] >> hidden[j] & 1
+                        and allowed[pi] >> hidden[k] & 1
+                    )
+                ):
+                    tk = tilt[k]
+                    gain = ti[pj] + tj[pk] + tk[pi] - ti[pi] - tj[pj] - tk[pk]
+                    if gain >= 0 or rnd() < math.exp(gain):
+                        placement[i], placement[j], placement[k] = pj, pk, pi
+            elif allowed[pj] >> hidden[i] & 1 and allowed[pi] >> hidden[j] & 1:
+                gain = ti[pj] + tj[pi] - ti[pi] - tj[pj]
+                if gain >= 0 or rnd() < math.exp(gain):
+                    placement[i], placement[j] = pj, pi
 
     def placements(self, rng: random.Random) -> Iterator[list[int]]:
         """Placements drawn from the chain, one after another (the chain carries on from

@@ -180,7 +180,7 @@ def test_profiles_and_levels(client: Client) -> None:
     data = client.get("/api/profiles")
     ids = [p["id"] for p in data["profiles"]]
     assert set(FAMILIES) <= set(ids)
-    assert [lv["id"] for lv in data["levels"]] == ["easy", "normal", "hard"]
+    assert [lv["id"] for lv in data["levels"]] == ["easy", "normal", "hard", "expert"]
     source = client.get("/api/profiles/doujue/source")
     assert "id: doujue" in source["yaml"]
     status, _ = client.raw("GET", "/api/profiles/nothing/source")

@@ -126,6 +126,13 @@ def test_compare_with_a_skill_gap(tmp_path: Path, capsys: Capsys) -> None:
         (["--skill", "5", "--skill-agents", "hard,hard"], "name two different players"),
         (["--skill", "5", "--skill-agents", "hard"], "name two different players"),
         (["--skill", "5", "--skill-agents", "hard,genius"], "unknown agent 'genius'"),
+        (["--skill-player", "expert"], "--skill-player: give --skill DEALS too"),
+        (["--skill", "5", "--skill-player", "random"], "a player stronger than easy"),
+        (["--skill", "5", "--skill-player", "genius"], "unknown agent 'genius'"),
+        (
+            ["--skill", "5", "--skill-player", "expert", "--skill-agents", "hard,easy"],
+            "--skill-player and --skill-agents: give one",
+        ),
     ],
 )
 def test_skill_gap_bad_input(

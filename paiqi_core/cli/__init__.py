@@ -38,6 +38,8 @@ from paiqi_core.cli.runs import (
     sql_options,
 )
 from paiqi_core.cli.serve import cmd_serve
+from paiqi_core.cli.train import add_arguments as train_arguments
+from paiqi_core.cli.train import cmd_train
 from paiqi_core.cli.verify import cmd_verify
 from paiqi_core.fast.cache import QUIET
 from paiqi_core.profile import ProfileError
@@ -128,6 +130,12 @@ def _skill_options(p: argparse.ArgumentParser, what: str) -> None:
         "--skill-agents",
         metavar="STRONG,WEAK",
         help="the two players of --skill (default hard,easy)",
+    )
+    p.add_argument(
+        "--skill-player",
+        metavar="NAME",
+        help="the strong player of --skill, against easy: e.g. expert, the strongest paiqi has "
+        "where a model is trained for the rules (paiqi train)",
     )
 
 
@@ -277,6 +285,13 @@ def build_parser() -> argparse.ArgumentParser:
     _deal_share_options(p)
     p.set_defaults(rotate=None)
     _stored_run_options(p, "tournament")
+    p = add(
+        "train",
+        cmd_train,
+        "train the expert player's belief for a rule set: where the unseen cards lie, learned "
+        "from games played here (pip install 'paiqi[learn]')",
+    )
+    train_arguments(p)
     p = add(
         "report",
         cmd_report,

@@ -450,11 +450,23 @@ def _deal_share(args: argparse.Namespace) -> tuple[int, int]:
 
 def _skill(args: argparse.Namespace) -> tuple[str, ...]:
     """The (strong, weak) players of ``--skill``, checked; empty without it."""
+    player = getattr(args, "skill_player", None)
     if args.skill is None:
-        if args.skill_agents is not None:
-            raise BadInput("--skill-agents: give --skill DEALS too (how many deals to play)")
+        for flag, value in (("--skill-agents", args.skill_agents), ("--skill-player", player)):
+            if value is not None:
+                raise BadInput(f"{flag}: give --skill DEALS too (how many deals to play)")
         return ()
     _positive(args.skill, "--skill", "deals")
+    if player is not None:
+        if args.skill_agents is not None:
+            raise BadInput("--skill-player and --skill-agents: give one (the player, or both)")
+        from paiqi_core.agents import resolve
+
+        strong, weak = player.strip(), SKILL_AGENTS[1]
+        _agents(strong, ())  # a known name
+        if resolve(strong) == resolve(weak):
+            raise BadInput(f"--skill-player: a player stronger than {weak}, e.g. expert")
+        return strong, weak
     if args.skill_agents is None:
         return SKILL_AGENTS
     names = tuple(a.strip() for a in args.skill_agents.split(","))
@@ -483,6 +495,7 @@ def _resume(args: argparse.Namespace) -> int:
             ("--rotate", args.rotate),
             ("--skill", getattr(args, "skill", None)),
             ("--skill-agents", getattr(args, "skill_agents", None)),
+            ("--skill-player", getattr(args, "skill_player", None)),
             ("--deal-share", getattr(args, "deal_share", None)),
             ("--replays", getattr(args, "replays", None)),
             ("--vary", getattr(args, "vary", None)),

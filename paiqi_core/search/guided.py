@@ -88,12 +88,16 @@ class GuidedAgent(SearchPlayer):
             return RANDOM_BUDGET
         return HEURISTIC_BUDGET
 
+    def belief_of(self, observation: Observation) -> Belief:
+        """What the seat knows of the cards it cannot see, to draw the deals from."""
+        return Belief(self.game, observation)
+
     def advantages(self, observation: Observation, prior: int) -> list[list[float]]:
         """For each legal action, its utility less the ``prior`` action's, playout by
         playout (every action played on the same deal with the same random stream)."""
         legal = observation.legal
         seat = observation.seat
-        belief = Belief(self.game, observation)
+        belief = self.belief_of(observation)
         rows: list[list[float]] = [[] for _ in legal]
         at = legal.index(prior)
         clock = self.budget.clock()

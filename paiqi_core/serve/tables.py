@@ -38,6 +38,7 @@ LEVEL_WORDS = {
     "easy": "easy (random legal moves)",
     "normal": "normal (a rule-based player)",
     "hard": "hard (a search player)",
+    "expert": "expert (search over a learned belief; as hard where none is trained)",
 }
 
 

@@ -1,0 +1,78 @@
+"""``expert``: the guided search over deals drawn from a learned belief.
+
+The player is ``guided`` (``search.guided``: the rule-based move unless playouts show
+another is better beyond luck), but the deals it searches are drawn from the belief a
+trained model tilts (``paiqi_core.learn``): each unseen card is scored in each place it may
+be, from what its seat did while the card fitted the table and the cards it laid towards it,
+and the sampler's chain weighs a placement by those scores (``Belief.tilt``). Where the rules
+in play have no trained model, ``expert`` says so once and plays as ``hard``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from paiqi_core.belief import Belief
+from paiqi_core.engine import Game, Observation
+from paiqi_core.learn.features import read
+from paiqi_core.learn.model import BeliefModel, model_for
+from paiqi_core.search.budget import Budget
+from paiqi_core.search.guided import GuidedAgent
+
+_NOTED: set[str] = set()  # fingerprints whose missing model was noted
+
+
+class ExpertAgent(GuidedAgent):
+    """``expert``: ``guided`` over deals from the learned belief of ``model``."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        game: Game | None = None,
+        budget: Budget | str | None = None,
+        model: BeliefModel,
+        strength: float = 1.0,
+        **options: object,
+    ) -> None:
+        options.setdefault("weigh", True)  # the others' moves read at every table
+        super().__init__(rng, game=game, budget=budget, **options)  # type: ignore[arg-type]
+        self.model = model
+        self.strength = strength
+
+    def belief_of(self, observation: Observation) -> Belief:
+        """The seat's belief, its chain tilted by the model's scores of each card's places."""
+        belief = Belief(self.game, observation, moments=True)
+        if not belief.hidden:
+            return belief
+        reading = read(belief)
+        tilt = (self.strength * self.model.tilt(reading)).tolist()
+        group_of = reading.group_of
+        belief.tilt = [[row[g] for g in group_of] for row in tilt]
+        return belief
+
+
+def expert(
+    rng: random.Random, *, game: Game | None = None, budget: Budget | str | None = None
+) -> GuidedAgent:
+    """The ``expert`` player of ``game``'s rules: ``ExpertAgent`` with the trained model of
+    those rules, else (noted once on stderr) the ``hard`` player."""
+    if game is None:
+        raise ValueError("a search player needs the game's rules")
+    key = game.rules.fingerprint
+    model = model_for(key)
+    if model is None:
+        if key not in _NOTED:
+            _NOTED.add(key)
+            sys.stderr.write(
+                f"note: expert has no trained model for {game.rules.name} (rules "
+                f"{key[:12]}); it plays as hard. paiqi train makes one.\n"
+            )
+        return GuidedAgent(rng, game=game, budget=budget)
+    return ExpertAgent(rng, game=game, budget=budget, model=model)
+
+
+expert.pairs = True  # type: ignore[attr-defined]  # its strength reads NxM, as guided's

@@ -1,0 +1,305 @@
+"""The learned belief: what it reads from an observation (worked by hand), the chain it tilts
+(against the exact weighted list of a small position), the model file, fitting, and the
+``expert`` player with and without a model."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paiqi_core import Game
+from paiqi_core.belief import Belief
+from paiqi_core.cards import parse_card, parse_cards
+from paiqi_core.learn.data import Rows, positions, read_position
+from paiqi_core.learn.duel import edge_of
+from paiqi_core.learn.features import FEATURES, HAND, NAMES, read
+from paiqi_core.learn.fit import Epoch
+from paiqi_core.learn.model import BeliefModel, ModelError, forget, model_for, remember
+
+from .test_belief import _exact, _small_position
+
+HANDS = [
+    "S7 H7 D2 D3 D4 D5 C2 C3 C4 C5 C6 SA S2",
+    "S8 S9 S10 H2 H3 H4 H5 H6 D6 D8 C8 C9 C10",
+    "S6 S5 S4 S3 HJ HQ HK DJ DQ DK CJ CQ CK",
+    "SJ SQ SK H8 H9 H10 D7 D9 D10 C7 CA DA HA",
+]
+
+
+def _opening() -> tuple[Game, Belief]:
+    """Fan Tan: 甲 (seat 0) lays S7, 乙 S8 (its only card that fits), 丙 S6 (its only one),
+    丁 D7 though S9, S5, H7 and C7 fit too; 甲 to move reads the table."""
+    g = Game("pagat")
+    state = g.new_state(hands=[parse_cards(h) for h in HANDS])
+    for move in ("S7", "S8", "S6", "D7"):
+        state.apply(move)
+    return g, Belief(g, state.observation(0), moments=True)
+
+
+def _row(belief: Belief, card: str, seat: int) -> dict[str, float]:
+    reading = read(belief)
+    i = belief.hidden.index(parse_card(card))
+    g = reading.groups.index((seat, HAND))
+    return dict(zip(NAMES, reading.x[i, g].tolist(), strict=True))
+
+
+def test_a_seat_that_laid_the_card_inside_another_reads_as_its_way_there() -> None:
+    _, belief = _opening()
+    s9 = _row(belief, "S9", 1)  # 乙 laid S8, just inside S9, with its last move
+    assert s9["next_to"] == s9["next_to_last"] == 1
+    assert s9["towards"] == pytest.approx(1 / 6)  # one card between the 7 and S9: S8
+    assert s9["suit_laid"] == pytest.approx(1 / 6)
+    assert s9["passed_by"] == 0  # S9 did not fit when 乙 moved
+    assert s9["fits"] == 1 and s9["gap"] == 0
+    assert _row(belief, "S10", 1)["gap"] == pytest.approx(1 / 6)  # S9 first
+    assert _row(belief, "S10", 1)["next_to"] == 0
+    s5 = _row(belief, "S5", 2)  # 丙 laid S6
+    assert s5["next_to"] == 1 and s5["towards"] == pytest.approx(1 / 6)
+
+
+def test_cards_a_seat_passed_by_are_counted_and_the_centre_card_opens_both_sides() -> None:
+    _, belief = _opening()
+    for card in ("S9", "S5", "C7"):  # 丁 laid D7 while these fitted (and H7, 甲's)
+        row = _row(belief, card, 3)
+        assert row["passed_by"] == pytest.approx(math.log(2))
+        assert row["passed_by_last"] == 1
+    assert _row(belief, "C7", 1)["passed_by"] == pytest.approx(math.log(2))  # 乙: S6 H7 D7 C7
+    assert _row(belief, "S9", 1)["passed_by"] == 0
+    for card in ("D6", "D8"):  # D7 opened diamonds: the cards on either side are next to it
+        row = _row(belief, card, 3)
+        assert row["opened"] == 1 and row["next_to"] == 1
+        assert row["towards"] == pytest.approx(1 / 6)
+    assert _row(belief, "D9", 3)["next_to"] == 0
+    assert _row(belief, "D9", 3)["towards"] == pytest.approx(1 / 6)
+
+
+def test_the_offset_is_the_room_a_seat_has_and_the_truth_its_real_place() -> None:
+    g = Game("pagat")
+    state = g.new_state(hands=[parse_cards(h) for h in HANDS])
+    for move in ("S7", "S8", "S6", "D7"):
+        state.apply(move)
+    rows = read_position(state, 0)
+    assert rows is not None
+    belief = Belief(g, state.observation(0), moments=True)
+    assert len(rows) == len(belief.hidden) == 39 - 4 + 1  # 3 x 13, less 3 laid (+ S7 mine)
+    # 乙 and 丙 hold 12 cards each and 丁 12, none proven missing: log 12 in every group
+    assert np.allclose(rows.offset[:, :3], math.log(12))
+    assert (rows.offset[:, 3:] < -1e8).all()  # (no covers, no stock at Fan Tan)
+    for i, card in enumerate(belief.hidden):
+        owner = next(s for s, h in enumerate(HANDS) if card in parse_cards(h))
+        assert rows.label[i] == owner - 1  # groups: 乙 丙 丁
+
+
+def test_a_cover_proves_no_card_that_fitted_can_be_in_that_hand() -> None:
+    g, state = _small_position("doujue", (), 6)
+    belief = Belief(g, state.observation(0), moments=True)
+    reading = read(belief)
+    for i, card in enumerate(belief.hidden):
+        for g_, (seat, kind) in enumerate(reading.groups):
+            if kind != HAND:
+                continue
+            may = any(
+                belief.allowed[p] >> card & 1
+                for p, place in enumerate(belief.places)
+                if place.seat == seat and place.cover < 0
+            )
+            assert np.isfinite(reading.offset[i, g_]) == may
+
+
+@pytest.mark.parametrize(("profile", "seed"), [("doujue", 6), ("platform", 2)])
+def test_a_tilted_chain_draws_placements_in_proportion_to_their_weights(
+    profile: str, seed: int
+) -> None:
+    g, state = _small_position(profile, (), seed)
+    belief = Belief(g, state.observation(0))
+    exact = _exact(belief)
+    rng = random.Random(3)
+    tilt = [[rng.uniform(-1.0, 1.0) for _ in belief.places] for _ in belief.hidden]
+    belief.tilt = tilt
+    weights = {d: math.exp(sum(tilt[i][p] for i, p in enumerate(d))) for d in exact}
+    total = sum(weights.values())
+    draws = 60 * len(exact)
+    chain = belief.placements(random.Random(7))
+    counts: Counter[tuple[int, ...]] = Counter()
+    while sum(counts.values()) < draws:
+        placement = next(chain)
+        if belief.state_of(placement) is not None:
+            counts[tuple(placement)] += 1
+    assert set(counts) <= set(exact)
+    expected = [draws * weights[d] / total for d in exact]
+    x = sum((counts[d] - e) ** 2 / e for d, e in zip(exact, expected, strict=True))
+    k = len(exact) - 1
+    z = ((x / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
+    assert 0.5 * math.erfc(z / math.sqrt(2)) > 0.001, x
+    heaviest = max(exact, key=weights.__getitem__)
+    lightest = min(exact, key=weights.__getitem__)
+    assert counts[heaviest] > counts[lightest]  # (the tilt is felt, not only allowed)
+
+
+def _model(seed: int = 0) -> BeliefModel:
+    rng = np.random.default_rng(seed)
+    weights = {
+        "w0": rng.normal(size=(FEATURES, 4)),
+        "b0": rng.normal(size=4),
+        "w1": rng.normal(size=(4, 4)),
+        "b1": rng.normal(size=4),
+        "w2": rng.normal(size=(4, 1)),
+        "b2": rng.normal(size=1),
+    }
+    return BeliefModel(weights, np.zeros(FEATURES), np.ones(FEATURES), {"fingerprint": "f" * 64})
+
+
+def test_a_model_scores_a_row_through_two_tanh_layers() -> None:
+    weights = {
+        "w0": np.zeros((FEATURES, 1)),
+        "b0": np.array([0.0]),
+        "w1": np.array([[2.0]]),
+        "b1": np.array([0.0]),
+        "w2": np.array([[3.0]]),
+        "b2": np.array([0.5]),
+    }
+    weights["w0"][0, 0] = 1.0
+    mean, scale = np.zeros(FEATURES), np.ones(FEATURES)
+    mean[0], scale[0] = 1.0, 2.0
+    model = BeliefModel(weights, mean, scale)
+    x = np.zeros(FEATURES)
+    x[0] = 3.0  # (3 - 1) / 2 = 1: tanh(1), then tanh(2 tanh 1), times 3, plus 0.5
+    assert model.scores(x) == pytest.approx(3 * math.tanh(2 * math.tanh(1.0)) + 0.5)
+
+
+def test_a_model_file_reads_back_and_a_foreign_file_is_refused(tmp_path: Path) -> None:
+    model = _model()
+    path = tmp_path / "m.npz"
+    model.save(path)
+    back = BeliefModel.load(path)
+    x = np.random.default_rng(1).normal(size=(5, 3, FEATURES))
+    assert np.allclose(back.scores(x), model.scores(x))
+    assert back.fingerprint == "f" * 64 and back.meta["features"] == list(NAMES)
+    (tmp_path / "bad.npz").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="not a paiqi model"):
+        BeliefModel.load(tmp_path / "bad.npz")
+
+
+def test_fitting_learns_a_place_the_features_give_away() -> None:
+    """Synthetic rows: a card is in the group whose ``next_to`` is set, four times in five;
+    the uniform belief says one in three. The fitted model must say far more."""
+    from paiqi_core.learn.fit import fit_apart, measure
+
+    rng = np.random.default_rng(0)
+    n = 6000
+    x = rng.normal(size=(n, 3, FEATURES)).astype(np.float32)
+    hint = rng.integers(0, 3, n)
+    x[:, :, NAMES.index("next_to")] = 0
+    x[np.arange(n), hint, NAMES.index("next_to")] = 1
+    label = np.where(rng.random(n) < 0.8, hint, rng.integers(0, 3, n))
+    rows = Rows(x, np.zeros((n, 3), np.float32), label, np.arange(n))
+    train, held = rows.take(rows.game % 5 != 0), rows.take(rows.game % 5 == 0)
+    uniform = measure(held, held.offset.astype(np.float64))
+    assert uniform.p_true == pytest.approx(1 / 3)
+    history: list[Epoch] = []
+    model = fit_apart(train, held, seconds=60, epochs=15, report=history.append)
+    assert [e.epoch for e in history] == list(range(1, 16))  # each pass told as it ends
+    assert history[-1].held.top > 0.75
+    assert history[-1].held.p_true > 0.6
+    logits = model.scores(held.x.astype(np.float64))
+    assert measure(held, logits).top == pytest.approx(history[-1].held.top, abs=0.01)
+
+
+def test_positions_read_games_of_named_players() -> None:
+    g = Game("doujue")
+    rows = positions(g, ["normal"], [1, 2], share=0.5)
+    assert len(rows) > 100
+    assert set(rows.game.tolist()) == {1, 2}
+    assert (rows.label >= 0).all()
+    picked = rows.offset[np.arange(len(rows)), rows.label]
+    assert (picked > -1e8).all()  # the true group is always one the card may be in
+
+
+def test_expert_without_a_model_says_so_once_and_plays_hard(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiqi_core.agents import make_agent
+    from paiqi_core.search import GuidedAgent
+    from paiqi_core.search.expert import _NOTED, ExpertAgent
+
+    monkeypatch.setenv("PAIQI_MODELS", str(tmp_path))
+    forget()
+    _NOTED.clear()
+    g = Game("platform")
+    first = make_agent("expert", random.Random(0), g)
+    make_agent("expert", random.Random(1), g)
+    assert type(first) is GuidedAgent
+    lines = [line for line in capsys.readouterr().err.splitlines() if line]
+    assert len(lines) == 1 and "no trained model" in lines[0] and "plays as hard" in lines[0]
+    remember(g.rules.fingerprint, _model())
+    try:
+        player = make_agent("expert:8x1", random.Random(0), g)
+        assert isinstance(player, ExpertAgent)
+        state = g.new_state(seed=4)
+        while not state.over:
+            seat = state.turn
+            observation = state.observation(seat)
+            action = player.act(observation) if seat == 0 else observation.legal[0]
+            assert action in observation.legal
+            state.apply_unchecked(action)
+    finally:
+        forget()
+    assert model_for(g.rules.fingerprint) is None
+
+
+def test_the_edge_is_a_mean_with_a_normal_interval() -> None:
+    edge = edge_of([1.0, -1.0, 3.0, 1.0])
+    assert edge.mean == 1.0
+    sd = math.sqrt(((0) ** 2 + 2**2 + 2**2 + 0) / 3)
+    assert edge.half_width == pytest.approx(1.96 * sd / 2)
+    assert edge_of([]).deals == 0
+
+
+def test_paiqi_train_writes_a_model_expert_then_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiqi_core.cli import main
+
+    monkeypatch.setenv("PAIQI_MODELS", str(tmp_path))
+    forget()
+    try:
+        assert main(["train", "pagat", "--games", "10", "--workers", "1", "-q"]) == 0
+        out = capsys.readouterr().out
+        assert "round 1: rule-based players at every seat (10 games)" in out
+        assert "round 2: expert players beside rule-based ones (10 games)" in out
+        assert "expert over hard:" in out and "wins a deal (1 deals)" in out
+        g = Game("pagat")
+        (path,) = tmp_path.glob("belief-*.npz")
+        model = BeliefModel.load(path)
+        assert model.fingerprint == g.rules.fingerprint
+        assert model.meta["games"] == {"rules": 10, "expert": 10}
+        assert model.meta["held_out"]["p_true"] > 0
+        assert model_for(g.rules.fingerprint) is not None  # found where expert looks
+    finally:
+        forget()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--minutes", "0"], "--minutes: a time between 0 and"),
+        (["--games", "5"], "--games: at least 10 games a round, not 5"),
+        (["--games", "20", "--minutes", "3"], "--games and --minutes: give one"),
+        (["--out", "model.txt"], "--out model.txt: a model file ends in .npz"),
+        (["--workers", "0"], "--workers: at least 1, not 0"),
+        (["--set", "players=13"], "players"),
+    ],
+)
+def test_paiqi_train_refuses_bad_input_in_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiqi_core.cli import main
+
+    assert main(["train", "pagat", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err and "Traceback" not in err
