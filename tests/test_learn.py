@@ -277,7 +277,7 @@ def test_paiqi_train_writes_a_model_expert_then_uses(
         (path,) = tmp_path.glob("belief-*.npz")
         model = BeliefModel.load(path)
         assert model.fingerprint == g.rules.fingerprint
-        assert model.meta["games"] == {"rules": 10, "expert": 10}
+        assert model.meta["games"] == {"rules": 10, "expert": 10}  # (a quarter, at least 10)
         assert model.meta["held_out"]["p_true"] > 0
         assert model_for(g.rules.fingerprint) is not None  # found where expert looks
     finally:
@@ -303,3 +303,41 @@ def test_paiqi_train_refuses_bad_input_in_one_line(
     assert main(["train", "pagat", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
+
+
+def test_the_same_train_command_makes_the_same_model_on_any_number_of_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paiqi_core.cli import main
+
+    argv = ["train", "platform", "--games", "10", "--seed", "3", "-q"]
+    for workers in ("1", "2"):
+        out = tmp_path / f"m{workers}.npz"
+        assert main([*argv, "--workers", workers, "--out", str(out)]) == 0
+    one, two = (BeliefModel.load(tmp_path / f"m{w}.npz") for w in "12")
+    for name in one.weights:
+        assert np.array_equal(one.weights[name], two.weights[name]), name
+    assert one.meta["edge_over_hard"] == two.meta["edge_over_hard"]
+    capsys.readouterr()
+
+
+def test_the_shipped_models_fit_the_rules_as_they_are_and_stay_small() -> None:
+    """Each shipped model was made by ``python -m paiqi_core.learn.shipped`` for the rules
+    as they are now (a change of the rules changes the fingerprint: make them again)."""
+    from paiqi_core.learn.model import file_name, shipped_dir
+    from paiqi_core.learn.shipped import GAMES, SEED, SHIPPED
+    from paiqi_core.profile import load_profile
+
+    total = 0
+    for profile, overrides in SHIPPED:
+        g = Game(load_profile(profile, list(overrides)))
+        path = shipped_dir() / file_name(g.rules.fingerprint)
+        assert path.is_file(), f"{profile} {overrides}: run python -m paiqi_core.learn.shipped"
+        model = BeliefModel.load(path)
+        assert model.fingerprint == g.rules.fingerprint
+        assert (model.meta["profile"], tuple(model.meta["overrides"])) == (profile, overrides)
+        assert model.meta["seed"] == SEED and model.meta["games"]["rules"] == GAMES
+        held, uniform = model.meta["held_out"], model.meta["uniform"]
+        assert held["loss"] < uniform["loss"]  # it places the held-out cards better
+        total += path.stat().st_size
+    assert total < 5_000_000

@@ -10,7 +10,7 @@ from pathlib import Path
 from paiqi_core.cli.common import EXIT_OK, BadInput, load_games, print_json
 from paiqi_core.engine import Game
 from paiqi_core.learn.fit import MissingExtra
-from paiqi_core.learn.model import cache_dir
+from paiqi_core.learn.model import cache_dir, shipped_dir
 
 MAX_MINUTES = 24 * 60
 
@@ -102,7 +102,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if report.edge is not None:
         print(f"expert over hard: {report.edge.text(objective_unit(game))}")
     print(f"model written to {plan.path}")
-    if out is not None and out.parent.resolve() != cache_dir().resolve():
+    found = {cache_dir().resolve(), shipped_dir().resolve()}
+    if out is not None and out.parent.resolve() not in found:
         print(f"(expert reads models from {cache_dir()}: copy it there, or set PAIQI_MODELS)")
     return EXIT_OK
 

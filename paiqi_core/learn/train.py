@@ -40,6 +40,7 @@ HELD = 10  # one game in HELD is held out to measure the model
 # the share of the time of each step where only minutes are given
 TIME_SHARE = {"rules": 0.30, "fit": 0.12, "expert": 0.26, "refit": 0.12, "duel": 0.20}
 DUEL_SHARE = 0.1  # with counted games: the deals of the duel, per game of a round
+MAX_GAMES = 3000  # games a round plays at most while time lasts (the rows fill memory)
 
 
 @dataclass
@@ -56,6 +57,14 @@ class Plan:
     seed: int = 0
     workers: int = 0  # processes (0: every core)
     duel_deals: int | None = None
+
+    def round_games(self, step: str) -> int | None:
+        """The games of a round where they are counted: ``games``, a quarter of that with
+        expert players (their decisions take some 30 times longer), at most ``MAX_GAMES``
+        while the time lasts."""
+        if self.games is None:
+            return MAX_GAMES
+        return self.games if step == "rules" else max(CHUNK, self.games // 4)
 
     @property
     def path(self) -> Path:
@@ -89,9 +98,9 @@ def _start(profile: str, overrides: Sequence[str], model: str | None) -> None:
         remember(_GAME.rules.fingerprint, BeliefModel.load(Path(model)))
 
 
-def _rows(players: Sequence[str], seeds: Sequence[int]) -> Rows:
+def _rows(players: Sequence[str], seeds: Sequence[int]) -> tuple[Rows, int]:
     assert _GAME is not None
-    return positions(_GAME, players, seeds, SHARE)
+    return positions(_GAME, players, seeds, SHARE), len(seeds)
 
 
 def _edge(seed: int) -> float:
@@ -167,10 +176,11 @@ def _read(
     parts: list[Rows] = []
     played = 0
     with Pool(plan, model) as pool:
-        for rows in pool.run(_rows, _chunks(base, players, plan.games), seconds):
+        count = plan.round_games(step)
+        for rows, games in pool.run(_rows, _chunks(base, players, count), seconds):
             parts.append(rows)
-            played += CHUNK
-            tick(step, played, plan.games)
+            played += games
+            tick(step, played, count)
     return Rows.join(parts), played
 
 
@@ -181,6 +191,7 @@ def _split(rows: Rows) -> tuple[Rows, Rows]:
 
 def _fit(plan: Plan, rows: Rows, seconds: float, say: Say, report: Report) -> BeliefModel:
     train, held = _split(rows)
+    report.uniform = measure(held, held.offset.astype(np.float64))  # (the same held rows)
 
     def told(epoch: Epoch) -> None:
         report.epochs.append(epoch)
@@ -227,10 +238,10 @@ def train(plan: Plan, say: Say, tick: Tick) -> tuple[BeliefModel, Report]:
     rows, played = _read(plan, None, ["normal"], base, timed("rules"), tick, "rules")
     report.games["rules"], report.rows["rules"] = played, len(rows)
     _, held = _split(rows)
-    report.uniform = measure(held, held.offset.astype(np.float64))
+    uniform = measure(held, held.offset.astype(np.float64))
     say(
         f"  {played} games, {len(rows):,} cards read; the uniform belief: true place "
-        f"{report.uniform.p_true:.3f}, likeliest right {report.uniform.top:.3f}"
+        f"{uniform.p_true:.3f}, likeliest right {uniform.top:.3f}"
     )
     report.seconds["rules"] = time.perf_counter() - clock
     clock = time.perf_counter()
@@ -274,7 +285,7 @@ def train(plan: Plan, say: Say, tick: Tick) -> tuple[BeliefModel, Report]:
 
 def _amount(plan: Plan, step: str, budget: dict[str, float]) -> str:
     if plan.games is not None:
-        return f"{plan.games} games"
+        return f"{plan.round_games(step)} games"
     return f"{budget[step] / 60:.1f} min"
 
 

@@ -20,6 +20,7 @@ from paiqi_core.learn.model import BeliefModel, model_for
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.guided import GuidedAgent
 
+WHOLE = 32  # the deals of one pool where the budget is a time
 _NOTED: set[str] = set()  # fingerprints whose missing model was noted
 
 
@@ -39,9 +40,14 @@ class ExpertAgent(GuidedAgent):
         **options: object,
     ) -> None:
         options.setdefault("weigh", True)  # the others' moves read at every table
+        options.setdefault("slack", None)  # as unlike moves as the others are seen to make
         super().__init__(rng, game=game, budget=budget, **options)  # type: ignore[arg-type]
         self.model = model
         self.strength = strength
+
+    def chunk(self) -> int:
+        """One pool for the whole decision: its deals (or 32 where the budget is a time)."""
+        return self.budget.iterations or WHOLE
 
     def belief_of(self, observation: Observation) -> Belief:
         """The seat's belief, its chain tilted by the model's scores of each card's places."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from paiqi_core.belief import Belief, InconsistentObservation
 from paiqi_core.engine import Game, Observation
 from paiqi_core.search.budget import Budget
-from paiqi_core.search.inference import SLACK, weighs_deals, worlds
+from paiqi_core.search.inference import CHUNK, SLACK, weighs_deals, worlds
 from paiqi_core.search.objective import SearchPlayer, playout_values
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class GuidedAgent(SearchPlayer):
         rollout: str | None = None,
         confidence: float = CONFIDENCE,
         weigh: bool | None = None,
-        slack: float = SLACK,
+        slack: float | None = SLACK,
     ) -> None:
         if game is None:
             raise ValueError("a search player needs the game's rules")
@@ -88,6 +88,10 @@ class GuidedAgent(SearchPlayer):
             return RANDOM_BUDGET
         return HEURISTIC_BUDGET
 
+    def chunk(self) -> int:
+        """The weighed deals drawn from one pool (``inference.worlds``)."""
+        return CHUNK
+
     def belief_of(self, observation: Observation) -> Belief:
         """What the seat knows of the cards it cannot see, to draw the deals from."""
         return Belief(self.game, observation)
@@ -102,7 +106,7 @@ class GuidedAgent(SearchPlayer):
         at = legal.index(prior)
         clock = self.budget.clock()
         rng = self.rng
-        draws = worlds(belief, rng, self.slack) if self.weigh else None
+        draws = worlds(belief, rng, self.slack, self.chunk()) if self.weigh else None
         while clock.more():
             world = belief.sample(rng) if draws is None else next(draws)
             lucks = [rng.getrandbits(64) for _ in range(self.budget.per_iteration)]

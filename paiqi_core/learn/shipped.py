@@ -1,0 +1,43 @@
+"""The models that ship with paiqi, and the one command that makes them again.
+
+``python -m paiqi_core.learn.shipped`` trains, for each family's default rules of
+``SHIPPED``, the model ``paiqi train PROFILE --games GAMES --seed SEED`` makes, into the
+package's model folder (``learn.model.shipped_dir``). A test holds each shipped model to the
+rules as they are now (a change of the rules changes their fingerprint: the models are then
+made again with this command).
+"""
+
+from __future__ import annotations
+
+import sys
+
+SHIPPED: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("doujue", ()),
+    ("platform", ()),
+    ("shichinarabe", ("deck.jokers=1",)),
+    ("pagat", ()),
+)
+GAMES = 400
+SEED = 0
+
+
+def main() -> int:
+    """Train every shipped model again (see the module)."""
+    from paiqi_core.cli import main as paiqi
+    from paiqi_core.engine import Game
+    from paiqi_core.learn.model import file_name, shipped_dir
+    from paiqi_core.profile import load_profile
+
+    for profile, overrides in SHIPPED:
+        game = Game(load_profile(profile, list(overrides)))
+        out = shipped_dir() / file_name(game.rules.fingerprint)
+        sets = [f"--set={o}" for o in overrides]
+        argv = ["train", profile, *sets, "--games", str(GAMES), "--seed", str(SEED)]
+        code = paiqi([*argv, "--out", str(out)])
+        if code:
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
