@@ -515,9 +515,19 @@ class HeuristicAgent:
 
 def _search_players() -> dict[str, AgentFactory]:
     from paiqi_core.search import GuidedAgent, ISMCTSAgent, PIMCAgent
+
+    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent, "guided": GuidedAgent, "expert": _expert}
+
+
+def _expert(rng: random.Random, *, game: Game | None = None, budget: Any = None) -> Agent:
+    """``expert`` (``search.expert``), imported when asked for: its model needs numpy, which
+    play without it does not."""
     from paiqi_core.search.expert import expert
 
-    return {"pimc": PIMCAgent, "ismcts": ISMCTSAgent, "guided": GuidedAgent, "expert": expert}
+    return expert(rng, game=game, budget=budget)
+
+
+_expert.pairs = True  # type: ignore[attr-defined]  # its strength reads NxM, as guided's
 
 
 AGENTS: dict[str, AgentFactory] = {

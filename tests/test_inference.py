@@ -201,3 +201,16 @@ def test_every_sampled_game_starts_as_the_engine_deals_it(
             hands = [_bits(d) for d in deal.dealt]
             fresh = game.new_state(hands=hands, door_card=deal.door_card)
             assert weigher._start(deal).tolist() == encode(fresh).tolist()
+
+
+def test_the_likeliest_rate_is_low_for_play_it_explains_and_high_for_play_it_does_not() -> None:
+    from paiqi_core.search.inference import RATES, likeliest_rate, slack_of
+
+    explained = [(20, 0), (20, 1), (20, 3), (20, 6)]  # one deal explains nearly every move
+    unexplained = [(20, 9), (20, 10), (20, 11), (20, 12)]  # every deal: half unlike
+    assert likeliest_rate(explained) == RATES[0]
+    assert likeliest_rate(unexplained) >= 0.6
+    # the weight of an unlike move: (r / 3) / (1 - r + r / 3); 1 at r = 1, flat weights
+    assert slack_of(0.5) == pytest.approx((0.5 / 3) / (0.5 + 0.5 / 3))
+    assert slack_of(1.0) == pytest.approx(1.0)
+    assert slack_of(0.05) < 0.02

@@ -230,12 +230,15 @@ def test_expert_without_a_model_says_so_once_and_plays_hard(
     monkeypatch.setenv("PAIQI_MODELS", str(tmp_path))
     forget()
     _NOTED.clear()
-    g = Game("platform")
+    g = Game("bicycle")  # (no model ships for it)
     first = make_agent("expert", random.Random(0), g)
     make_agent("expert", random.Random(1), g)
     assert type(first) is GuidedAgent
     lines = [line for line in capsys.readouterr().err.splitlines() if line]
-    assert len(lines) == 1 and "no trained model" in lines[0] and "plays as hard" in lines[0]
+    assert lines == [
+        f"note: expert has no trained model for bicycle (rules {g.rules.fingerprint[:12]}); "
+        "it plays as hard. paiqi train bicycle makes one."
+    ]
     remember(g.rules.fingerprint, _model())
     try:
         player = make_agent("expert:8x1", random.Random(0), g)
@@ -341,3 +344,15 @@ def test_the_shipped_models_fit_the_rules_as_they_are_and_stay_small() -> None:
         assert held["loss"] < uniform["loss"]  # it places the held-out cards better
         total += path.stat().st_size
     assert total < 5_000_000
+
+
+def test_expert_weighs_the_others_moves_where_the_rule_based_player_is_compiled() -> None:
+    from paiqi_core.search.expert import ExpertAgent
+    from paiqi_core.search.inference import compiled_player
+
+    for profile in ("doujue", "pagat", "platform"):
+        g = Game(profile)
+        player = ExpertAgent(random.Random(0), game=g, model=_model())
+        assert player.weigh == compiled_player(g)
+        assert player.slack is None  # the likeliest rate, read from the pool
+    assert not compiled_player(Game("platform"))  # (its melds keep Python playouts)

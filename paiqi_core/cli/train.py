@@ -88,7 +88,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         sys.stderr.flush()
         shown[0] = True
 
-    say(f"training a belief for {game.rules.name} (rules {game.rules.fingerprint[:12]})")
+    rules = game.rules
+    say(f"training a belief for {rules.name} ({rules.id}; rules {rules.fingerprint[:12]})")
     try:
         model, report = train(plan, say, tick)
     except MissingExtra as e:

@@ -19,6 +19,7 @@ from paiqi_core.learn.features import read
 from paiqi_core.learn.model import BeliefModel, model_for
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.guided import GuidedAgent
+from paiqi_core.search.inference import compiled_player
 
 WHOLE = 32  # the deals of one pool where the budget is a time
 _NOTED: set[str] = set()  # fingerprints whose missing model was noted
@@ -39,7 +40,9 @@ class ExpertAgent(GuidedAgent):
         strength: float = 1.0,
         **options: object,
     ) -> None:
-        options.setdefault("weigh", True)  # the others' moves read at every table
+        # the others' moves read at every table whose rule-based player is compiled (the
+        # replays of a pool in Python would take seconds a decision)
+        options.setdefault("weigh", game is not None and compiled_player(game))
         options.setdefault("slack", None)  # as unlike moves as the others are seen to make
         super().__init__(rng, game=game, budget=budget, **options)  # type: ignore[arg-type]
         self.model = model
@@ -74,11 +77,8 @@ def expert(
         if key not in _NOTED:
             _NOTED.add(key)
             sys.stderr.write(
-                f"note: expert has no trained model for {game.rules.name} (rules "
-                f"{key[:12]}); it plays as hard. paiqi train makes one.\n"
+                f"note: expert has no trained model for {game.rules.id} (rules {key[:12]}); "
+                f"it plays as hard. paiqi train {game.rules.id} makes one.\n"
             )
         return GuidedAgent(rng, game=game, budget=budget)
     return ExpertAgent(rng, game=game, budget=budget, model=model)
-
-
-expert.pairs = True  # type: ignore[attr-defined]  # its strength reads NxM, as guided's
