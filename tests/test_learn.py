@@ -356,3 +356,25 @@ def test_expert_weighs_the_others_moves_where_the_rule_based_player_is_compiled(
         assert player.weigh == compiled_player(g)
         assert player.slack is None  # the likeliest rate, read from the pool
     assert not compiled_player(Game("platform"))  # (its melds keep Python playouts)
+
+
+def test_paiqi_train_for_a_time_shares_it_between_the_steps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from paiqi_core.cli import main
+
+    out = tmp_path / "m.npz"
+    start = time.perf_counter()
+    assert (
+        main(["train", "doujue", "--minutes", "0.3", "--workers", "1", "-q", "--out", str(out)])
+        == 0
+    )
+    took = time.perf_counter() - start
+    text = capsys.readouterr().out
+    assert "round 1: rule-based players at every seat (0.1 min)" in text
+    assert "expert against hard on the same deals (0.1 min)" in text
+    model = BeliefModel.load(out)
+    assert model.meta["games"]["rules"] >= 10 and model.meta["games"]["expert"] >= 10
+    assert took < 18 + 60  # the steps stop on time, but for the games under way

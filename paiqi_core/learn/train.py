@@ -40,7 +40,7 @@ HELD = 10  # one game in HELD is held out to measure the model
 # the share of the time of each step where only minutes are given
 TIME_SHARE = {"rules": 0.30, "fit": 0.12, "expert": 0.26, "refit": 0.12, "duel": 0.20}
 DUEL_SHARE = 0.1  # with counted games: the deals of the duel, per game of a round
-MAX_GAMES = 3000  # games a round plays at most while time lasts (the rows fill memory)
+MAX_GAMES = 1500  # games a round plays at most while time lasts (some 0.5 GB of rows)
 
 
 @dataclass
@@ -180,7 +180,7 @@ def _read(
         for rows, games in pool.run(_rows, _chunks(base, players, count), seconds):
             parts.append(rows)
             played += games
-            tick(step, played, count)
+            tick(step, played, count if plan.games is not None else None)
     return Rows.join(parts), played
 
 
