@@ -261,6 +261,8 @@ def test_the_edge_is_a_mean_with_a_normal_interval() -> None:
     sd = math.sqrt(((0) ** 2 + 2**2 + 2**2 + 0) / 3)
     assert edge.half_width == pytest.approx(1.96 * sd / 2)
     assert edge_of([]).deals == 0
+    assert edge.text("wins") == f"+1.000 ± {1.96 * sd / 2:.3f} wins a deal (4 deals)"
+    assert edge_of([0.5]).text("wins") == "+0.500 wins a deal (1 deal: too few for an interval)"
 
 
 def test_paiqi_train_writes_a_model_expert_then_uses(
@@ -275,13 +277,15 @@ def test_paiqi_train_writes_a_model_expert_then_uses(
         out = capsys.readouterr().out
         assert "round 1: rule-based players at every seat (10 games)" in out
         assert "round 2: expert players beside rule-based ones (10 games)" in out
-        assert "expert over hard:" in out and "wins a deal (1 deals)" in out
+        assert "expert over hard:" in out and "wins a deal (1 deal: too few for an interval)" in out
         g = Game("pagat")
         (path,) = tmp_path.glob("belief-*.npz")
         model = BeliefModel.load(path)
         assert model.fingerprint == g.rules.fingerprint
         assert model.meta["games"] == {"rules": 10, "expert": 10}  # (a quarter, at least 10)
         assert model.meta["held_out"]["p_true"] > 0
+        assert set(model.meta["seconds"]) == {"rules", "fit", "expert", "refit", "duel"}
+        assert "trained in " in out and ", duel " in out
         assert model_for(g.rules.fingerprint) is not None  # found where expert looks
     finally:
         forget()
@@ -296,6 +300,9 @@ def test_paiqi_train_writes_a_model_expert_then_uses(
         (["--out", "model.txt"], "--out model.txt: a model file ends in .npz"),
         (["--workers", "0"], "--workers: at least 1, not 0"),
         (["--set", "players=13"], "players"),
+        (["--duel-deals", "0"], "--duel-deals: at least 1, not 0"),
+        # (found before any game is played, not when the model is saved at the end)
+        (["--out", "/dev/null/model.npz"], "cannot write the model to /dev/null/model.npz"),
     ],
 )
 def test_paiqi_train_refuses_bad_input_in_one_line(

@@ -35,6 +35,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"where to write the model (default: the model folder, {cache_dir()}, where "
         "expert finds it; PAIQI_MODELS names another folder)",
     )
+    p.add_argument(
+        "--duel-deals",
+        type=int,
+        metavar="N",
+        help="deals of the closing match against hard (default: a tenth of --games, or "
+        "a fifth of the time)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--workers", type=int, help="processes (default: every core)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -53,6 +60,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise BadInput("--games and --minutes: give one (games fix the run, minutes bound it)")
     if args.workers is not None and args.workers < 1:
         raise BadInput(f"--workers: at least 1, not {args.workers}")
+    if args.duel_deals is not None and args.duel_deals < 1:
+        raise BadInput(f"--duel-deals: at least 1, not {args.duel_deals}")
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".npz":
         raise BadInput(f"--out {args.out}: a model file ends in .npz")
@@ -68,7 +77,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         games=args.games,
         seed=args.seed,
         workers=args.workers or 0,
+        duel_deals=args.duel_deals,
     )
+    writable(plan.path)
     quiet = args.quiet or args.json or not sys.stderr.isatty()
     shown = [False]  # a progress line is on the terminal
 
@@ -102,11 +113,32 @@ def cmd_train(args: argparse.Namespace) -> int:
         return EXIT_OK
     if report.edge is not None:
         print(f"expert over hard: {report.edge.text(objective_unit(game))}")
+    steps = ", ".join(f"{step} {t:.0f} s" for step, t in report.seconds.items())
+    print(f"trained in {_minutes(sum(report.seconds.values()))} ({steps})")
     print(f"model written to {plan.path}")
     found = {cache_dir().resolve(), shipped_dir().resolve()}
     if out is not None and out.parent.resolve() not in found:
         print(f"(expert reads models from {cache_dir()}: copy it there, or set PAIQI_MODELS)")
     return EXIT_OK
+
+
+def writable(path: Path) -> None:
+    """BadInput unless a model can be written at ``path`` (checked before training, so a
+    run is not lost at its end): its folder made if need be, and a file written there."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path.parent / f".{path.name}.probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise BadInput(f"cannot write the model to {path}: {e.strerror or e}") from None
+    if path.exists() and path.is_dir():
+        raise BadInput(f"cannot write the model to {path}: it is a folder")
+
+
+def _minutes(seconds: float) -> str:
+    whole = round(seconds)
+    return f"{whole // 60} min {whole % 60} s" if whole >= 60 else f"{whole} s"
 
 
 def objective_unit(game: Game) -> str:

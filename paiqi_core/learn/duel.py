@@ -28,7 +28,9 @@ class Edge:
     deals: int
 
     def text(self, unit: str) -> str:
-        """``+0.081 ± 0.030 wins a deal (200 deals)``."""
+        """``+0.081 ± 0.030 wins a deal (200 deals)``; one deal gives no interval."""
+        if self.deals < 2:
+            return f"{self.mean:+.3f} {unit} a deal ({self.deals} deal: too few for an interval)"
         return f"{self.mean:+.3f} ± {self.half_width:.3f} {unit} a deal ({self.deals} deals)"
 
 

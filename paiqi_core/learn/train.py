@@ -218,6 +218,7 @@ def _meta(plan: Plan, report: Report) -> dict[str, Any]:
         "rows": report.rows,
         "held_out": None if last is None else last.__dict__,
         "uniform": None if report.uniform is None else report.uniform.__dict__,
+        "seconds": {step: round(t, 1) for step, t in report.seconds.items()},
         "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
 
