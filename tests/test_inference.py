@@ -126,9 +126,9 @@ def test_weighed_deals_favour_the_ones_that_explain_the_play() -> None:
         weigher = Weigher(belief)
         uniform = weigher.disagreements([belief.sample(rng) for _ in range(64)])
         draws = worlds(belief, rng)
-        weighed = weigher.disagreements([next(draws) for _ in range(64)])
+        weighed = weigher.disagreements([next(draws)[1] for _ in range(64)])
         better += sum(k for _, k in weighed) < sum(k for _, k in uniform)
-        for deal in (next(draws) for _ in range(4)):  # every deal drawn agrees with it
+        for _, deal in (next(draws) for _ in range(4)):  # every deal drawn agrees with it
             assert deal.observation(state.turn) == state.observation(state.turn)
     assert better == len(states) >= 6
 

@@ -385,3 +385,14 @@ def test_paiqi_train_for_a_time_shares_it_between_the_steps(
     model = BeliefModel.load(out)
     assert model.meta["games"]["rules"] >= 10 and model.meta["games"]["expert"] >= 10
     assert took < 18 + 60  # the steps stop on time, but for the games under way
+
+
+def test_at_a_table_of_other_players_each_of_the_two_sits_alone_on_the_same_cards() -> None:
+    from paiqi_core.learn.duel import table_edge
+
+    g = Game("pagat")
+    # the same player on both sides plays the very same games: no edge at all
+    assert all(table_edge(g, "normal", "normal", seed, "random") == 0.0 for seed in range(3))
+    # the rule-based player among random ones wins more often than a random one would
+    edges = [table_edge(g, "normal", "random", seed, "random") for seed in range(20)]
+    assert sum(edges) / len(edges) > 0

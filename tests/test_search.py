@@ -288,3 +288,39 @@ def test_playouts_by_the_compiled_engine_leave_every_choice_as_it_was(
                 fast.use("auto")
         assert logs["python"] == logs["fast"]
     assert calls  # the compiled engine did play the playouts
+
+
+def test_a_deal_drawn_twice_is_one_piece_of_evidence() -> None:
+    from paiqi_core.search.guided import mean_and_error
+
+    # four playouts, each its own deal: the usual standard error, sqrt(var / n)
+    row = [1.0, 3.0, 0.0, 0.0]  # mean 1, sample variance (0 + 4 + 1 + 1) / 3 = 2
+    mean, error = mean_and_error(row, [0, 1, 2, 3])
+    assert mean == 1.0 and error == pytest.approx(math.sqrt(2 / 4))
+    # the same values from two deals drawn twice each: two pieces of evidence, of means
+    # 2 and 0; cluster-robust error sqrt(k/(k-1) * sum((total - count * mean)^2)) / n
+    # = sqrt(2 * ((4 - 2) ** 2 + (0 - 2) ** 2)) / 4 = 1, against 0.71 counted apart
+    mean, error = mean_and_error(row, [7, 7, 9, 9])
+    assert mean == 1.0 and error == pytest.approx(1.0)
+    # one deal, however often drawn, is no evidence at all
+    assert mean_and_error([2.0, 2.0, 2.0], [5, 5, 5]) == (2.0, math.inf)
+
+
+def test_expert_counts_the_deals_it_draws_more_than_once_as_one() -> None:
+    # a deal resampled from one pool comes back with the same number, and the expert player
+    # reads the numbers: at a Fan Tan table its 32 deals come from fewer distinct ones
+    from paiqi_core.learn.model import model_for
+    from paiqi_core.search.expert import ExpertAgent
+
+    g = game("pagat")
+    model = model_for(g.rules.fingerprint)
+    assert model is not None  # shipped
+    state = _positions(g, 1, lambda s: len(s.public_log()) > 20 and len(s.legal_actions()) > 1)[0]
+    obs = state.observation(state.current_seat())
+    player = ExpertAgent(random.Random(0), game=g, model=model)
+    assert player.clustered
+    prior = player.prior.act(obs)
+    rows, deals = player.advantages(obs, prior)
+    assert len(deals) == len(rows[0]) == 32 * 2  # 32 deals, 2 playouts each
+    assert len(set(deals)) < 32  # some deals drawn twice or more
+    assert all(deals.count(d) % 2 == 0 for d in deals)  # both playouts of a deal go together

@@ -4,7 +4,9 @@
 B A B A; at other sizes the two players alternate round the table, then change places), so
 both sit in every seat on the same cards. A deal's edge is the first player's mean objective
 over its seats less the second's (money, rank points or a share of the win: the profile's
-own, ``rules.facts.objective``), and ``Edge`` is their mean with a 95% interval.
+own, ``rules.facts.objective``), and ``Edge`` is their mean with a 95% interval. At a table
+of other players (``others``: random ones, say), each of the two sits alone among them in
+every seat in turn, on the same cards (``table_edge``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paiqi_core.agents import make_agent
+from paiqi_core.agents import Agent, make_agent
 from paiqi_core.engine import Game
 from paiqi_core.search.objective import check_objective, utilities
+from paiqi_core.slots import Objective
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,11 @@ def edge_of(edges: Sequence[float]) -> Edge:
     return Edge(mean, 1.96 * math.sqrt(var / n), n)
 
 
-def deal_edge(game: Game, first: str, second: str, seed: int) -> float:
-    """The first player's edge on the deal of ``seed`` (see the module)."""
+def deal_edge(game: Game, first: str, second: str, seed: int, others: str | None = None) -> float:
+    """The first player's edge on the deal of ``seed`` (see the module); with ``others``,
+    at a table of those players instead (``table_edge``)."""
+    if others is not None:
+        return table_edge(game, first, second, seed, others)
     objective = check_objective(str(game.rules.facts.objective))
     n = game.players
     mine: list[float] = []
@@ -54,11 +60,35 @@ def deal_edge(game: Game, first: str, second: str, seed: int) -> float:
         names = [(first, second)[(seat + turn) % 2] for seat in range(n)]
         rng = random.Random(seed * 2 + turn)
         players = [make_agent(name, rng, game) for name in names]
-        state = game.new_state(seed=seed)
-        while not state.over:
-            seat = state.turn
-            state.apply_unchecked(players[seat].act(state.observation(seat)))
-        values = utilities(state.result(), objective)
+        values = _played(game, players, seed, objective)
         for seat, name in enumerate(names):
             (mine if name == first else theirs).append(values[seat])
     return sum(mine) / len(mine) - sum(theirs) / len(theirs)
+
+
+def table_edge(game: Game, first: str, second: str, seed: int, others: str) -> float:
+    """The first player's edge on the deal of ``seed`` where each of the two sits alone
+    among ``others`` players (random ones, say): each takes every seat in turn on the same
+    cards, the others drawing from the same streams, and the edge is the first's mean
+    objective less the second's."""
+    objective = check_objective(str(game.rules.facts.objective))
+    n = game.players
+    mine: list[float] = []
+    theirs: list[float] = []
+    for seat in range(n):
+        for name, into in ((first, mine), (second, theirs)):
+            players = [
+                make_agent(name if s == seat else others, random.Random(seed * 97 + s), game)
+                for s in range(n)
+            ]
+            into.append(_played(game, players, seed, objective)[seat])
+    return sum(mine) / n - sum(theirs) / n
+
+
+def _played(game: Game, players: Sequence[Agent], seed: int, objective: Objective) -> list[float]:
+    """Every seat's value of the deal of ``seed`` played out by ``players``."""
+    state = game.new_state(seed=seed)
+    while not state.over:
+        seat = state.turn
+        state.apply_unchecked(players[seat].act(state.observation(seat)))
+    return utilities(state.result(), objective)

@@ -44,6 +44,8 @@ class ExpertAgent(GuidedAgent):
         # replays of a pool in Python would take seconds a decision)
         options.setdefault("weigh", game is not None and compiled_player(game))
         options.setdefault("slack", None)  # as unlike moves as the others are seen to make
+        # one pool resampled gives the likeliest deals several times: each once as evidence
+        options.setdefault("clustered", True)
         super().__init__(rng, game=game, budget=budget, **options)  # type: ignore[arg-type]
         self.model = model
         self.strength = strength

@@ -64,6 +64,7 @@ class GuidedAgent(SearchPlayer):
         confidence: float = CONFIDENCE,
         weigh: bool | None = None,
         slack: float | None = SLACK,
+        clustered: bool = False,
     ) -> None:
         if game is None:
             raise ValueError("a search player needs the game's rules")
@@ -77,6 +78,7 @@ class GuidedAgent(SearchPlayer):
         self.confidence = confidence
         self.weigh = weighs_deals(game) if weigh is None else weigh  # else uniform deals
         self.slack = slack
+        self.clustered = clustered  # a deal drawn twice is one piece of evidence
         from paiqi_core.agents import HeuristicAgent  # agents names the search players
 
         self.prior: Agent = HeuristicAgent(rng, game=game)
@@ -96,26 +98,34 @@ class GuidedAgent(SearchPlayer):
         """What the seat knows of the cards it cannot see, to draw the deals from."""
         return Belief(self.game, observation)
 
-    def advantages(self, observation: Observation, prior: int) -> list[list[float]]:
+    def advantages(
+        self, observation: Observation, prior: int
+    ) -> tuple[list[list[float]], list[int]]:
         """For each legal action, its utility less the ``prior`` action's, playout by
-        playout (every action played on the same deal with the same random stream)."""
+        playout (every action played on the same deal with the same random stream); and for
+        each playout, the number of its deal (the same for a deal drawn more than once)."""
         legal = observation.legal
         seat = observation.seat
         belief = self.belief_of(observation)
         rows: list[list[float]] = [[] for _ in legal]
+        deals: list[int] = []
         at = legal.index(prior)
         clock = self.budget.clock()
         rng = self.rng
         draws = worlds(belief, rng, self.slack, self.chunk()) if self.weigh else None
         while clock.more():
-            world = belief.sample(rng) if draws is None else next(draws)
+            if draws is None:
+                deal, world = clock.done, belief.sample(rng)
+            else:
+                deal, world = next(draws)
             lucks = [rng.getrandbits(64) for _ in range(self.budget.per_iteration)]
             for by_action in playout_values(world, legal, lucks, self.rollout, self.objective):
                 values = [v[seat] for v in by_action]
                 for row, value in zip(rows, values, strict=True):
                     row.append(value - values[at])
+                deals.append(deal if self.clustered else len(deals))
             clock.tick()
-        return rows
+        return rows, deals
 
     def act(self, observation: Observation) -> int:
         """The heuristic's action, or the action whose lower confidence bound on its
@@ -126,17 +136,35 @@ class GuidedAgent(SearchPlayer):
             return legal[0]
         prior = self.prior.act(observation)
         try:
-            advantages = self.advantages(observation, prior)
+            advantages, deals = self.advantages(observation, prior)
         except InconsistentObservation:
             return prior
         best, best_bound = prior, 0.0
         for action, row in zip(legal, advantages, strict=True):
-            n = len(row)
-            mean = sum(row) / n
-            if action == prior or mean <= 0:
+            if action == prior:
                 continue
-            var = sum((x - mean) ** 2 for x in row) / (n - 1) if n > 1 else math.inf
-            bound = mean - self.confidence * math.sqrt(var / n)
+            mean, error = mean_and_error(row, deals)
+            if mean <= 0:
+                continue
+            bound = mean - self.confidence * error
             if bound > best_bound:
                 best, best_bound = action, bound
         return best
+
+
+def mean_and_error(row: list[float], deals: list[int]) -> tuple[float, float]:
+    """The mean of ``row`` and its standard error, counting the playouts of one deal (the
+    same number in ``deals``) as one piece of evidence: the cluster-robust error, which is
+    the usual one where every playout has a deal of its own (infinite from one deal)."""
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for value, deal in zip(row, deals, strict=True):
+        sums[deal] = sums.get(deal, 0.0) + value
+        counts[deal] = counts.get(deal, 0) + 1
+    n = len(row)
+    mean = sum(row) / n
+    k = len(sums)
+    if k < 2:
+        return mean, math.inf
+    spread = sum((total - counts[d] * mean) ** 2 for d, total in sums.items())
+    return mean, math.sqrt(k / (k - 1) * spread) / n

@@ -216,18 +216,24 @@ def worlds(
     rng: random.Random,
     slack: float | None = SLACK,
     chunk: int = CHUNK,
-) -> Iterator[State]:
+) -> Iterator[tuple[int, State]]:
     """Deals drawn from ``belief`` without end, weighted by how well each explains the
     other players' moves (see the module's docstring): ``slack`` a move it would not have
     made, or (``None``) the slack of the rate of such moves that best explains the pool
     (``likeliest_rate``). Each pool of ``POOL * chunk`` deals gives ``chunk``: one pool for
     a whole decision (``chunk`` its deals) places more cards right than several small ones
-    of the same cost (49% of the unseen cards of Fan Tan positions against 47%)."""
+    of the same cost (49% of the unseen cards of Fan Tan positions against 47%).
+
+    Each deal comes with a number that is the same for the draws of one deal of a pool:
+    resampling gives a likely deal several times, and its playouts are then no more
+    evidence than one deal's (``guided`` counts them as one)."""
     weigher = Weigher(belief)
+    drawn = 0
     while True:
         pool = [belief.sample(rng) for _ in range(POOL * chunk)]
         counts = weigher.disagreements(pool)
         factor = slack_of(likeliest_rate(counts)) if slack is None else slack
         weights = [factor**k for _, k in counts]
         for i in resample(weights, chunk, rng):
-            yield pool[i].clone()
+            yield drawn + i, pool[i].clone()
+        drawn += len(pool)
