@@ -273,8 +273,11 @@ def test_paiqi_train_writes_a_model_expert_then_uses(
     monkeypatch.setenv("PAIQI_MODELS", str(tmp_path))
     forget()
     try:
-        assert main(["train", "pagat", "--games", "10", "--workers", "1", "-q"]) == 0
+        plot = tmp_path / "curves.png"
+        argv = ["train", "pagat", "--games", "10", "--workers", "1", "-q", "--plot", str(plot)]
+        assert main(argv) == 0
         out = capsys.readouterr().out
+        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"drawn in {plot}" in out
         assert "round 1: rule-based players at every seat (10 games)" in out
         assert "round 2: expert players beside rule-based ones (10 games)" in out
         assert "expert over hard:" in out and "wins a deal (1 deal: too few for an interval)" in out
@@ -301,6 +304,7 @@ def test_paiqi_train_writes_a_model_expert_then_uses(
         (["--workers", "0"], "--workers: at least 1, not 0"),
         (["--set", "players=13"], "players"),
         (["--duel-deals", "0"], "--duel-deals: at least 1, not 0"),
+        (["--plot", "curves.pdf"], "--plot curves.pdf: the curves are written as a .png file"),
         # (found before any game is played, not when the model is saved at the end)
         (["--out", "/dev/null/model.npz"], "cannot write the model to /dev/null/model.npz"),
     ],
@@ -396,3 +400,12 @@ def test_at_a_table_of_other_players_each_of_the_two_sits_alone_on_the_same_card
     # the rule-based player among random ones wins more often than a random one would
     edges = [table_edge(g, "normal", "random", seed, "random") for seed in range(20)]
     assert sum(edges) / len(edges) > 0
+
+
+def test_the_curves_split_the_passes_into_the_fits_they_belong_to() -> None:
+    from paiqi_core.learn.curves import rounds_of
+    from paiqi_core.learn.fit import Epoch, Measure
+
+    held = Measure(0.4, 0.45, 1.0)
+    epochs = [Epoch(k, 1.0, held, 0.1) for k in (1, 2, 3, 1, 2)]
+    assert [[e.epoch for e in fit] for fit in rounds_of(epochs)] == [[1, 2, 3], [1, 2]]

@@ -42,6 +42,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="deals of the closing match against hard (default: a tenth of --games, or "
         "a fifth of the time)",
     )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw the training curves (held-out figures and loss by pass) as a PNG "
+        "(needs pip install 'paiqi[plots]')",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--workers", type=int, help="processes (default: every core)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -65,6 +71,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".npz":
         raise BadInput(f"--out {args.out}: a model file ends in .npz")
+    plot = Path(args.plot) if args.plot else None
+    if plot is not None:
+        from paiqi_core.runs.report import plot_hint, plots_available
+
+        if plot.suffix.lower() != ".png":
+            raise BadInput(f"--plot {args.plot}: the curves are written as a .png file")
+        if not plots_available():
+            raise BadInput(f"--plot needs matplotlib: {plot_hint()}")
+        writable(plot)
     if not all(importlib.util.find_spec(name) for name in ("jax", "optax")):
         # (found, not imported: the fitting runs in a process of its own)
         raise BadInput("paiqi train needs JAX and optax: pip install 'paiqi[learn]'")
@@ -108,6 +123,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     finally:
         if shown[0]:
             sys.stderr.write("\r\x1b[K")
+    if plot is not None:
+        from paiqi_core.learn.curves import plot_curves
+
+        title = f"belief of {rules.name} ({rules.id}; rules {rules.fingerprint[:12]})"
+        plot_curves(report.epochs, report.uniform, plot, title)
     if args.json:
         print_json({"model": str(plan.path), **model.meta})
         return EXIT_OK
@@ -116,6 +136,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     steps = ", ".join(f"{step} {t:.0f} s" for step, t in report.seconds.items())
     print(f"trained in {_minutes(sum(report.seconds.values()))} ({steps})")
     print(f"model written to {plan.path}")
+    if plot is not None:
+        print(f"training curves drawn in {plot}")
     found = {cache_dir().resolve(), shipped_dir().resolve()}
     if out is not None and out.parent.resolve() not in found:
         print(f"(expert reads models from {cache_dir()}: copy it there, or set PAIQI_MODELS)")
