@@ -18,11 +18,12 @@ comparing them with the beliefs paiqi's players draw from:
     the value of the one it chose, the values those of the real deal finished by the
     rule-based playouts (64 a legal action, the same streams for every action). The
     difference with ``normal`` is paired position by position; ``oracle`` is ``hard``
-    searching the real deal, ``oracle:k`` that deal with k swaps.
+    searching the real deal, ``oracle:k`` that deal with k swaps, ``posterior`` ``hard``
+    over the near-exact posterior (``Posterior``).
 
     python benchmarks/information.py placement --profile pagat --games 30
     python benchmarks/information.py regret --profile pagat --games 160 \\
-        --players normal,hard,expert,oracle,oracle:4,oracle:8
+        --players normal,hard,expert,posterior,oracle,oracle:4,oracle:8
 
 Swaps are drawn between hands only: tables where unseen cards lie in covers or a stock
 (鬥雀, the platform) are refused for ``oracle:k``.
@@ -205,10 +206,24 @@ def regret(game: Game, states: list[State], players: list[str]) -> None:
         print(f"{line}  ({ms:.0f} ms a decision)", flush=True)
 
 
+class Posterior(GuidedAgent):
+    """``hard`` over deals weighed as exactly as sampling can: a pool of 2,048 deals for
+    the decision's 32, a weight of 0.01 for each move unlike the rule-based player's, each
+    distinct deal one piece of evidence."""
+
+    def __init__(self, rng: random.Random, game: Game) -> None:
+        super().__init__(rng, game=game, weigh=True, slack=0.01, clustered=True)
+
+    def chunk(self) -> int:
+        return 256
+
+
 def player(name: str, rng: random.Random, game: Game) -> object:
-    """``oracle`` or ``oracle:k``, else the named player."""
+    """``oracle``, ``oracle:k`` or ``posterior``, else the named player."""
     if name == "oracle" or name.startswith("oracle:"):
         return Oracle(rng, game, int(name.partition(":")[2] or 0))
+    if name == "posterior":
+        return Posterior(rng, game)
     return make_agent(name, rng, game)
 
 
