@@ -63,7 +63,7 @@ class Swapped:
         self.belief = Belief(state.game, observation)
         places = self.belief.places
         if any(p.cover >= 0 or p.seat < 0 for p in places):
-            raise SystemExit("oracle:k swaps cards between hands: this table hides cards elsewhere")
+            raise ValueError("oracle:k swaps cards between hands: this table hides cards elsewhere")
         hand_place = {p.seat: i for i, p in enumerate(places)}
         holder = {c: s for s in range(state.players) for c in state.held(s)}
         self.true = [hand_place[holder[c]] for c in self.belief.hidden]
@@ -163,8 +163,13 @@ def placement(game: Game, states: list[State], draws: int = 16) -> None:
     }
     if model is not None:
         samplers["expert (learned belief, weighed)"] = learned
-    for k in SWAPS:
-        samplers[f"real deal, {k} swaps"] = near(k)
+    try:
+        Swapped(states[0], states[0].observation(states[0].turn), 1)
+    except ValueError as e:
+        print(f"(no swapped deals: {e})")
+    else:
+        for k in SWAPS:
+            samplers[f"real deal, {k} swaps"] = near(k)
     for name, sampler in samplers.items():
         shares = []
         for i, state in enumerate(states):
@@ -237,6 +242,9 @@ def main() -> int:
     parser.add_argument("--players", default="normal,hard,expert,oracle,oracle:4,oracle:8")
     args = parser.parse_args()
     game = Game(load_profile(args.profile, args.set))
+    swapping = [p for p in args.players.split(",") if p.startswith("oracle:")]
+    if args.what == "regret" and swapping and game.rules.stuck.covers:
+        parser.error(f"{', '.join(swapping)}: swaps are drawn between hands, and this table covers")
     states = positions(game, args.games, args.seed)
     if args.what == "placement":
         placement(game, states)

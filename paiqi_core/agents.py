@@ -82,6 +82,25 @@ class RandomAgent:
         return legal[below(self.rng, len(legal))]
 
 
+class EagerAgent:
+    """A card whenever one can be played (drawn uniformly among the plays, joker plays
+    included), a pass or a cover only when none can: a player who never holds back, as
+    the ``eager`` playouts play (``search.objective.finish``). Where players must play when
+    they can, it is the random player."""
+
+    name = "eager"
+
+    def __init__(self, rng: random.Random, *, game: Game | None = None) -> None:
+        self.rng = rng
+
+    def act(self, observation: Observation) -> int:
+        """A play drawn uniformly, else any legal action drawn uniformly."""
+        legal = observation.legal
+        plays = [a for a in legal if a < COVER or a >= JOKER]
+        options = plays or legal
+        return options[below(self.rng, len(options))]
+
+
 # -- the rules an agent reads from its game ---------------------------------------------
 
 
@@ -532,6 +551,7 @@ _expert.pairs = True  # type: ignore[attr-defined]  # its strength reads NxM, as
 
 AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
+    "eager": EagerAgent,
     "heuristic": HeuristicAgent,
     **_search_players(),
 }
@@ -549,7 +569,7 @@ def resolve(name: str) -> tuple[str, str | None]:
     text = LEVELS.get(name.strip(), name.strip())
     base, colon, strength = text.partition(":")
     if base not in AGENTS:
-        known = ", ".join([*LEVELS, *AGENTS])
+        known = ", ".join(dict.fromkeys([*LEVELS, *AGENTS]))  # (expert is both)
         raise ValueError(
             f"unknown agent '{name}' (known: {known}; search players take a strength, "
             "e.g. ismcts:2000)"

@@ -398,3 +398,26 @@ def test_heuristic_beats_random_at_shichinarabe() -> None:
     # measured on these deals: 2.225 rank points a game (3/2/1/0; a random seat 1.258, an
     # even seat 1.5)
     assert _heuristic_against_random("shichinarabe", 400)["points"][0] > 1.85
+
+
+def test_the_eager_player_lays_a_card_whenever_it_can() -> None:
+    # 七並べ: passing is a choice while passes last, and a random player takes it now and
+    # then; the eager one never passes while a card (or the joker) can be laid
+    from paiqi_core.actions import COVER, JOKER, PASS
+    from paiqi_core.agents import EagerAgent, make_agent
+
+    game = game_of("shichinarabe", ("deck.jokers=1",))
+    assert isinstance(make_agent("eager", random.Random(0), game), EagerAgent)
+    passed_with_a_play = passed_without = 0
+    for seed in range(20):
+        state = game.new_state(seed=seed)
+        players = [make_agent("eager", random.Random(seed * 4 + s), game) for s in range(4)]
+        while not state.over:
+            obs = state.observation(state.turn)
+            action = players[state.turn].act(obs)
+            assert action in obs.legal
+            can_play = any(a < COVER or a >= JOKER for a in obs.legal)
+            passed_with_a_play += action == PASS and can_play
+            passed_without += action == PASS and not can_play
+            state.apply_unchecked(action)
+    assert passed_with_a_play == 0 and passed_without > 0

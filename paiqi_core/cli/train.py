@@ -126,7 +126,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if plot is not None:
         from paiqi_core.learn.curves import plot_curves
 
-        title = f"belief of {rules.name} ({rules.id}; rules {rules.fingerprint[:12]})"
+        title = f"belief of {rules.id} (rules {rules.fingerprint[:12]})"  # (no CJK font needed)
         plot_curves(report.epochs, report.uniform, plot, title)
     if args.json:
         print_json({"model": str(plan.path), **model.meta})
