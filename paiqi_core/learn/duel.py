@@ -47,11 +47,8 @@ def edge_of(edges: Sequence[float]) -> Edge:
     return Edge(mean, 1.96 * math.sqrt(var / n), n)
 
 
-def deal_edge(game: Game, first: str, second: str, seed: int, others: str | None = None) -> float:
-    """The first player's edge on the deal of ``seed`` (see the module); with ``others``,
-    at a table of those players instead (``table_edge``)."""
-    if others is not None:
-        return table_edge(game, first, second, seed, others)
+def deal_edge(game: Game, first: str, second: str, seed: int) -> float:
+    """The first player's edge on the deal of ``seed`` (see the module)."""
     objective = check_objective(str(game.rules.facts.objective))
     n = game.players
     mine: list[float] = []
