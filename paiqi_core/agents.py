@@ -316,6 +316,30 @@ class HeuristicAgent:
             return self._cheapest(observation, suits, covers)
         return [PASS] if PASS in legal else [legal[0]]
 
+    def worth(self, observation: Observation) -> list[float]:
+        """What each legal action is worth by the weights above, in own cards brought closer:
+        a play its score, a cover (or a card handed on) less its cost in cards, a pass
+        nothing. (``choices`` adds the decisions between kinds: when to pass or cover instead
+        of playing.) The learned policy reads these (``learn.policy``)."""
+        legal = observation.legal
+        suits = self._suits(observation)
+        out: dict[int, float] = {}
+        if observation.hand_on:
+            covers = [COVER + a - GIVE for a in legal]
+            for cost, a in self._cover_costs(observation, suits, covers):
+                out[GIVE + a - COVER] = -cost / POINTS_PER_CARD
+            return [out[a] for a in legal]
+        plays = [a for a in legal if a < COVER or a >= JOKER]
+        covers = [a for a in legal if COVER <= a < PASS]
+        if plays:
+            pressure = self._pressure(observation)
+            for a in plays:
+                out[a] = self._play_score(observation, suits, a, pressure)
+        if covers:
+            for cost, a in self._cover_costs(observation, suits, covers):
+                out[a] = -cost / POINTS_PER_CARD
+        return [out.get(a, 0.0) for a in legal]
+
     def _suits(self, obs: Observation) -> list[_Suit]:
         hand, table, dead = obs.hand_mask, obs.table_mask, obs.covered_mask
         out = []

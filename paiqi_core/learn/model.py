@@ -1,10 +1,12 @@
-"""A trained belief model: its weights, what it was trained for, and where it is kept.
+"""A trained model: its weights, what it was trained for, and where it is kept.
 
-A model is one ``.npz`` file: the network's weights (``w0, b0, w1, b1, w2, b2``: two hidden
-layers of ``tanh`` units and one output, the score of a card in a group), the mean and
-spread of every feature (``mean``, ``scale``), and a JSON ``meta`` entry: the rules'
-fingerprint and profile, the feature names it reads, and what training measured. Playing
-needs numpy only.
+There are two kinds, scored by the same small network: a *belief* model scores each unseen
+card in each group of places (``learn.features``), a *policy* model each legal action
+(``learn.move_features``). A model is one ``.npz`` file: the network's weights (``w0, b0,
+w1, b1, w2, b2``: two hidden layers of ``tanh`` units and one output, the score of a row: a
+card in a group, or an action), the mean and spread of every feature (``mean``,
+``scale``), and a JSON ``meta`` entry: its kind, the rules' fingerprint and profile, the
+feature names it reads, and what training measured. Playing needs numpy only.
 
 Models are found by the fingerprint of the rules in play (``find(rules)``): first in the
 directory named by ``PAIQI_MODELS``, then in the user's cache (``~/.cache/paiqi/models``, or
@@ -22,9 +24,12 @@ from typing import Any
 import numpy as np
 
 from paiqi_core.learn.features import NAMES, Reading
+from paiqi_core.learn.move_features import MOVE_NAMES
 
 FORMAT = 1  # the file's layout; a file of another format is not read
 LAYERS = ("w0", "b0", "w1", "b1", "w2", "b2")
+BELIEF, POLICY = "belief", "policy"
+NAMES_OF = {BELIEF: NAMES, POLICY: MOVE_NAMES}  # the features each kind reads
 
 
 class ModelError(ValueError):
@@ -67,6 +72,11 @@ class BeliefModel:
         return out
 
     @property
+    def kind(self) -> str:
+        """``belief`` or ``policy``."""
+        return str(self.meta.get("kind", BELIEF))
+
+    @property
     def fingerprint(self) -> str:
         """The fingerprint of the rules it was trained for."""
         return str(self.meta.get("fingerprint", ""))
@@ -75,7 +85,8 @@ class BeliefModel:
         """Write the model to ``path`` (an ``.npz`` file), creating its directory; the file
         appears whole or not at all."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        meta = {**self.meta, "format": FORMAT, "features": list(NAMES)}
+        meta = {**self.meta, "format": FORMAT, "kind": self.kind,
+                "features": list(NAMES_OF[self.kind])}  # fmt: skip
         part = path.with_name(path.name + ".part")
         with open(part, "wb") as f:
             arrays: dict[str, Any] = {
@@ -88,8 +99,9 @@ class BeliefModel:
         os.replace(part, path)
 
     @staticmethod
-    def load(path: Path) -> BeliefModel:
-        """The model in ``path``; ``ModelError`` saying why where it cannot be used."""
+    def load(path: Path, kind: str = BELIEF) -> BeliefModel:
+        """The model of ``kind`` in ``path``; ``ModelError`` saying why where it cannot be
+        used."""
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
@@ -98,7 +110,9 @@ class BeliefModel:
                 scale = np.asarray(data["scale"], np.float64)
         except (OSError, KeyError, ValueError) as e:
             raise ModelError(f"{path}: not a paiqi model ({e})") from e
-        if meta.get("format") != FORMAT or meta.get("features") != list(NAMES):
+        if meta.get("kind", BELIEF) != kind:
+            raise ModelError(f"{path}: a {meta.get('kind', BELIEF)} model, not a {kind} model")
+        if meta.get("format") != FORMAT or meta.get("features") != list(NAMES_OF[kind]):
             raise ModelError(
                 f"{path}: a model of another paiqi version (format {meta.get('format')}); "
                 "train it again with paiqi train"
@@ -121,15 +135,15 @@ def cache_dir() -> Path:
     return Path(base) / "paiqi" / "models"
 
 
-def file_name(fingerprint: str) -> str:
-    """The file name of the model of the rules of ``fingerprint``."""
-    return f"belief-{fingerprint[:16]}.npz"
+def file_name(fingerprint: str, kind: str = BELIEF) -> str:
+    """The file name of the model of ``kind`` of the rules of ``fingerprint``."""
+    return f"{kind}-{fingerprint[:16]}.npz"
 
 
-def find(fingerprint: str) -> Path | None:
-    """The model file of the rules of ``fingerprint``: in the cache (``cache_dir``), else
-    among those that ship with paiqi; None where there is none."""
-    name = file_name(fingerprint)
+def find(fingerprint: str, kind: str = BELIEF) -> Path | None:
+    """The model file of ``kind`` of the rules of ``fingerprint``: in the cache
+    (``cache_dir``), else among those that ship with paiqi; None where there is none."""
+    name = file_name(fingerprint, kind)
     for where in (cache_dir(), shipped_dir()):
         path = where / name
         if path.is_file():
@@ -137,24 +151,25 @@ def find(fingerprint: str) -> Path | None:
     return None
 
 
-_LOADED: dict[str, BeliefModel | None] = {}
+_LOADED: dict[tuple[str, str], BeliefModel | None] = {}
 
 
-def model_for(fingerprint: str) -> BeliefModel | None:
-    """The trained model of the rules of ``fingerprint`` (loaded once a process), or None
-    where there is none or it cannot be used."""
-    if fingerprint not in _LOADED:
-        path = find(fingerprint)
+def model_for(fingerprint: str, kind: str = BELIEF) -> BeliefModel | None:
+    """The trained model of ``kind`` of the rules of ``fingerprint`` (loaded once a
+    process), or None where there is none or it cannot be used."""
+    key = (fingerprint, kind)
+    if key not in _LOADED:
+        path = find(fingerprint, kind)
         model = None
         if path is not None:
             try:
-                model = BeliefModel.load(path)
+                model = BeliefModel.load(path, kind)
             except ModelError:
                 model = None
             if model is not None and model.fingerprint != fingerprint:
                 model = None
-        _LOADED[fingerprint] = model
-    return _LOADED[fingerprint]
+        _LOADED[key] = model
+    return _LOADED[key]
 
 
 def forget() -> None:
@@ -162,7 +177,8 @@ def forget() -> None:
     _LOADED.clear()
 
 
-def remember(fingerprint: str, model: BeliefModel) -> None:
-    """Use ``model`` for the rules of ``fingerprint`` in this process (a model just trained,
-    or one read from a file the search path does not name)."""
-    _LOADED[fingerprint] = model
+def remember(fingerprint: str, model: BeliefModel | None) -> None:
+    """Use ``model`` (of its kind) for the rules of ``fingerprint`` in this process (a model
+    just trained, or one read from a file the search path does not name)."""
+    if model is not None:
+        _LOADED[(fingerprint, model.kind)] = model

@@ -4,8 +4,10 @@ The player is ``guided`` (``search.guided``: the rule-based move unless playouts
 another is better beyond luck), but the deals it searches are drawn from the belief a
 trained model tilts (``paiqi_core.learn``): each unseen card is scored in each place it may
 be, from what its seat did while the card fitted the table and the cards it laid towards it,
-and the sampler's chain weighs a placement by those scores (``Belief.tilt``). Where the rules
-in play have no trained model, ``expert`` says so once and plays as ``hard``.
+and the sampler's chain weighs a placement by those scores (``Belief.tilt``). Where a policy
+model was trained too (``learn.policy``) and guessed the search's own choices better than the
+rule-based player did, the action the search must beat is the learned policy's. Where the
+rules in play have no trained model, ``expert`` says so once and plays as ``hard``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import sys
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Game, Observation
 from paiqi_core.learn.features import read
-from paiqi_core.learn.model import BeliefModel, model_for
+from paiqi_core.learn.model import BELIEF, POLICY, BeliefModel, model_for
+from paiqi_core.learn.policy import LearnedPolicy, predicts_search
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.guided import GuidedAgent
 from paiqi_core.search.inference import compiled_player
@@ -37,6 +40,7 @@ class ExpertAgent(GuidedAgent):
         game: Game | None = None,
         budget: Budget | str | None = None,
         model: BeliefModel,
+        policy: BeliefModel | None = None,
         strength: float = 1.0,
         **options: object,
     ) -> None:
@@ -49,6 +53,8 @@ class ExpertAgent(GuidedAgent):
         super().__init__(rng, game=game, budget=budget, **options)  # type: ignore[arg-type]
         self.model = model
         self.strength = strength
+        if policy is not None and game is not None:
+            self.prior = LearnedPolicy(rng, game=game, policy=policy, belief=model)
 
     def chunk(self) -> int:
         """One pool for the whole decision: its deals (or 32 where the budget is a time)."""
@@ -74,7 +80,7 @@ def expert(
     if game is None:
         raise ValueError("a search player needs the game's rules")
     key = game.rules.fingerprint
-    model = model_for(key)
+    model = model_for(key, BELIEF)
     if model is None:
         if key not in _NOTED:
             _NOTED.add(key)
@@ -83,4 +89,7 @@ def expert(
                 f"it plays as hard. paiqi train {game.rules.id} makes one.\n"
             )
         return GuidedAgent(rng, game=game, budget=budget)
-    return ExpertAgent(rng, game=game, budget=budget, model=model)
+    policy = model_for(key, POLICY)
+    if policy is not None and not predicts_search(policy):
+        policy = None  # (no better a guess of the search's choice than the rule-based one)
+    return ExpertAgent(rng, game=game, budget=budget, model=model, policy=policy)
