@@ -19,7 +19,8 @@ comparing them with the beliefs paiqi's players draw from:
     rule-based playouts (64 a legal action, the same streams for every action). The
     difference with ``normal`` is paired position by position; ``oracle`` is ``hard``
     searching the real deal, ``oracle:k`` that deal with k swaps, ``posterior`` ``hard``
-    over the near-exact posterior (``Posterior``).
+    over the near-exact posterior (``Posterior``), ``policy`` the learned policy alone,
+    ``expert-rules`` ``expert`` with the rule-based player's action to beat.
 
     python benchmarks/information.py placement --profile pagat --games 30
     python benchmarks/information.py regret --profile pagat --games 160 \\
@@ -42,6 +43,8 @@ from paiqi_core import Game, State
 from paiqi_core.agents import make_agent
 from paiqi_core.belief import Belief
 from paiqi_core.engine import Observation
+from paiqi_core.learn.model import BELIEF, POLICY, model_for
+from paiqi_core.learn.policy import LearnedPolicy
 from paiqi_core.profile import load_profile
 from paiqi_core.search import GuidedAgent
 from paiqi_core.search.expert import ExpertAgent
@@ -128,7 +131,6 @@ def right_share(state: State, deal: State, hidden: Sequence[int]) -> float:
 
 def placement(game: Game, states: list[State], draws: int = 16) -> None:
     """Print the share of unseen cards placed right, by belief (``draws`` deals each)."""
-    from paiqi_core.learn.model import model_for
 
     def pooled(slack: float, chunk: int) -> Sampler:
         def draw(state: State, rng: random.Random) -> tuple[list[State], Sequence[int]]:
@@ -224,11 +226,21 @@ class Posterior(GuidedAgent):
 
 
 def player(name: str, rng: random.Random, game: Game) -> object:
-    """``oracle``, ``oracle:k`` or ``posterior``, else the named player."""
+    """``oracle``, ``oracle:k``, ``posterior``, ``policy`` (the learned policy alone) or
+    ``expert-rules`` (``expert`` beating the rule-based player's action, not the learned
+    policy's), else the named player."""
     if name == "oracle" or name.startswith("oracle:"):
         return Oracle(rng, game, int(name.partition(":")[2] or 0))
     if name == "posterior":
         return Posterior(rng, game)
+    if name in ("policy", "expert-rules"):
+        key = game.rules.fingerprint
+        belief, policy = model_for(key, BELIEF), model_for(key, POLICY)
+        if belief is None or policy is None:
+            raise SystemExit(f"{name}: no trained models for these rules (paiqi train)")
+        if name == "policy":
+            return LearnedPolicy(rng, game=game, policy=policy, belief=belief)
+        return ExpertAgent(rng, game=game, model=belief)
     return make_agent(name, rng, game)
 
 

@@ -13,13 +13,22 @@ import numpy as np
 import pytest
 
 from paiqi_core import Game
+from paiqi_core.agents import make_agent
 from paiqi_core.belief import Belief
 from paiqi_core.cards import parse_card, parse_cards
 from paiqi_core.learn.data import Rows, positions, read_position
 from paiqi_core.learn.duel import edge_of
 from paiqi_core.learn.features import FEATURES, HAND, NAMES, read
 from paiqi_core.learn.fit import Epoch
-from paiqi_core.learn.model import BeliefModel, ModelError, forget, model_for, remember
+from paiqi_core.learn.model import (
+    POLICY,
+    BeliefModel,
+    ModelError,
+    forget,
+    model_for,
+    remember,
+)
+from paiqi_core.learn.policy import LearnedPolicy, predicts_search
 
 from .test_belief import _exact, _small_position
 
@@ -287,9 +296,22 @@ def test_paiqi_train_writes_a_model_expert_then_uses(
         assert model.fingerprint == g.rules.fingerprint
         assert model.meta["games"] == {"rules": 10, "expert": 10}  # (a quarter, at least 10)
         assert model.meta["held_out"]["p_true"] > 0
-        assert set(model.meta["seconds"]) == {"rules", "fit", "expert", "refit", "duel"}
+        assert set(model.meta["seconds"]) == {"rules", "fit", "expert", "refit", "policy", "duel"}
         assert "trained in " in out and ", duel " in out
         assert model_for(g.rules.fingerprint) is not None  # found where expert looks
+        # the policy, fitted to expert's decisions, lies beside it; expert beats its action
+        assert "of expert's decisions" in out and "a policy from expert's" in out
+        (policy_path,) = tmp_path.glob("policy-*.npz")
+        policy = BeliefModel.load(policy_path, POLICY)
+        assert policy.fingerprint == g.rules.fingerprint and policy.kind == POLICY
+        assert policy.meta["rows"]["choices"] > 0
+        assert 0 < policy.meta["rule_based"]["p_true"] <= 1
+        assert set(policy.meta["over_rules"]) == {"mean", "error"}
+        forget()
+        agent = make_agent("expert", random.Random(0), g)
+        used = isinstance(agent.prior, LearnedPolicy)  # type: ignore[attr-defined]
+        assert used == predicts_search(policy)
+        assert ("expert's search beats the policy's action" in out) == used
     finally:
         forget()
 
@@ -353,7 +375,11 @@ def test_the_shipped_models_fit_the_rules_as_they_are_and_stay_small() -> None:
         assert model.meta["seed"] == SEED and model.meta["games"]["rules"] == GAMES
         held, uniform = model.meta["held_out"], model.meta["uniform"]
         assert held["loss"] < uniform["loss"]  # it places the held-out cards better
-        total += path.stat().st_size
+        policy_path = shipped_dir() / file_name(g.rules.fingerprint, POLICY)
+        policy = BeliefModel.load(policy_path, POLICY)
+        assert policy.fingerprint == g.rules.fingerprint and policy.meta["seed"] == SEED
+        assert policy.meta["rows"]["choices"] > 500  # expert's decisions it was fitted to
+        total += path.stat().st_size + policy_path.stat().st_size
     assert total < 5_000_000
 
 

@@ -115,7 +115,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         shown[0] = True
 
     rules = game.rules
-    say(f"training a belief for {rules.name} ({rules.id}; rules {rules.fingerprint[:12]})")
+    say(
+        f"training a belief and a policy for {rules.name} ({rules.id}; rules "
+        f"{rules.fingerprint[:12]})"
+    )
     try:
         model, report = train(plan, say, tick)
     except MissingExtra as e:
@@ -128,19 +131,22 @@ def cmd_train(args: argparse.Namespace) -> int:
 
         title = f"belief of {rules.id} (rules {rules.fingerprint[:12]})"  # (no CJK font needed)
         plot_curves(report.epochs, report.uniform, plot, title)
+    policy = plan.policy_path if report.policy_epochs else None
     if args.json:
-        print_json({"model": str(plan.path), **model.meta})
+        print_json({"model": str(plan.path), "policy": policy and str(policy), **model.meta})
         return EXIT_OK
     if report.edge is not None:
         print(f"expert over hard: {report.edge.text(objective_unit(game))}")
     steps = ", ".join(f"{step} {t:.0f} s" for step, t in report.seconds.items())
     print(f"trained in {_minutes(sum(report.seconds.values()))} ({steps})")
     print(f"model written to {plan.path}")
+    if policy is not None:
+        print(f"policy written to {policy}")
     if plot is not None:
         print(f"training curves drawn in {plot}")
     found = {cache_dir().resolve(), shipped_dir().resolve()}
     if out is not None and out.parent.resolve() not in found:
-        print(f"(expert reads models from {cache_dir()}: copy it there, or set PAIQI_MODELS)")
+        print(f"(expert reads models from {cache_dir()}: copy them there, or set PAIQI_MODELS)")
     return EXIT_OK
 
 

@@ -6,6 +6,10 @@ reads the observation of the seat to move as a learned belief does
 (``paiqi_core.learn.features``), with the group each unseen card really is in. The rows of
 every card of every position read are returned together (``Rows``), padded to the most
 groups a table of that size can have, so that they stack.
+
+``positions_and_choices(..., chooser)`` reads, in the same games, every decision with a choice
+of the seats that ``chooser`` plays, with the action it took (``learn.policy.choice_rows``):
+what a policy learns to imitate.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from paiqi_core.agents import Agent, make_agent
 from paiqi_core.belief import Belief, InconsistentObservation
 from paiqi_core.engine import Game, State
 from paiqi_core.learn.features import FEATURES, read, truth
+from paiqi_core.learn.model import BeliefModel
+from paiqi_core.learn.move_features import MOVE_FEATURES, Terms
+from paiqi_core.learn.policy import MAX_ACTIONS, choice_rows
 
 NEVER = -1e9  # the offset of a group a card cannot be in (a finite stand-in for -inf)
 
@@ -106,12 +113,26 @@ def _players(game: Game, players: Sequence[str], rng: random.Random) -> list[Age
 def positions(game: Game, players: Sequence[str], seeds: Sequence[int], share: float) -> Rows:
     """The rows read in the games of ``seeds`` (see the module's docstring); the seats take
     turns at each named player from one game to the next."""
+    return positions_and_choices(game, players, seeds, share)[0]
+
+
+def positions_and_choices(
+    game: Game, players: Sequence[str], seeds: Sequence[int], share: float,
+    chooser: str | None = None, belief_model: BeliefModel | None = None,
+) -> tuple[Rows, Rows]:  # fmt: skip
+    """The rows of ``positions``, and the decisions of the seats ``chooser`` plays (the
+    unseen cards placed by ``belief_model``), each with the action taken (see the
+    module)."""
     parts: list[Rows] = []
+    chosen: list[tuple[np.ndarray, np.ndarray, int, int]] = []
+    terms = Terms(game) if chooser is not None else None
     for seed in seeds:
         rng = random.Random(seed)
         agents = _players(game, players, rng)
+        names = [players[seat % len(players)] for seat in range(game.players)]
         turn = seed % game.players
         agents = agents[turn:] + agents[:turn]
+        names = names[turn:] + names[:turn]
         state = game.new_state(seed=seed)
         while not state.over:
             seat = state.turn
@@ -120,13 +141,30 @@ def positions(game: Game, players: Sequence[str], seeds: Sequence[int], share: f
                 if rows is not None:
                     rows.game[:] = seed
                     parts.append(rows)
-            state.apply_unchecked(agents[seat].act(state.observation(seat)))
-    if not parts:
-        width = max_groups(game.players)
-        return Rows(
-            np.zeros((0, width, FEATURES), np.float32),
-            np.zeros((0, width), np.float32),
-            np.zeros(0, np.int64),
-            np.zeros(0, np.int64),
-        )
-    return Rows.join(parts)
+            observation = state.observation(seat)
+            action = agents[seat].act(observation)
+            if terms is not None and names[seat] == chooser:
+                row = choice_rows(game, observation, action, terms, belief_model)
+                if row is not None:
+                    chosen.append((*row, seed))
+            state.apply_unchecked(action)
+    width = max_groups(game.players)
+    cards = Rows.join(parts) if parts else _empty(width, FEATURES)
+    if not chosen:
+        return cards, _empty(MAX_ACTIONS, MOVE_FEATURES)
+    choices = Rows(
+        np.stack([c[0] for c in chosen]),
+        np.stack([c[1] for c in chosen]),
+        np.array([c[2] for c in chosen], np.int64),
+        np.array([c[3] for c in chosen], np.int64),
+    )
+    return cards, choices
+
+
+def _empty(width: int, features: int) -> Rows:
+    return Rows(
+        np.zeros((0, width, features), np.float32),
+        np.zeros((0, width), np.float32),
+        np.zeros(0, np.int64),
+        np.zeros(0, np.int64),
+    )

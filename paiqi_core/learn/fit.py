@@ -1,7 +1,8 @@
 """Fitting a belief model to rows read from games (JAX and optax: ``pip install 'paiqi[learn]'``).
 
-``fit(train, held, ...)`` minimises the cross-entropy of each card's true group under the
-softmax of its groups' offsets plus the network's scores (``BeliefModel.scores``), with Adam,
+``fit(train, held, ...)`` minimises the cross-entropy of each row's true choice (a card's
+group, or the action a strong player took) under the softmax of the choices' offsets plus
+the network's scores (``BeliefModel.scores``), with Adam,
 in minibatches, and reports after each pass over the rows the loss and how the model does on
 the held-out rows (``measure``): the mean probability it gives the true group and how often
 its likeliest group is the true one, each beside the uniform belief's own.
@@ -20,8 +21,7 @@ from typing import Any
 import numpy as np
 
 from paiqi_core.learn.data import Rows
-from paiqi_core.learn.features import FEATURES
-from paiqi_core.learn.model import BeliefModel
+from paiqi_core.learn.model import BELIEF, BeliefModel
 
 HIDDEN = 32  # units in each of the two hidden layers
 
@@ -64,6 +64,20 @@ def measure(rows: Rows, logits: np.ndarray) -> Measure:
     )
 
 
+def gain_over(rows: Rows, logits: np.ndarray, baseline: np.ndarray) -> tuple[float, float]:
+    """How much more often the likeliest choice of ``logits`` is the rows' label than a
+    choice drawn from ``baseline``'s best (its ties shared), paired row by row: the mean
+    difference and its standard error."""
+    at = np.arange(len(rows))
+    right = (logits.argmax(axis=1) == rows.label).astype(np.float64)
+    best = baseline >= baseline.max(axis=1, keepdims=True)
+    shared = best[at, rows.label] / best.sum(axis=1)
+    d = right - shared
+    n = len(d)
+    error = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+    return float(d.mean()) if n else 0.0, error
+
+
 @dataclass
 class Epoch:
     """One pass over the training rows: its mean loss, the held-out measure, the time."""
@@ -84,13 +98,15 @@ def fit(
     batch: int = 2048,
     rate: float = 3e-3,
     report: Callable[[Epoch], None] | None = None,
+    kind: str = BELIEF,
 ) -> tuple[BeliefModel, list[Epoch]]:
-    """A model fitted to ``train`` for at most ``epochs`` passes or ``seconds``; the
-    held-out measure after each pass (to ``report`` as it goes)."""
+    """A model of ``kind`` fitted to ``train`` for at most ``epochs`` passes or
+    ``seconds``; the held-out measure after each pass (to ``report`` as it goes)."""
     if not len(train):
         raise ValueError("no rows to learn from")
     jax, jnp, optax = _jax()
-    flat = train.x.reshape(-1, FEATURES)
+    features = train.x.shape[-1]
+    flat = train.x.reshape(-1, features)
     real = (train.offset > -1e8).reshape(-1)
     mean = flat[real].mean(axis=0).astype(np.float64)
     scale = flat[real].std(axis=0).astype(np.float64)
@@ -102,7 +118,7 @@ def fit(
         return jax.random.normal(k, (n_in, n_out)) * math.sqrt(1.0 / n_in)
 
     params = {
-        "w0": init(k0, FEATURES, HIDDEN),
+        "w0": init(k0, features, HIDDEN),
         "b0": jnp.zeros(HIDDEN),
         "w1": init(k1, HIDDEN, HIDDEN),
         "b1": jnp.zeros(HIDDEN),
@@ -158,7 +174,7 @@ def fit(
         if done.seconds > seconds:
             break
     weights = {k: np.asarray(v, np.float64) for k, v in params.items()}
-    return BeliefModel(weights, mean, scale), history
+    return BeliefModel(weights, mean, scale, {"kind": kind}), history
 
 
 def _fit_child(
@@ -216,7 +232,7 @@ def fit_apart(
                     raise RuntimeError(f"fitting failed: {value}")
                 elif kind == "done":
                     break
-            return BeliefModel.load(where / "m.npz")
+            return BeliefModel.load(where / "m.npz", options.get("kind", BELIEF))
         finally:
             if child.is_alive():
                 child.terminate()
