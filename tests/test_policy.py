@@ -184,3 +184,18 @@ def test_the_gain_over_the_rule_based_guess_is_paired_and_shares_its_ties() -> N
     mean, error = gain_over(rows, logits, baseline)
     assert mean == pytest.approx(d.mean())
     assert error == pytest.approx(d.std(ddof=1) / 2)
+
+
+def test_without_decisions_to_learn_from_no_policy_is_left_beside_the_belief(
+    tmp_path: Path,
+) -> None:
+    from paiqi_core.learn.data import _empty
+    from paiqi_core.learn.train import Plan, Report, _fit_policy
+
+    g = Game("pagat")
+    plan = Plan(g, "pagat", [], out=tmp_path / "m.npz")
+    plan.policy_path.write_bytes(b"a policy of an earlier run")
+    said: list[str] = []
+    got = _fit_policy(plan, _empty(MAX_ACTIONS, MOVE_FEATURES), 0.0, said.append, Report())
+    assert got is None and not plan.policy_path.exists()
+    assert said == ["no policy: too few of expert's decisions were read"]

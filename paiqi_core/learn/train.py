@@ -347,6 +347,7 @@ def _fit_policy(
     train, held = _split(choices)
     if not len(train) or not len(held):
         say("no policy: too few of expert's decisions were read")
+        plan.policy_path.unlink(missing_ok=True)  # (not one of another run beside this belief)
         return None
     # the rule-based player's own choices (ties shared) scored as a policy would be
     report.rule_based = measure(held, held.offset + 30.0 * held.x[:, :, 2])
