@@ -38,6 +38,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from paiqi_core import Game, State
 from paiqi_core.agents import make_agent
@@ -181,8 +182,13 @@ def placement(game: Game, states: list[State], draws: int = 16) -> None:
         print(f"{name:40s} {statistics.mean(shares):.3f}", flush=True)
 
 
-def regret(game: Game, states: list[State], players: list[str]) -> None:
-    """Print each player's mean decision regret, and its difference with the first's."""
+def regret(
+    game: Game, states: list[State], players: list[str],
+    make: Callable[[str, random.Random, Game], object] | None = None,
+) -> None:  # fmt: skip
+    """Print each player's mean decision regret, and its difference with the first's
+    (the players made by ``make``, ``player`` by default)."""
+    make = make or player
     objective = check_objective(str(game.rules.facts.objective))
     rng = random.Random(1)
     values = []
@@ -197,7 +203,7 @@ def regret(game: Game, states: list[State], players: list[str]) -> None:
         clock = time.process_time()
         regrets = []
         for i, (state, value) in enumerate(zip(states, values, strict=True)):
-            agent = player(name, random.Random(i), game)
+            agent: Any = make(name, random.Random(i), game)
             if isinstance(agent, Oracle):
                 agent.state = state
             action = agent.act(state.observation(state.turn))

@@ -1,0 +1,252 @@
+"""Planning several moves deep against modelled opponents: does it beat one-step search?
+
+``expert`` values each action by one move and then the rule-based player for everyone,
+itself included (a one-step improvement of that player). ``plan:N`` searches its own later
+moves too (POMCP, Silver and Veness 2010, with the others modelled): N times it draws a
+deal from ``expert``'s belief (the learned tilt, weighed by the others' moves), plays the
+others as the rule-based player, chooses its own moves in a tree keyed by what it has seen
+(PUCT, the rule-based player's move given half the prior), adds one of its own decisions a
+time, and values it with one compiled rule-based playout. Like ``guided`` it plays the
+rule-based move unless another did better at the root by more than ``CONFIDENCE`` standard
+errors. ``ucb:N`` is the plain search: UCB1 without the prior, the root move visited most.
+
+    python benchmarks/planning.py duel --profile pagat --deals 200 --first plan:128 \
+        --second expert --out plan-expert.jsonl
+    python benchmarks/planning.py regret --profile pagat --games 80 --players normal,expert,plan:128
+
+``duel`` plays each deal twice with the two players in alternate seats (``learn.duel``),
+on two processes, one JSON line a deal (a run stopped and started again goes on where it
+was), and prints the first's edge per deal with its 95% interval. ``regret`` is decision
+regret as ``benchmarks/information.py regret`` measures it: the real deal's values under
+rule-based playouts, which credit one move and not a plan, so it is the duel that answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from information import player, positions, regret
+
+from paiqi_core import Game
+from paiqi_core.actions import COVER, PASS
+from paiqi_core.agents import HeuristicAgent, make_agent
+from paiqi_core.engine import Observation
+from paiqi_core.learn.duel import edge_of
+from paiqi_core.profile import load_profile
+from paiqi_core.search.inference import worlds
+from paiqi_core.search.objective import check_objective, playout_values, utilities
+
+EXPLORATION = 1.0  # PUCT's constant, for rewards scaled to 0..1
+PRIOR = 0.5  # the prior of the rule-based player's move (the rest shared by the others)
+CONFIDENCE = 1.0  # standard errors another root move must be ahead by
+UCB = 0.7  # UCB1's constant in ``ucb:N``
+
+
+class Planner:
+    """``plan:N`` (see the module); ``plain``: ``ucb:N``, UCB1 without the prior, the root
+    move visited most."""
+
+    def __init__(
+        self, rng: random.Random, game: Game, iterations: int, plain: bool = False
+    ) -> None:
+        self.plain = plain
+        self.rng = rng
+        self.game = game
+        self.iterations = iterations
+        self.expert: Any = make_agent("expert", rng, game)
+        self.others = HeuristicAgent(rng, game=game)
+        self.objective = check_objective(str(game.rules.facts.objective))
+
+    def act(self, observation: Observation) -> int:
+        legal = observation.legal
+        if len(legal) == 1:
+            return legal[0]
+        rng, me = self.rng, observation.seat
+        belief = self.expert.belief_of(observation)
+        draws = worlds(belief, rng, self.expert.slack, 32)
+        stats: dict[tuple[tuple[int, int], ...], dict[int, list[float]]] = {}
+        favourites: dict[tuple[tuple[int, int], ...], int] = {}
+        values: dict[int, list[float]] = {a: [] for a in legal}  # the root's, by move
+        low, high = math.inf, -math.inf
+        for _ in range(self.iterations):
+            state = next(draws)[1].clone()
+            history: tuple[tuple[int, int], ...] = ()
+            path: list[tuple[tuple[tuple[int, int], ...], int]] = []
+            value = 0.0
+            while True:
+                if state.over:
+                    value = utilities(state.result(), self.objective)[me]
+                    break
+                seat = state.turn
+                moves = state.legal_actions()
+                if seat != me or len(moves) == 1:
+                    if len(moves) == 1:
+                        action = moves[0]
+                    else:
+                        action = self.others.act(state.observation(seat))
+                    seen = PASS if COVER <= action < PASS and seat != me else action
+                    history += ((seat, seen),)
+                    state.apply_unchecked(action)
+                    continue
+                node = stats.setdefault(history, {})
+                if history not in favourites:
+                    favourites[history] = self.others.act(state.observation(me))
+                untried = [a for a in moves if a not in node]
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    luck = rng.getrandbits(64)
+                    rows = playout_values(state, [action], [luck], "heuristic", self.objective)
+                    value = rows[0][0][me]
+                    path.append((history, action))
+                    break
+                if self.plain:
+                    action = _ucb(node, moves, low, high)
+                else:
+                    action = _puct(node, moves, favourites[history], low, high)
+                path.append((history, action))
+                history += ((seat, action),)
+                state.apply_unchecked(action)
+            low, high = min(low, value), max(high, value)
+            for where, action in path:
+                got = stats[where].setdefault(action, [0, 0.0])
+                got[0] += 1
+                got[1] += value
+            if path and path[0][0] == ():
+                values[path[0][1]].append(value)
+        prior = favourites.get(())
+        if prior is None:
+            return int(self.others.act(observation))
+        if self.plain:
+            most = max(len(row) for row in values.values())
+            return next(a for a in legal if len(values[a]) == most)
+        best, best_bound = prior, 0.0
+        for action, row in values.items():
+            if action == prior or len(row) < 2 or len(values[prior]) < 2:
+                continue
+            gap = statistics.fmean(row) - statistics.fmean(values[prior])
+            error = math.sqrt(
+                statistics.variance(row) / len(row)
+                + statistics.variance(values[prior]) / len(values[prior])
+            )
+            bound = gap - CONFIDENCE * error
+            if gap > 0 and bound > best_bound:
+                best, best_bound = action, bound
+        return best
+
+
+def _puct(
+    node: dict[int, list[float]], moves: list[int], favourite: int, low: float, high: float
+) -> int:
+    """The move of most value plus prior-weighted exploration (rewards scaled to 0..1 by the
+    least and most met so far)."""
+    span = (high - low) or 1.0
+    root_n = math.sqrt(sum(node[a][0] for a in moves))
+    rest = (1 - PRIOR) / max(len(moves) - 1, 1)
+
+    def score(a: int) -> float:
+        visits, reward = node[a][0], node[a][1]
+        p = PRIOR if a == favourite else rest
+        return (reward / visits - low) / span + EXPLORATION * p * root_n / (1 + visits)
+
+    return max(moves, key=score)
+
+
+def _ucb(node: dict[int, list[float]], moves: list[int], low: float, high: float) -> int:
+    """UCB1 (rewards scaled to 0..1 by the least and most met so far)."""
+    span = (high - low) or 1.0
+    total = math.log(sum(node[a][0] for a in moves))
+
+    def score(a: int) -> float:
+        visits, reward = node[a][0], node[a][1]
+        return (reward / visits - low) / span + UCB * math.sqrt(total / visits)
+
+    return max(moves, key=score)
+
+
+def make(name: str, rng: random.Random, game: Game) -> object:
+    """``plan:N`` or ``ucb:N``, else as ``benchmarks/information.py`` makes players."""
+    kind, _, count = name.partition(":")
+    if kind in ("plan", "ucb"):
+        return Planner(rng, game, int(count or 256), plain=kind == "ucb")
+    return player(name, rng, game)
+
+
+def deal_edge(profile: str, sets: list[str], first: str, second: str, seed: int) -> float:
+    """The first player's edge on the deal of ``seed``: played twice, the two players in
+    alternate seats and then changed round (as ``learn.duel.deal_edge``)."""
+    game = Game(load_profile(profile, sets))
+    objective = check_objective(str(game.rules.facts.objective))
+    mine: list[float] = []
+    theirs: list[float] = []
+    for turn in range(2):
+        names = [(first, second)[(seat + turn) % 2] for seat in range(game.players)]
+        rng = random.Random(seed * 2 + turn)
+        players: list[Any] = [make(name, rng, game) for name in names]
+        state = game.new_state(seed=seed)
+        while not state.over:
+            seat = state.turn
+            state.apply_unchecked(players[seat].act(state.observation(seat)))
+        values = utilities(state.result(), objective)
+        for seat, name in enumerate(names):
+            (mine if name == first else theirs).append(values[seat])
+    return sum(mine) / len(mine) - sum(theirs) / len(theirs)
+
+
+def duel(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    done: dict[int, float] = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            row = json.loads(line)
+            done[row["seed"]] = row["edge"]
+    seeds = [args.seed * 100_000 + i for i in range(args.deals)]
+    todo = [s for s in seeds if s not in done]
+    with ProcessPoolExecutor(args.workers) as pool, out.open("a") as f:
+        jobs = {
+            s: pool.submit(deal_edge, args.profile, args.set, args.first, args.second, s)
+            for s in todo
+        }
+        for n, (s, job) in enumerate(jobs.items(), 1):
+            done[s] = job.result()
+            f.write(json.dumps({"seed": s, "edge": done[s]}) + "\n")
+            f.flush()
+            if n % 10 == 0:
+                e = edge_of([done[x] for x in seeds if x in done])
+                print(f"{len(done)} deals: {e.mean:+.4f} ± {e.half_width:.4f}", flush=True)
+    e = edge_of([done[x] for x in seeds])
+    print(f"{args.first} over {args.second}: {e.mean:+.4f} ± {e.half_width:.4f} a deal "
+          f"({e.deals} deals)")  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("duel", "regret"))
+    parser.add_argument("--profile", default="pagat")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--games", type=int, default=80)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", default="normal,expert,plan:128")
+    parser.add_argument("--first", default="plan:128")
+    parser.add_argument("--second", default="expert")
+    parser.add_argument("--out", default="planning-duel.jsonl")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if args.what == "duel":
+        duel(args)
+        return 0
+    game = Game(load_profile(args.profile, args.set))
+    states = positions(game, args.games, args.seed)
+    regret(game, states, args.players.split(","), make)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
