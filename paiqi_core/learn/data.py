@@ -25,11 +25,9 @@ from paiqi_core.agents import Agent, make_agent
 from paiqi_core.belief import Belief, InconsistentObservation
 from paiqi_core.engine import Game, State
 from paiqi_core.learn.features import FEATURES, read, truth
-from paiqi_core.learn.model import BeliefModel
+from paiqi_core.learn.model import NEVER, BeliefModel
 from paiqi_core.learn.move_features import MOVE_FEATURES, Terms
 from paiqi_core.learn.policy import MAX_ACTIONS, choice_rows
-
-NEVER = -1e9  # the offset of a group a card cannot be in (a finite stand-in for -inf)
 
 
 def max_groups(players: int) -> int:

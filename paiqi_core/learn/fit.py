@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from paiqi_core.learn.data import Rows
-from paiqi_core.learn.model import BELIEF, BeliefModel
+from paiqi_core.learn.model import BELIEF, BeliefModel, softmax
 
 HIDDEN = 32  # units in each of the two hidden layers
 
@@ -52,9 +52,7 @@ class Measure:
 
 def measure(rows: Rows, logits: np.ndarray) -> Measure:
     """``Measure`` of ``logits`` ``(rows, groups)`` against the rows' labels."""
-    z = logits - logits.max(axis=1, keepdims=True)
-    p = np.exp(z)
-    p /= p.sum(axis=1, keepdims=True)
+    p = softmax(logits)
     at = np.arange(len(rows))
     true = p[at, rows.label]
     return Measure(

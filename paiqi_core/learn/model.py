@@ -28,6 +28,7 @@ from paiqi_core.learn.move_features import MOVE_NAMES
 
 FORMAT = 1  # the file's layout; a file of another format is not read
 LAYERS = ("w0", "b0", "w1", "b1", "w2", "b2")
+NEVER = -1e9  # the offset of a choice that cannot be (a finite stand-in for -inf)
 BELIEF, POLICY = "belief", "policy"
 NAMES_OF = {BELIEF: NAMES, POLICY: MOVE_NAMES}  # the features each kind reads
 
@@ -65,11 +66,7 @@ class BeliefModel:
     def probabilities(self, reading: Reading, strength: float = 1.0) -> np.ndarray:
         """``(cards, groups)``: where the model says each card is, its score weighed by
         ``strength`` (0: the uniform belief's own odds, by the room of each group)."""
-        logits = reading.offset + strength * self.tilt(reading)
-        logits = logits - logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        out: np.ndarray = p / p.sum(axis=1, keepdims=True)
-        return out
+        return softmax(reading.offset + strength * self.tilt(reading))
 
     @property
     def kind(self) -> str:
@@ -118,6 +115,13 @@ class BeliefModel:
                 "train it again with paiqi train"
             )
         return BeliefModel(weights, mean, scale, meta)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row of ``logits`` as probabilities (``-inf`` a choice that cannot be)."""
+    z = np.exp(logits - logits.max(axis=1, keepdims=True))
+    out: np.ndarray = z / z.sum(axis=1, keepdims=True)
+    return out
 
 
 def shipped_dir() -> Path:

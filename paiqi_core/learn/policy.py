@@ -20,11 +20,10 @@ import numpy as np
 from paiqi_core.belief import Belief, InconsistentObservation
 from paiqi_core.engine import Game, Observation
 from paiqi_core.learn.features import read
-from paiqi_core.learn.model import BeliefModel
+from paiqi_core.learn.model import NEVER, BeliefModel, softmax
 from paiqi_core.learn.move_features import MOVE_FEATURES, Terms, move_rows
 
 MAX_ACTIONS = 48  # the legal actions a row of choices holds (decisions with more are not read)
-NEVER = -1e9  # the offset of a padding action (a finite stand-in for -inf)
 
 
 def read_moves(
@@ -41,8 +40,7 @@ def read_moves(
     if not belief.hidden:
         places = np.zeros((0, len(reading.groups)))
     elif belief_model is None:
-        z = reading.offset - reading.offset.max(axis=1, keepdims=True)
-        places = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+        places = softmax(reading.offset)  # (the uniform belief: by the room of each group)
     else:
         places = belief_model.probabilities(reading)
     return move_rows(game, observation, belief, reading, places, terms)

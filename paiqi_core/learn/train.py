@@ -248,9 +248,16 @@ def _fit(plan: Plan, rows: Rows, seconds: float, say: Say, report: Report) -> Be
             f"{epoch.held.p_true:.3f}, likeliest right {epoch.held.top:.3f}"
         )
 
-    epochs = EPOCHS if plan.games is not None else 200
-    limit = seconds if plan.games is None else float("inf")
+    epochs, limit = _passes(plan, seconds)
     return fit_apart(train, held, seconds=limit, seed=plan.seed, epochs=epochs, report=told)
+
+
+def _passes(plan: Plan, seconds: float) -> tuple[int, float]:
+    """A fit's passes and time: ``EPOCHS`` where games are counted (the same model each
+    time), else up to 200 while ``seconds`` last."""
+    if plan.games is not None:
+        return EPOCHS, float("inf")
+    return 200, seconds
 
 
 def _meta(plan: Plan, report: Report) -> dict[str, Any]:
@@ -365,8 +372,7 @@ def _fit_policy(
             f"{epoch.held.top:.3f}"
         )
 
-    epochs = EPOCHS if plan.games is not None else 200
-    limit = seconds if plan.games is None else float("inf")
+    epochs, limit = _passes(plan, seconds)
     policy = fit_apart(
         train, held, seconds=limit, seed=plan.seed, epochs=epochs, report=told, kind=POLICY,
         batch=256,
