@@ -232,13 +232,18 @@ class Posterior(GuidedAgent):
 
 
 def player(name: str, rng: random.Random, game: Game) -> object:
-    """``oracle``, ``oracle:k``, ``posterior``, ``policy`` (the learned policy alone) or
+    """``oracle``, ``oracle:k``, ``posterior``, ``policy`` (the learned policy alone),
     ``expert-rules`` (``expert`` beating the rule-based player's action, not the learned
-    policy's), else the named player."""
+    policy's) or ``expert-guided`` (``expert`` without planning), else the named player."""
     if name == "oracle" or name.startswith("oracle:"):
         return Oracle(rng, game, int(name.partition(":")[2] or 0))
     if name == "posterior":
         return Posterior(rng, game)
+    if name == "expert-guided":
+        model = model_for(game.rules.fingerprint, BELIEF)
+        if model is None:
+            raise SystemExit(f"{name}: no trained belief for these rules (paiqi train)")
+        return ExpertAgent(rng, game=game, model=model, plan=False)
     if name in ("policy", "expert-rules"):
         key = game.rules.fingerprint
         belief, policy = model_for(key, BELIEF), model_for(key, POLICY)

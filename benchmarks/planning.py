@@ -9,6 +9,10 @@ others as the rule-based player, chooses its own moves in a tree keyed by what i
 time, and values it with one compiled rule-based playout. Like ``guided`` it plays the
 rule-based move unless another did better at the root by more than ``CONFIDENCE`` standard
 errors. ``ucb:N`` is the plain search: UCB1 without the prior, the root move visited most.
+Both walk the tree in the kernel (``search.planner``, which ``expert`` uses where a pass is
+a choice), over ``plan:N:D`` D deals (64 by default) drawn once for the decision;
+``pyplan:N`` is the same search in Python, a new deal each iteration (the reference it was
+first measured with). ``expert-guided`` is ``expert`` without planning.
 
     python benchmarks/planning.py duel --profile pagat --deals 200 --first plan:128 \
         --second expert --out plan-expert.jsonl
@@ -40,8 +44,9 @@ from paiqi_core.agents import HeuristicAgent, make_agent
 from paiqi_core.engine import Observation
 from paiqi_core.learn.duel import edge_of
 from paiqi_core.profile import load_profile
-from paiqi_core.search.inference import worlds
+from paiqi_core.search.inference import compiled_player, worlds
 from paiqi_core.search.objective import check_objective, playout_values, utilities
+from paiqi_core.search.planner import Planner as TreePlanner
 
 EXPLORATION = 1.0  # PUCT's constant, for rewards scaled to 0..1
 PRIOR = 0.5  # the prior of the rule-based player's move (the rest shared by the others)
@@ -54,7 +59,13 @@ class Planner:
     move visited most."""
 
     def __init__(
-        self, rng: random.Random, game: Game, iterations: int, plain: bool = False
+        self,
+        rng: random.Random,
+        game: Game,
+        iterations: int,
+        plain: bool = False,
+        compiled: bool = True,
+        deals: int = 64,
     ) -> None:
         self.plain = plain
         self.rng = rng
@@ -63,11 +74,25 @@ class Planner:
         self.expert: Any = make_agent("expert", rng, game)
         self.others = HeuristicAgent(rng, game=game)
         self.objective = check_objective(str(game.rules.facts.objective))
+        self.planner: TreePlanner | None = None
+        if compiled and compiled_player(game):
+            self.planner = TreePlanner(
+                rng,
+                game,
+                self.objective,
+                self.expert.belief_of,
+                self.expert.slack,
+                iterations=iterations,
+                deals=deals,
+                plain=plain,
+            )
 
     def act(self, observation: Observation) -> int:
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
+        if self.planner is not None:
+            return self.planner.act(observation, self.others.act(observation))
         rng, me = self.rng, observation.seat
         belief = self.expert.belief_of(observation)
         draws = worlds(belief, rng, self.expert.slack, 32)
@@ -172,9 +197,17 @@ def _ucb(node: dict[int, list[float]], moves: list[int], low: float, high: float
 
 def make(name: str, rng: random.Random, game: Game) -> object:
     """``plan:N`` or ``ucb:N``, else as ``benchmarks/information.py`` makes players."""
-    kind, _, count = name.partition(":")
-    if kind in ("plan", "ucb"):
-        return Planner(rng, game, int(count or 256), plain=kind == "ucb")
+    kind, _, rest = name.partition(":")
+    count, _, deals = rest.partition(":")
+    if kind in ("plan", "ucb", "pyplan"):
+        return Planner(
+            rng,
+            game,
+            int(count or 256),
+            plain=kind == "ucb",
+            compiled=kind != "pyplan",
+            deals=int(deals or 64),
+        )
     return player(name, rng, game)
 
 

@@ -44,6 +44,7 @@ COMPILED = (
     "steps",
     "heuristic",
     "inference",
+    "tree",
 )
 
 

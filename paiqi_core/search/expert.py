@@ -6,8 +6,10 @@ trained model tilts (``paiqi_core.learn``): each unseen card is scored in each p
 be, from what its seat did while the card fitted the table and the cards it laid towards it,
 and the sampler's chain weighs a placement by those scores (``Belief.tilt``). Where a policy
 model was trained too (``learn.policy``) and guessed the search's own choices better than the
-rule-based player did, the action the search must beat is the learned policy's. Where the
-rules in play have no trained model, ``expert`` says so once and plays as ``hard``.
+rule-based player did, the action the search must beat is the learned policy's. Where a
+pass is a choice (七並べ) and the compiled engine plays the rules, it plans its own later
+moves too, over deals from the same belief (``search.planner``). Where the rules in play
+have no trained model, ``expert`` says so once and plays as ``hard``.
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ from paiqi_core.learn.policy import LearnedPolicy, predicts_search
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.guided import GuidedAgent
 from paiqi_core.search.inference import compiled_player
+from paiqi_core.search.planner import Planner, plans
 
 WHOLE = 32  # the deals of one pool where the budget is a time
 _NOTED: set[str] = set()  # fingerprints whose missing model was noted
 
 
 class ExpertAgent(GuidedAgent):
-    """``expert``: ``guided`` over deals from the learned belief of ``model``."""
+    """``expert``: ``guided`` over deals from the learned belief of ``model``; ``plan``:
+    whether it plans (``search.planner``; None: where ``planner.plans`` says)."""
 
     name = "expert"
 
@@ -42,6 +46,7 @@ class ExpertAgent(GuidedAgent):
         model: BeliefModel,
         policy: BeliefModel | None = None,
         strength: float = 1.0,
+        plan: bool | None = None,
         **options: object,
     ) -> None:
         # the others' moves read at every table whose rule-based player is compiled (the
@@ -55,6 +60,15 @@ class ExpertAgent(GuidedAgent):
         self.strength = strength
         if policy is not None and game is not None:
             self.prior = LearnedPolicy(rng, game=game, policy=policy, belief=model)
+        self.planner: Planner | None = None
+        if game is not None and (plans(game) if plan is None else plan):
+            self.planner = Planner(rng, game, self.objective, self.belief_of, self.slack)
+
+    def act(self, observation: Observation) -> int:
+        """The guided search's move, or where it plans (``planner.plans``) the planner's."""
+        if self.planner is None or len(observation.legal) == 1:
+            return super().act(observation)
+        return self.planner.act(observation, self.prior.act(observation))
 
     def chunk(self) -> int:
         """One pool for the whole decision: its deals (or 32 where the budget is a time)."""
