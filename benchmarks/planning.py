@@ -10,7 +10,7 @@ time, and values it with one compiled rule-based playout. Like ``guided`` it pla
 rule-based move unless another did better at the root by more than ``CONFIDENCE`` standard
 errors. ``ucb:N`` is the plain search: UCB1 without the prior, the root move visited most.
 Both walk the tree in the kernel (``search.planner``, which ``expert`` uses where a pass is
-a choice), over ``plan:N:D`` D deals (64 by default) drawn once for the decision;
+a choice), over ``plan:N:D`` D deals (24 by default) drawn once for the decision;
 ``pyplan:N`` is the same search in Python, a new deal each iteration (the reference it was
 first measured with). ``expert-guided`` is ``expert`` without planning.
 
@@ -66,6 +66,7 @@ class Planner:
         plain: bool = False,
         compiled: bool = True,
         deals: int = 64,
+        weigh: bool = True,
     ) -> None:
         self.plain = plain
         self.rng = rng
@@ -85,6 +86,7 @@ class Planner:
                 iterations=iterations,
                 deals=deals,
                 plain=plain,
+                weigh=weigh,
             )
 
     def act(self, observation: Observation) -> int:
@@ -199,14 +201,15 @@ def make(name: str, rng: random.Random, game: Game) -> object:
     """``plan:N`` or ``ucb:N``, else as ``benchmarks/information.py`` makes players."""
     kind, _, rest = name.partition(":")
     count, _, deals = rest.partition(":")
-    if kind in ("plan", "ucb", "pyplan"):
+    if kind in ("plan", "ucb", "pyplan", "uplan"):
         return Planner(
             rng,
             game,
             int(count or 256),
             plain=kind == "ucb",
             compiled=kind != "pyplan",
-            deals=int(deals or 64),
+            deals=int(deals or 24),
+            weigh=kind != "uplan",
         )
     return player(name, rng, game)
 

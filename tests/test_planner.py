@@ -119,7 +119,8 @@ def _last_card_position(game: Game) -> State:
     raise AssertionError("no such position in 200 deals")
 
 
-def test_the_planner_values_going_out_now_at_that_places_points() -> None:
+@pytest.mark.parametrize("weigh", [True, False])
+def test_the_planner_values_going_out_now_at_that_places_points(weigh: bool) -> None:
     game = _game("shichinarabe")
     state = _last_card_position(game)
     me = state.turn
@@ -127,7 +128,14 @@ def test_the_planner_values_going_out_now_at_that_places_points() -> None:
     card = next(a for a in o.legal if a != PASS)
     rng = random.Random(3)
     planner = Planner(
-        rng, game, "points", lambda seen: Belief(game, seen), None, iterations=300, deals=8
+        rng,
+        game,
+        "points",
+        lambda seen: Belief(game, seen),
+        None,
+        iterations=300,
+        deals=8,
+        weigh=weigh,
     )
     rows, favourite = planner.root(o)
     assert favourite in o.legal

@@ -62,7 +62,9 @@ class ExpertAgent(GuidedAgent):
             self.prior = LearnedPolicy(rng, game=game, policy=policy, belief=model)
         self.planner: Planner | None = None
         if game is not None and (plans(game) if plan is None else plan):
-            self.planner = Planner(rng, game, self.objective, self.belief_of, self.slack)
+            self.planner = Planner(
+                rng, game, self.objective, self.belief_of, self.slack, deals=self.chunk()
+            )
 
     def act(self, observation: Observation) -> int:
         """The guided search's move, or where it plans (``planner.plans``) the planner's."""

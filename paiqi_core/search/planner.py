@@ -12,11 +12,11 @@ A node's moves are scored by PUCT with the rule-based move given ``PRIOR`` of th
 At the root, as ``guided`` does, it plays the rule-based move unless another did better by
 more than ``CONFIDENCE`` standard errors.
 
-The tree is walked in the kernel (``fast.tree``): a decision of 4,096 iterations takes some
-50 ms, the deals drawn in Python about as long. ``plans(game)`` says where ``expert`` plans:
-passing is a choice and the compiled engine plays the rules with the rule-based player. At
-tables where players must play when they can (Fan Tan, 鬥雀) planning did no better than
-``expert``'s one-move search (docs/players.md).
+The tree is walked in the kernel (``fast.tree``): 4,096 iterations take some 10 to 60 ms
+in 七並べ, and drawing the deals in Python most of the rest of a decision. ``plans(game)``
+says where ``expert`` plans: passing is a choice and the compiled engine plays the rules
+with the rule-based player. At tables where players must play when they can (Fan Tan,
+鬥雀) planning did no better than ``expert``'s one-move search (docs/players.md).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 ITERATIONS = 4096
-DEALS = 64
+DEALS = 24  # as many as expert's one-move search draws
 EXPLORATION = 1.0  # PUCT's constant, for rewards scaled to 0..1
 PRIOR = 0.5  # the rule-based move's share of the prior (the rest shared by the others)
 CONFIDENCE = 1.0  # standard errors another root move must be ahead by
@@ -64,6 +64,7 @@ class Planner:
         iterations: int = ITERATIONS,
         deals: int = DEALS,
         plain: bool = False,
+        weigh: bool = True,
     ) -> None:
         from paiqi_core.fast.compiled import compiled_game
 
@@ -78,6 +79,7 @@ class Planner:
         self.iterations = iterations
         self.deals = deals
         self.plain = plain
+        self.weigh = weigh
 
     def root(self, observation: Observation) -> tuple[dict[int, tuple[int, float, float]], int]:
         """The root's statistics, by action: (visits, sum of values, sum of their squares);
@@ -90,8 +92,12 @@ class Planner:
         from paiqi_core.fast.tree import UCB as AT_UCB
 
         rng = self.rng
-        draws = worlds(self.belief_of(observation), rng, self.slack, self.deals)
-        starts = np.stack([encode(next(draws)[1]) for _ in range(self.deals)])
+        belief = self.belief_of(observation)
+        if self.weigh:
+            draws = worlds(belief, rng, self.slack, self.deals)
+            starts = np.stack([encode(next(draws)[1]) for _ in range(self.deals)])
+        else:
+            starts = np.stack([encode(belief.sample(rng)) for _ in range(self.deals)])
         settings = np.zeros(SETTINGS)
         settings[AT_EXPLORATION] = EXPLORATION
         settings[AT_PRIOR] = PRIOR
