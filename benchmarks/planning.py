@@ -31,7 +31,6 @@ import argparse
 import json
 import math
 import random
-import statistics
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -46,12 +45,8 @@ from paiqi_core.learn.duel import edge_of
 from paiqi_core.profile import load_profile
 from paiqi_core.search.inference import compiled_player, worlds
 from paiqi_core.search.objective import check_objective, playout_values, utilities
+from paiqi_core.search.planner import EXPLORATION, PRIOR, UCB, overrule
 from paiqi_core.search.planner import Planner as TreePlanner
-
-EXPLORATION = 1.0  # PUCT's constant, for rewards scaled to 0..1
-PRIOR = 0.5  # the prior of the rule-based player's move (the rest shared by the others)
-CONFIDENCE = 1.0  # standard errors another root move must be ahead by
-UCB = 0.7  # UCB1's constant in ``ucb:N``
 
 
 class Planner:
@@ -153,19 +148,8 @@ class Planner:
         if self.plain:
             most = max(len(row) for row in values.values())
             return next(a for a in legal if len(values[a]) == most)
-        best, best_bound = prior, 0.0
-        for action, row in values.items():
-            if action == prior or len(row) < 2 or len(values[prior]) < 2:
-                continue
-            gap = statistics.fmean(row) - statistics.fmean(values[prior])
-            error = math.sqrt(
-                statistics.variance(row) / len(row)
-                + statistics.variance(values[prior]) / len(values[prior])
-            )
-            bound = gap - CONFIDENCE * error
-            if gap > 0 and bound > best_bound:
-                best, best_bound = action, bound
-        return best
+        rows = {a: (len(r), sum(r), sum(v * v for v in r)) for a, r in values.items() if r}
+        return overrule(rows, prior)
 
 
 def _puct(
