@@ -14,6 +14,7 @@ rest of this module.)
 
 # the C module under ``signal`` (which imports ``enum``)
 import _signal as signal  # type: ignore[import-not-found]
+import _thread
 import sys
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report a process stopped by Ctrl-C
@@ -42,10 +43,44 @@ def interrupted(message: str = "interrupted") -> int:
     return INTERRUPTED
 
 
+_dropping = [False]  # the hook below is running: a KeyboardInterrupt raised now is dropped
+
+
 def _first_interrupt(signum: int, frame: object) -> None:
     """The first Ctrl-C stops the command; the command then only ends, and ignores more."""
+    if _dropping[0]:  # it would be dropped once more: deliver it after the hook has returned
+        _thread.start_new_thread(_interrupt_main, (_thread.get_ident(),))
+        return
     ignore_interrupts()
     raise KeyboardInterrupt
+
+
+def _interrupt_main(main: int) -> None:
+    """From another thread: a Ctrl-C for the main thread, as a terminal sends one (a real
+    signal, so a main thread waiting in a system call wakes to it)."""
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(main, signal.SIGINT)
+    else:  # pragma: no cover - Windows
+        _thread.interrupt_main()
+
+
+def _dropped(unraisable: "sys.UnraisableHookArgs") -> None:
+    """Python drops an exception raised where it cannot propagate (a weak reference's
+    callback such as the import system's module locks, a ``__del__``) and calls this hook.
+    A Ctrl-C's ``KeyboardInterrupt`` can land there: the Ctrl-C is then sent again from
+    another thread, so it reaches the command once this hook has returned and is never
+    lost. Any other exception is reported as Python would."""
+    if unraisable.exc_type is None or not issubclass(unraisable.exc_type, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+        return
+    _dropping[0] = True
+    try:
+        signal.signal(signal.SIGINT, _first_interrupt)
+        _thread.start_new_thread(_interrupt_main, (_thread.get_ident(),))
+    except ValueError:  # not the main thread: a KeyboardInterrupt there is not the Ctrl-C
+        pass
+    finally:
+        _dropping[0] = False
 
 
 _pending = [False]  # a Ctrl-C came between this module's import and ``main``
@@ -76,6 +111,7 @@ def main() -> int:
     """Run the ``paiqi`` command line; its exit status (130 for Ctrl-C)."""
     if _pending[0]:
         return interrupted()
+    sys.unraisablehook = _dropped
     try:  # noqa: SIM105
         signal.signal(signal.SIGINT, _first_interrupt)
     except ValueError:  # not the main thread: signals never arrive there
@@ -90,6 +126,7 @@ def main() -> int:
         return interrupted()
     finally:
         ignore_interrupts()
+        sys.unraisablehook = sys.__unraisablehook__
 
 
 if __name__ == "__main__":

@@ -324,6 +324,47 @@ def test_ctrl_c_while_the_commands_import_exits_130_with_one_line(tmp_path: Path
         assert err == "interrupted\n", (delay, err)
 
 
+SWALLOWED = """
+import os, signal, sys, weakref
+import paiqi_core.cli
+from paiqi_core import entry
+
+class Lock:
+    pass
+
+def callback(_):  # where Python drops exceptions, as the import system's module locks do
+    os.kill(os.getpid(), signal.SIGINT)
+    total = 0
+    for i in range(100_000):  # the KeyboardInterrupt is raised in here, and dropped
+        total += i
+
+def command():
+    lock = Lock()
+    ref = weakref.ref(lock, callback)
+    del lock
+    for i in range(3 * 10**7):  # seconds of work the Ctrl-C must stop
+        pass
+    return 0
+
+paiqi_core.cli.main = command
+sys.exit(entry.main())
+"""
+
+
+def test_a_ctrl_c_dropped_by_a_weak_references_callback_still_ends_the_command() -> None:
+    """A Ctrl-C can arrive while Python runs code whose exceptions it drops (a weak
+    reference's callback, as the import system's module locks have): the command still
+    ends at once, exit status 130 and the one line, with no "Exception ignored" report."""
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWED],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
+
+
 def test_a_second_ctrl_c_while_the_command_ends_changes_nothing(tmp_path: Path) -> None:
     script = console_script(tmp_path)
     for i, second in enumerate((0.0, 0.005, 0.02, 0.1, 0.3)):
