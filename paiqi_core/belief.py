@@ -728,6 +728,32 @@ class Belief:
             self._mix(self._chain, rng, 3 * n + 10)
             yield list(self._chain)
 
+    def chain_at(self, rng: random.Random) -> list[int]:
+        """The chain's placement now (started and burned in on first use): where a chain run
+        elsewhere (``fast.sampling``) carries on from."""
+        if self._chain is None:
+            next(self.placements(rng))
+        assert self._chain is not None
+        return list(self._chain)
+
+    @property
+    def seen_leaving(self) -> list[int]:
+        """The cards seen leaving each seat's hand (part of what it was dealt), by seat."""
+        return list(self._out)
+
+    @property
+    def first_mover(self) -> tuple[int, int]:
+        """(cards, seat): where the opening gives the first move to the first seat dealt
+        one of ``cards`` (0: no such opening), the seat that moved first (seat 0 where no
+        seat was dealt one)."""
+        return self._first_mover
+
+    @property
+    def moved_unseen(self) -> bool:
+        """Whether the history moved cards this seat did not see (covers, gives, draws):
+        a deal's replay then needs the cards walked back, not only its hands."""
+        return bool(self._gives or self._draws or any(self._covers))
+
     # -- whole states ----------------------------------------------------------------------
     def _split(self, placement: list[int]) -> tuple[list[int], list[dict[int, int]]]:
         """The unseen cards of ``placement`` by seat: in each hand (a mask), and covered

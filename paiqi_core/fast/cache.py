@@ -45,6 +45,7 @@ COMPILED = (
     "heuristic",
     "inference",
     "tree",
+    "sampling",
 )
 
 

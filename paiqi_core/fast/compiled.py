@@ -12,7 +12,7 @@ from paiqi_core.core import bits, kernel, rng, scoring
 from paiqi_core.core import layout as L
 from paiqi_core.core.kernel import EAGER, RANDOM
 from paiqi_core.core.rng import keys_of, run_keys
-from paiqi_core.fast import course, heuristic, inference, play, steps, tables, tree
+from paiqi_core.fast import course, heuristic, inference, play, sampling, steps, tables, tree
 from paiqi_core.fast.cache import compile_notice, ensure_fresh, uncompiled
 from paiqi_core.fast.plan import rules_vector, stake, why_not
 from paiqi_core.fast.play import HEURISTIC, play_deals, play_states
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from paiqi_core.rules import Rules
 
 MODULES = [bits, rng, kernel, heuristic, inference, scoring, course, tables, play, steps, tree]
+MODULES += [sampling]
 ensure_fresh(MODULES)
 _UNCOMPILED = [uncompiled([play_deals, play_states])]  # the kernel still to compile here
 

@@ -25,7 +25,7 @@ from paiqi_core.learn.policy import LearnedPolicy, predicts_search
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.guided import GuidedAgent
 from paiqi_core.search.inference import compiled_player
-from paiqi_core.search.planner import Planner, plans
+from paiqi_core.search.planner import DEALS, Planner, plans
 
 WHOLE = 32  # the deals of one pool where the budget is a time
 _NOTED: set[str] = set()  # fingerprints whose missing model was noted
@@ -63,7 +63,12 @@ class ExpertAgent(GuidedAgent):
         self.planner: Planner | None = None
         if game is not None and (plans(game) if plan is None else plan):
             self.planner = Planner(
-                rng, game, self.objective, self.belief_of, self.slack, deals=self.chunk()
+                rng,
+                game,
+                self.objective,
+                self.belief_of,
+                self.slack,
+                deals=DEALS if budget is None else self.chunk(),
             )
 
     def act(self, observation: Observation) -> int:

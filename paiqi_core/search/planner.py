@@ -30,13 +30,14 @@ import numpy as np
 from paiqi_core.belief import Belief, InconsistentObservation
 from paiqi_core.engine import Game, Observation
 from paiqi_core.search.inference import compiled_player, worlds
+from paiqi_core.search.kernel_deals import drawable, weighed_starts
 from paiqi_core.search.objective import Objective
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 ITERATIONS = 4096
-DEALS = 24  # as many as expert's one-move search draws
+DEALS = 64  # deals a decision (``expert:NxM`` plans over N)
 EXPLORATION = 1.0  # PUCT's constant, for rewards scaled to 0..1
 PRIOR = 0.5  # the rule-based move's share of the prior (the rest shared by the others)
 CONFIDENCE = 1.0  # standard errors another root move must be ahead by
@@ -93,7 +94,9 @@ class Planner:
 
         rng = self.rng
         belief = self.belief_of(observation)
-        if self.weigh:
+        if self.weigh and drawable(belief):  # the kernel draws and weighs them
+            starts = weighed_starts(belief, rng, self.slack, self.deals)
+        elif self.weigh:
             draws = worlds(belief, rng, self.slack, self.deals)
             starts = np.stack([encode(next(draws)[1]) for _ in range(self.deals)])
         else:
@@ -103,7 +106,9 @@ class Planner:
         settings[AT_PRIOR] = PRIOR
         settings[AT_UCB] = UCB
         settings[AT_PLAIN] = self.plain
-        lucks = np.array([rng.getrandbits(63) for _ in range(self.iterations)], dtype=np.int64)
+        lucks = np.random.default_rng(rng.getrandbits(64)).integers(
+            0, 1 << 63, size=self.iterations, dtype=np.int64
+        )
         out = np.zeros((WIDTH + 1, 4))
         aim = {"money": MONEY, "points": POINTS, "win": WIN}[self.objective]
         c = self.compiled
