@@ -10,7 +10,8 @@ time, and values it with one compiled rule-based playout. Like ``guided`` it pla
 rule-based move unless another did better at the root by more than ``CONFIDENCE`` standard
 errors. ``ucb:N`` is the plain search: UCB1 without the prior, the root move visited most.
 Both walk the tree in the kernel (``search.planner``, which ``expert`` uses where a pass is
-a choice), over ``plan:N:D`` D deals (24 by default) drawn once for the decision;
+a choice), over ``plan:N:D`` D deals (``planner.DEALS``, 64, by default) drawn once for
+the decision;
 ``pyplan:N`` is the same search in Python, a new deal each iteration (the reference it was
 first measured with). ``expert-guided`` is ``expert`` without planning.
 
@@ -18,6 +19,11 @@ first measured with). ``expert-guided`` is ``expert`` without planning.
         --second expert --out plan-expert.jsonl
     python benchmarks/planning.py regret --profile pagat --games 80 --players normal,expert,plan:128
 
+    python benchmarks/planning.py draws --profile shichinarabe --set deck.jokers=1 --games 20
+
+``draws`` times the planner's deals at positions of rule-based games: the 64 weighed deals
+drawn in the kernel (``search.kernel_deals``) against the same drawn by the Python belief
+and its replays (``inference.worlds``, the reference), CPU time, medians and their ratio.
 ``duel`` plays each deal twice with the two players in alternate seats (``learn.duel``),
 on two processes, one JSON line a deal (a run stopped and started again goes on where it
 was), and prints the first's edge per deal with its 95% interval. ``regret`` is decision
@@ -44,8 +50,9 @@ from paiqi_core.engine import Observation
 from paiqi_core.learn.duel import edge_of
 from paiqi_core.profile import load_profile
 from paiqi_core.search.inference import compiled_player, worlds
+from paiqi_core.search.kernel_deals import drawable, weighed_starts
 from paiqi_core.search.objective import check_objective, playout_values, utilities
-from paiqi_core.search.planner import EXPLORATION, PRIOR, UCB, overrule
+from paiqi_core.search.planner import DEALS, EXPLORATION, PRIOR, UCB, overrule
 from paiqi_core.search.planner import Planner as TreePlanner
 
 
@@ -192,7 +199,7 @@ def make(name: str, rng: random.Random, game: Game) -> object:
             int(count or 256),
             plain=kind == "ucb",
             compiled=kind != "pyplan",
-            deals=int(deals or 24),
+            deals=int(deals or DEALS),
             weigh=kind != "uplan",
         )
     return player(name, rng, game)
@@ -245,9 +252,40 @@ def duel(args: argparse.Namespace) -> None:
           f"({e.deals} deals)")  # fmt: skip
 
 
+def draws(args: argparse.Namespace) -> None:
+    """CPU time of the planner's weighed deals: the kernel's against the Python belief's."""
+    from statistics import median
+    from time import process_time
+
+    import numpy as np
+
+    from paiqi_core.fast.finish import encode
+
+    game = Game(load_profile(args.profile, args.set))
+    expert: Any = make_agent("expert", random.Random(0), game)
+    rng = random.Random(args.seed)
+    kernel: list[float] = []
+    python: list[float] = []
+    for state in positions(game, args.games, args.seed):
+        observation = state.observation(state.turn)
+        if not drawable(belief := expert.belief_of(observation)):
+            continue
+        t0 = process_time()
+        weighed_starts(belief, rng, None, DEALS)
+        t1 = process_time()
+        pool = worlds(expert.belief_of(observation), rng, None, DEALS)
+        np.stack([encode(next(pool)[1]) for _ in range(DEALS)])
+        t2 = process_time()
+        kernel.append(t1 - t0)
+        python.append(t2 - t1)
+    k, p = median(kernel), median(python)
+    print(f"{len(kernel)} positions, {DEALS} weighed deals a position (median CPU time)")
+    print(f"kernel: {1000 * k:.1f} ms, Python belief: {1000 * p:.1f} ms, ratio {p / k:.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("duel", "regret"))
+    parser.add_argument("what", choices=("duel", "regret", "draws"))
     parser.add_argument("--profile", default="pagat")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--games", type=int, default=80)
@@ -261,6 +299,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.what == "duel":
         duel(args)
+        return 0
+    if args.what == "draws":
+        draws(args)
         return 0
     game = Game(load_profile(args.profile, args.set))
     states = positions(game, args.games, args.seed)

@@ -159,7 +159,9 @@ def test_expert_plans_where_a_pass_is_a_choice() -> None:
     model = model_for(game.rules.fingerprint, BELIEF)
     assert model is not None  # shipped
     expert = ExpertAgent(random.Random(0), game=game, model=model)
-    assert expert.planner is not None
+    assert expert.planner is not None and expert.planner.deals == 64
+    named = ExpertAgent(random.Random(0), game=game, model=model, budget="8x1")
+    assert named.planner is not None and named.planner.deals == 8  # expert:NxM: N deals
     assert ExpertAgent(random.Random(0), game=game, model=model, plan=False).planner is None
     # a whole game of expert at every seat: legal moves, to the end
     state = game.new_state(seed=11)
