@@ -42,11 +42,29 @@ def agreement(
         for i in range(counts[g]):
             seat = moves[g, i, 0]
             action = moves[g, i, 1]
-            if seat != me:
-                a = agrees(st, R, ext, beyond, jx, jy, action)
-                if a >= 0:
-                    choices += 1
-                    other += 1 - a
-            apply(st, R, ext, beyond, log, action)
+            a = played(st, R, ext, beyond, log, jx, jy, me, seat, action)
+            if a >= 0:
+                choices += 1
+                other += 1 - a
         out[g, 0] = choices
         out[g, 1] = other
+
+
+@njit(cache=True, nogil=True)
+def played(
+    st: np.ndarray,
+    R: np.ndarray,
+    ext: np.ndarray,
+    beyond: np.ndarray,
+    log: np.ndarray,
+    jx: np.ndarray,
+    jy: np.ndarray,
+    me: int,
+    seat: int,
+    action: int,
+) -> int:
+    """``action`` of ``seat`` applied to ``st``; whether the rule-based player would have
+    made it (1, else 0), or -1 for a move of ``me`` or one without a choice."""
+    a = agrees(st, R, ext, beyond, jx, jy, action) if seat != me else -1
+    apply(st, R, ext, beyond, log, action)
+    return a

@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from paiqi_core.core.kernel import apply
 from paiqi_core.core.layout import COVER, DEALT, HAND, JOKER_CARD, OVER, STATE, SUITED, TURN
-from paiqi_core.fast.heuristic import agrees
+from paiqi_core.fast.inference import played
 from paiqi_core.fast.tree import legal_into
 
 NO_DEAL = -1  # ``dealt``'s mark of a placement whose counts do not add up
@@ -181,12 +180,10 @@ def replayed(
                 if not found:
                     fine = False
                     break
-            if seat != me:
-                a = agrees(st, R, ext, beyond, jx, jy, action)
-                if a >= 0:
-                    choices += 1
-                    other += 1 - a
-            apply(st, R, ext, beyond, log, action)
+            a = played(st, R, ext, beyond, log, jx, jy, me, seat, action)
+            if a >= 0:
+                choices += 1
+                other += 1 - a
         if fine:
             for k in range(STATE):
                 if compared[k] and st[k] != seen[k]:
