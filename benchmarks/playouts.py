@@ -112,7 +112,7 @@ def main() -> int:
         objective = states[0].game.rules.facts.objective
         for policy in ("random", "eager", "heuristic"):
             if finisher(states[0].game, policy) is None:
-                continue  # the platform's meld exemption: heuristic playouts stay in Python
+                continue  # the rules do not compile: playouts stay in Python
             fast_finish(states[:2], policy, seeds[:2])  # compiled, or loaded from the cache
             t0 = time.perf_counter()
             python = []

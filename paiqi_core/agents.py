@@ -47,7 +47,7 @@ from paiqi_core.weights import (
 def exempt_points(covered: int) -> int:
     """Points of the covered cards (a mask) that the meld exemption does not count: the
     rule core's scoring, run as plain Python."""
-    return int(core_scoring.exempt_points(covered, [0] * core_scoring.WORK))
+    return int(core_scoring.exempt_points(covered))
 
 
 class Agent(Protocol):

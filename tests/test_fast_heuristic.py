@@ -15,17 +15,18 @@ import random
 import numpy as np
 import pytest
 
+from paiqi_core.actions import action_text
 from paiqi_core.agents import RandomAgent
 from paiqi_core.core import layout as L
 from paiqi_core.fast import heuristic as compiled
 from paiqi_core.fast.compiled import compiled_game
 from paiqi_core.fast.finish import encode, fast_finish, finisher
-from paiqi_core.fast.plan import heuristic_why_not
 from paiqi_core.games import game_for
 from paiqi_core.search.objective import finish, playout_values, utilities
 from paiqi_core.streams import Stream
 
 from .conftest import DEVYATKA
+from .test_agents import SEVENS, choice, position
 
 # slots of the random stream (its key, the words drawn) or the log, not of the game
 NOT_COMPARED = {L.DRAWN, L.LOGLEN, L.KEY, L.HALF}  # the stream is compared by its draws
@@ -42,6 +43,10 @@ CASES = [
     ("doujue", ("players=3", "turn.must_play=false")),
     ("platform", ("scoring.melds=false",)),
     ("platform-zhanlong", ("scoring.melds=false", "turn.must_play=false")),
+    # covered melds exempt: a cover costs what it adds to the seat's charged points
+    ("platform", ()),
+    ("platform", ("deck.jokers=1",)),
+    ("platform-zhanlong", ("turn.must_play=false",)),
     ("pagat", ()),
     ("pagat", ("turn.must_play=false", "turn.pass_limit=2")),
     ("pagat", ("turn.extra_after_end=may",)),
@@ -143,16 +148,6 @@ def test_search_playouts_under_the_heuristic_are_compiled_with_the_same_values()
             assert got[k][i] == utilities(copy.result(), "points")
 
 
-def test_the_platform_meld_exemption_keeps_heuristic_playouts_in_python() -> None:
-    platform = game_for("platform", ())
-    assert "melds" in (heuristic_why_not(platform.rules) or "")
-    assert finisher(platform, "heuristic") is None
-    assert finisher(platform, "random") is not None  # random playouts are compiled still
-    no_melds = game_for("platform", ("scoring.melds=false",))
-    assert heuristic_why_not(no_melds.rules) is None
-    assert finisher(no_melds, "heuristic") is not None
-
-
 def test_reach_and_points_by_hand() -> None:
     low = compiled_game(game_for("shichinarabe", ()).rules).ext  # ace low, open ends
     high = compiled_game(game_for("pagat", ()).rules).ext  # rows run 2..K then A
@@ -165,3 +160,31 @@ def test_reach_and_points_by_hand() -> None:
     # ace high: the ace comes after the king, behind the blocked 9 too
     assert compiled.reach(high, row, 1 << 8) == 0b11110
     assert compiled.points(0b1 | 1 << 12) == 1 + 13  # ace and king
+
+
+def kernel_choice(state) -> str:  # type: ignore[no-untyped-def]
+    """The compiled rule-based player's action for the player to move, as text."""
+    c = compiled_game(state.game.rules)
+    jx, jy = np.zeros(16, np.int64), np.zeros(16, np.int64)
+    return action_text(int(compiled.heuristic(encode(state), c.R, c.ext, c.beyond, jx, jy)))
+
+
+def test_the_platform_meld_exemption_makes_a_cover_cheap_in_the_kernel_too() -> None:
+    # HK, DK, CK covered: covering SK makes a 鐵支, which the platform does not count, so it
+    # costs less than H2 (2 points); in 鬥雀, which counts every covered card, H2 is cheaper
+    hand, covered = "SK H2 D3", "HK DK CK"
+    assert finisher(game_for("platform", ()), "heuristic") is not None  # compiled playouts
+    assert kernel_choice(position("platform", hand, SEVENS, covered=covered)) == "cover SK"
+    assert kernel_choice(position("doujue", hand, SEVENS, covered=covered)) == "cover H2"
+    # 44 points covered: on the platform 54 bust (above 50), so the 10 is not covered
+    hand, covered = "S10 D4", "HK CK DQ C6"
+    assert kernel_choice(position("platform", hand, SEVENS, covered=covered)) == "cover D4"
+    # 45 covered would bust with the 10 too, but they are a full house (KKK33) and count
+    # nothing: the 10, which strands SJ, SQ and SK in other hands, is covered
+    hand, covered = "S10 D4", "HK CK DK C3 D3"
+    state = position("platform", hand, SEVENS, covered=covered)
+    assert kernel_choice(state) == choice(state) == "cover S10"
+    no_melds = position(
+        "platform", hand, SEVENS, covered=covered, overrides=("scoring.melds=false",)
+    )
+    assert kernel_choice(no_melds) == choice(no_melds) == "cover D4"

@@ -28,7 +28,7 @@ NOT_SEVENS = [c for c in range(52) if c % 13 != SEVEN]
 
 def exempt_points(cards: Sequence[int]) -> int:
     """The covered points the rule core does not count."""
-    return int(scoring.exempt_points(sum(1 << c for c in cards), [0] * scoring.WORK))
+    return int(scoring.exempt_points(sum(1 << c for c in cards)))
 
 
 def kind_counts(cards: Sequence[int]) -> tuple[int, int, int]:

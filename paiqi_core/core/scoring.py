@@ -130,12 +130,7 @@ W_POINTS = KEY * MAX_SEATS  # each a seat
 W_MULT = W_POINTS + MAX_SEATS
 W_COUNTED = W_MULT + MAX_SEATS
 W_COLLECTED = W_COUNTED + MAX_SEATS
-W_RUNS = W_COLLECTED + MAX_SEATS  # 36 straight flushes
-W_RUN_POINTS = W_RUNS + 36
-W_COUNTS = W_RUN_POINTS + 36  # 13 ranks
-W_BEST = W_COUNTS + 16  # 4 x 4
-W_NEXT = W_BEST + 16  # 4 x 4
-WORK = W_NEXT + 16
+WORK = W_COLLECTED + MAX_SEATS
 
 
 @hot
@@ -194,72 +189,74 @@ def _deviation(mask: int) -> int:
 
 
 @hot
-def _best_houses(work: np.ndarray, houses: int) -> int:
-    """The most points of ``houses`` full houses: as many triples (ranks holding 3) and
-    pairs (other ranks holding 2 or more), every rank used once; rank counts at
-    ``work[W_COUNTS..]``."""
-    size = houses + 1
-    for i in range(16):
-        work[W_BEST + i] = -1
-    work[W_BEST] = 0
-    for r in range(13):
-        c = work[W_COUNTS + r]
-        if c < 2:
-            continue
-        for i in range(16):
-            work[W_NEXT + i] = work[W_BEST + i]
-        for a in range(size):
-            for b in range(size):
-                here = work[W_BEST + 4 * a + b]
-                if here < 0:
-                    continue
-                if c == 3 and a < houses:
-                    v = here + 3 * (r + 1)
-                    if v > work[W_NEXT + 4 * (a + 1) + b]:
-                        work[W_NEXT + 4 * (a + 1) + b] = v
-                if b < houses:
-                    v = here + 2 * (r + 1)
-                    if v > work[W_NEXT + 4 * a + b + 1]:
-                        work[W_NEXT + 4 * a + b + 1] = v
-        for i in range(16):
-            work[W_BEST + i] = work[W_NEXT + i]
-    return work[W_BEST + 4 * houses + houses]
+def _best_houses(triples: int, pairs: int, houses: int) -> int:
+    """The most points of ``houses`` full houses, every rank used once: ``houses`` ranks of
+    ``triples`` (13-bit masks of the ranks holding three) as triples, and as pairs the
+    ``houses`` highest of the other ranks that hold two or more. Every choice of triples is
+    tried; given one, the highest pairs are the best."""
+    best = -1
+    chosen = triples
+    while True:  # every subset of the triples, the whole mask first
+        if popcount(chosen) == houses:
+            points = 0
+            m = chosen
+            while m:
+                points += 3 * (lowest(m) + 1)
+                m &= m - 1
+            left = (triples & ~chosen) | pairs
+            for _ in range(houses):
+                r = 63
+                while not (left >> r) & 1:
+                    r -= 1
+                points += 2 * (r + 1)
+                left &= ~(1 << r)
+            if points > best:
+                best = points
+        if chosen == 0:
+            break
+        chosen = (chosen - 1) & triples
+    return best
 
 
 @hot
-def exempt_points(covered: int, work: np.ndarray) -> int:
+def exempt_points(covered: int) -> int:
     """Points of the covered cards that the meld exemption does not count (RULES.md section
     2): the choice of disjoint melds with the most 同花順,
     then 鐵支, then 葫蘆, then points. Every choice of straight flushes is tried; given one,
     every complete rank left is a four (most 鐵支), and the most full houses and their
     points follow from the counts of the ranks left."""
-    nruns = 0
+    present = 0  # the straight flushes held, bit 9 * suit + lowest rank
     for suit in range(4):
         for low in range(9):
             run = 0x1F << (13 * suit + low)
             if covered & run == run:
-                work[W_RUNS + nruns] = run
-                work[W_RUN_POINTS + nruns] = 5 * low + 15
-                nruns += 1
+                present |= 1 << (9 * suit + low)
+    nruns = popcount(present)
     best_s, best_f, best_h, best_p = -1, -1, -1, 0
     for chosen in range(1 << nruns):
         used = 0
         straights = 0
         points = 0
         disjoint = True
-        for i in range(nruns):
+        m = present
+        i = 0
+        while m:
+            at = lowest(m)
+            m &= m - 1
             if (chosen >> i) & 1:
-                if used & work[W_RUNS + i]:
+                run = 0x1F << (13 * (at // 9) + at % 9)
+                if used & run:
                     disjoint = False
                     break
-                used |= work[W_RUNS + i]
+                used |= run
                 straights += 1
-                points += work[W_RUN_POINTS + i]
+                points += 5 * (at % 9) + 15
+            i += 1
         if not disjoint or straights < best_s:
             continue
         rest = covered & ~used & SUITED
         fours = 0
-        triples = 0
+        triples = 0  # ranks holding three, and two, as 13-bit masks
         pairs = 0
         for r in range(13):
             c = 0
@@ -268,15 +265,14 @@ def exempt_points(covered: int, work: np.ndarray) -> int:
             if c == 4:
                 fours += 1
                 points += 4 * (r + 1)
-                c = 0
-            work[W_COUNTS + r] = c
-            if c == 3:
-                triples += 1
+            elif c == 3:
+                triples |= 1 << r
             elif c == 2:
-                pairs += 1
-        houses = min(triples, (triples + pairs) // 2)
+                pairs |= 1 << r
+        ntriples = popcount(triples)
+        houses = min(ntriples, (ntriples + popcount(pairs)) // 2)
         if houses:
-            points += _best_houses(work, houses)
+            points += _best_houses(triples, pairs, houses)
         key_better = (
             straights > best_s
             or (straights == best_s and fours > best_f)
@@ -555,7 +551,7 @@ def _platform(
         ncov = popcount(covered)
         free = 0
         if R[R_MELDS] and ncov >= 4:
-            free = exempt_points(covered, work)
+            free = exempt_points(covered)
         points = card_points(covered) - free
         seven = _last_seven(st, R, s)
         clean = _clean(st, s)

@@ -110,13 +110,11 @@ def utilities(res: np.ndarray, game: np.ndarray, stake: Fraction, objective: str
 
 def finisher(game: Game, policy: str = "random") -> Finisher | None:
     """``fast_finish`` for ``game``'s states played under ``policy``, or None when playouts
-    stay in Python: the engine in use (``use``) is ``python``, numba is missing, the rules
-    do not compile, or (``heuristic``) the compiled rule-based player leaves out a rule of
-    theirs (``plan.heuristic_why_not``)."""
+    stay in Python: the engine in use (``use``) is ``python``, numba is missing, or the
+    rules do not compile (``fast.why_not``). Every policy plays every rule the kernel
+    plays (the rule-based player weighs the platform's meld exemption too)."""
     from paiqi_core.fast import engine_in_use, why_not
-    from paiqi_core.fast.plan import heuristic_why_not
 
-    check = heuristic_why_not if policy == "heuristic" else why_not
-    if engine_in_use() == "python" or check(game.rules) is not None:
+    if engine_in_use() == "python" or why_not(game.rules) is not None:
         return None
     return fast_finish

@@ -10,11 +10,11 @@ than the Python player.
 
 What the player reads besides the state comes from the rules vector: the stuck rule and
 pass limit, the deck's jokers and two scoring facts kept for it, the bust threshold and
-the closure bonus by opening order (``layout.R_H_BUST``, ``R_H_CLOSURE``). Profiles whose
-covered melds are exempt (the platform's rule) keep Python playouts:
-``plan.heuristic_why_not`` says so. With several decks (``R_DECKS``) a card is weighed in
-the row its copy goes to, from the table's and the hand's copy planes, as
-``HeuristicAgent._row_of_copy`` weighs it.
+the closure bonus by opening order (``layout.R_H_BUST``, ``R_H_CLOSURE``), and whether
+covered melds are exempt (``R_MELDS``, the platform's rule: a cover then costs what it adds
+to the seat's charged points, by the rule core's ``scoring.exempt_points``). With several
+decks (``R_DECKS``) a card is weighed in the row its copy goes to, from the table's and the
+hand's copy planes, as ``HeuristicAgent._row_of_copy`` weighs it.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from paiqi_core.core.layout import (
     R_H_BUST,
     R_H_CLOSURE,
     R_JOKERS,
+    R_MELDS,
     R_PASS_LIMIT,
     R_PLAYERS,
     R_ROW,
@@ -65,6 +66,7 @@ from paiqi_core.core.layout import (
 )
 from paiqi_core.core.play_rules import R_START
 from paiqi_core.core.rng import below
+from paiqi_core.core.scoring import exempt_points
 from paiqi_core.weights import (
     ASSUMED_PASS_LIMIT,
     BLOCK_WEIGHT,
@@ -217,7 +219,9 @@ def play_score(
 @step
 def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: int) -> float:
     """What covering ``card`` costs, less what it strands in other hands:
-    ``HeuristicAgent._cover_costs`` (no meld exemption)."""
+    ``HeuristicAgent._cover_costs``. Where covered melds are exempt (the platform), a card
+    counts the points it adds to what the seat's covers would be charged, and the bust is
+    weighed on the charged points."""
     if card == JOKER_CARD:
         return -1.0
     rank = card % 13
@@ -235,6 +239,11 @@ def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: 
     if not live & bit:
         return -0.5
     counted = rank + 1
+    exempt = 0
+    mine = st[COVERED + seat]
+    if R[R_MELDS] and popcount(mine) >= 3:  # a meld takes four cards or more
+        exempt = exempt_points(mine)
+        counted -= exempt_points(mine | 1 << card) - exempt
     behind = live & ~reach(ext, t, d | bit) & ~bit
     if R[R_START] and t == 0:
         behind = 0  # any other card may begin the row: none needs this one
@@ -243,8 +252,8 @@ def cover_cost(st: np.ndarray, R: np.ndarray, ext: np.ndarray, seat: int, card: 
     cost -= STRAND_WEIGHT * points(turned(behind & u, back))
     bust = R[R_H_BUST]
     if bust >= 0:
-        covered = 0
-        m = st[COVERED + seat] & SUITED
+        covered = -exempt
+        m = mine & SUITED
         while m:
             covered += lowest(m) % 13 + 1
             m &= m - 1

@@ -72,18 +72,6 @@ def rules_vector(rules: Rules) -> list[int]:
     return R
 
 
-def heuristic_why_not(rules: Rules) -> str | None:
-    """Why the compiled rule-based player (``fast.heuristic``) cannot play ``rules``, or
-    None: the kernel must play them, and covered melds must count (it leaves out the
-    platform's meld exemption, which Python playouts weigh)."""
-    reason = why_not(rules)
-    if reason is not None:
-        return reason
-    if rules.facts.melds_exempt:
-        return f"{rules.id} exempts covered melds, which the compiled rule-based player leaves out"
-    return None
-
-
 def stake(rules: Rules) -> Fraction:
     """What every payment of the kernel's money is multiplied by (the covering stake)."""
     f = forms_of(rules)["scoring"]
