@@ -32,6 +32,7 @@ from paiqi_core.fast.finish import fast_finish, fast_finish_after, finisher
 from paiqi_core.search.budget import Budget
 from paiqi_core.search.objective import finish, utilities
 from paiqi_core.search.pimc import PIMCAgent
+from paiqi_core.streams import Stream
 
 HARD = Budget(iterations=32, per_iteration=2)
 
@@ -118,7 +119,7 @@ def main() -> int:
             python = []
             for state, seed in zip(states, seeds, strict=True):
                 copy = state.clone()
-                finish(copy, random.Random(seed), policy)
+                finish(copy, Stream(seed), policy)
                 python.append(utilities(copy.result(), objective))
             python_rate = len(states) / (time.perf_counter() - t0)
             rates = []
