@@ -27,7 +27,7 @@ comparing them with the beliefs paiqi's players draw from:
         --players normal,hard,expert,posterior,oracle,oracle:4,oracle:8
 
 Swaps are drawn between hands only: tables where unseen cards lie in covers or a stock
-(鬥雀, the platform) are refused for ``oracle:k``.
+(鬥雀, the platform) are refused for ``oracle:k`` (``oracle``, the real deal, plays there).
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ class Swapped:
         self.state = state
         self.swaps = swaps
         self.belief = Belief(state.game, observation)
+        if not swaps:  # the real deal: nothing to swap, wherever the cards are hidden
+            return
         places = self.belief.places
         if any(p.cover >= 0 or p.seat < 0 for p in places):
             raise ValueError("oracle:k swaps cards between hands: this table hides cards elsewhere")

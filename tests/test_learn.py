@@ -384,15 +384,22 @@ def test_the_shipped_models_fit_the_rules_as_they_are_and_stay_small() -> None:
 
 
 def test_expert_weighs_the_others_moves_where_the_rule_based_player_is_compiled() -> None:
+    from paiqi_core import fast
     from paiqi_core.search.expert import ExpertAgent
     from paiqi_core.search.inference import compiled_player
 
-    for profile in ("doujue", "pagat", "platform"):
-        g = Game(profile)
-        player = ExpertAgent(random.Random(0), game=g, model=_model())
-        assert player.weigh == compiled_player(g)
-        assert player.slack is None  # the likeliest rate, read from the pool
-    assert not compiled_player(Game("platform"))  # (its melds keep Python playouts)
+    for engine in ("auto", "python"):
+        fast.use(engine)
+        try:
+            for profile in ("doujue", "pagat", "platform"):
+                g = Game(profile)
+                player = ExpertAgent(random.Random(0), game=g, model=_model())
+                # the kernel plays every one (the platform's meld exemption too) unless
+                # the Python engine is asked for: then a pool's replays would take seconds
+                assert player.weigh == compiled_player(g) == (engine == "auto")
+                assert player.slack is None  # the likeliest rate, read from the pool
+        finally:
+            fast.use("auto")
 
 
 def test_paiqi_train_for_a_time_shares_it_between_the_steps(
