@@ -112,7 +112,7 @@ def main() -> int:
         seeds = [random.Random(i).getrandbits(64) for i in range(len(states))]
         objective = states[0].game.rules.facts.objective
         for policy in ("random", "eager", "heuristic"):
-            if finisher(states[0].game, policy) is None:
+            if finisher(states[0].game) is None:
                 continue  # the rules do not compile: playouts stay in Python
             fast_finish(states[:2], policy, seeds[:2])  # compiled, or loaded from the cache
             t0 = time.perf_counter()

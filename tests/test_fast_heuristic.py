@@ -173,7 +173,7 @@ def test_the_platform_meld_exemption_makes_a_cover_cheap_in_the_kernel_too() -> 
     # HK, DK, CK covered: covering SK makes a 鐵支, which the platform does not count, so it
     # costs less than H2 (2 points); in 鬥雀, which counts every covered card, H2 is cheaper
     hand, covered = "SK H2 D3", "HK DK CK"
-    assert finisher(game_for("platform", ()), "heuristic") is not None  # compiled playouts
+    assert finisher(game_for("platform", ())) is not None  # compiled playouts
     assert kernel_choice(position("platform", hand, SEVENS, covered=covered)) == "cover SK"
     assert kernel_choice(position("doujue", hand, SEVENS, covered=covered)) == "cover H2"
     # 44 points covered: on the platform 54 bust (above 50), so the 10 is not covered

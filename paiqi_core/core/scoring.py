@@ -205,7 +205,7 @@ def _best_houses(triples: int, pairs: int, houses: int) -> int:
                 m &= m - 1
             left = (triples & ~chosen) | pairs
             for _ in range(houses):
-                r = 63
+                r = 12  # the highest rank left
                 while not (left >> r) & 1:
                     r -= 1
                 points += 2 * (r + 1)

@@ -14,7 +14,7 @@ game is the Python game, action for action.
 - ``compiled.compiled_game(rules)``: batches of games from seeds, or from states;
 - ``rows``: the rows a run stores, game records, end-of-game facts;
 - ``finish.fast_finish(states, policy, seeds)`` and ``finish.fast_finish_after(state,
-  actions, seeds)``: playouts for search players; ``finish.finisher(game, policy)`` says whether to
+  actions, seeds)``: playouts for search players; ``finish.finisher(game)`` says whether to
   use them;
 - ``steps``: one game stepped from Python an action at a time, with the legal actions and
   observations of the adapters (``paiqi_core.adapters.steps`` drives it).

@@ -12,10 +12,9 @@ plays, move for move, so the utilities are the same.
 every action is played and the game finished with the stream of every seed (PIMC's inner
 loops over a sampled deal), and the state is turned into the kernel's form only once.
 
-``finisher(game, policy)`` is what a search player asks for: that function bound to its
-game, or None when playouts should stay in Python (the engine chosen is ``python``, numba
-is not installed, the rules have a hook without a compiled form, or the compiled
-rule-based player leaves out one of their rules).
+``finisher(game)`` is what a search player asks for: that function bound to its game, or
+None when playouts should stay in Python (the engine chosen is ``python``, numba is not
+installed, or the rules have a hook without a compiled form).
 """
 
 from __future__ import annotations
@@ -108,11 +107,11 @@ def utilities(res: np.ndarray, game: np.ndarray, stake: Fraction, objective: str
     return res[:, :, L.X_WIN] / winners[:, None]
 
 
-def finisher(game: Game, policy: str = "random") -> Finisher | None:
-    """``fast_finish`` for ``game``'s states played under ``policy``, or None when playouts
-    stay in Python: the engine in use (``use``) is ``python``, numba is missing, or the
-    rules do not compile (``fast.why_not``). Every policy plays every rule the kernel
-    plays (the rule-based player weighs the platform's meld exemption too)."""
+def finisher(game: Game) -> Finisher | None:
+    """``fast_finish`` for ``game``'s states, or None when playouts stay in Python: the
+    engine in use (``use``) is ``python``, numba is missing, or the rules do not compile
+    (``fast.why_not``). Every policy plays every rule the kernel plays (the rule-based
+    player weighs the platform's meld exemption too)."""
     from paiqi_core.fast import engine_in_use, why_not
 
     if engine_in_use() == "python" or why_not(game.rules) is not None:

@@ -50,14 +50,14 @@ def weighs_deals(game: Game) -> bool:
 
 def compiled_player(game: Game) -> bool:
     """Whether the compiled engine (installed, and in use) plays ``game``'s rules with the
-    rule-based player (``fast.finish.finisher(game, "heuristic")``)."""
+    rule-based player (``fast.finish.finisher(game)``)."""
     from paiqi_core.fast import installed
 
     if not installed():
         return False
     from paiqi_core.fast.finish import finisher
 
-    return finisher(game, "heuristic") is not None
+    return finisher(game) is not None
 
 
 class Weigher:

@@ -88,7 +88,7 @@ def playout_values(
     if installed():
         from paiqi_core.fast.finish import fast_finish_after, finisher
 
-        if finisher(world.game, policy) is not None:
+        if finisher(world.game) is not None:
             values = fast_finish_after(world, actions, lucks, policy, objective)
             return values.tolist()
     out = []
